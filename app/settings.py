@@ -1,0 +1,61 @@
+"""All configuration, from environment variables (or an ``.env`` file), in one place."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+INSECURE_SECRET = "change-me-in-production"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    environment: Literal["development", "production"] = Field(
+        "development", description="production refuses insecure defaults and logs JSON"
+    )
+    database_url: str = Field(
+        "sqlite:///./data/kartenrunde.db",
+        description="SQLAlchemy URL; postgresql+psycopg://user:pass@host/db for PostgreSQL",
+    )
+    redis_url: str | None = Field(
+        None, description="Redis for fan-out between several server processes (optional)"
+    )
+    public_base_url: str | None = Field(
+        None, description="base of share links behind a proxy, e.g. https://cards.example.org"
+    )
+    secret_key: str = Field(INSECURE_SECRET, description="signs seat tokens; keep it secret")
+    room_idle_minutes: int = Field(
+        120, ge=1, description="rooms with no activity for this long are closed"
+    )
+    log_level: str = Field("INFO", description="DEBUG, INFO, WARNING or ERROR")
+    log_format: Literal["auto", "json", "text"] = Field(
+        "auto", description="auto: JSON lines in production, readable text in development"
+    )
+    allowed_origins: list[str] = Field(
+        default_factory=list,
+        description="origins allowed to open websockets besides the site's own (JSON list)",
+    )
+    max_message_bytes: int = Field(4096, ge=256, description="largest websocket message")
+    messages_per_second: float = Field(
+        20.0, gt=0, description="per-connection websocket message rate limit"
+    )
+
+    @model_validator(mode="after")
+    def refuse_insecure_production(self) -> Settings:
+        if self.environment == "production" and (
+            self.secret_key == INSECURE_SECRET or len(self.secret_key) < 32
+        ):
+            raise ValueError(
+                "SECRET_KEY must be set to a random value of at least 32 characters in "
+                "production (for example: python -c 'import secrets; print(secrets.token_hex(32))')"
+            )
+        return self
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

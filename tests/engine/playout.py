@@ -1,0 +1,26 @@
+"""Random seeded playouts shared by the conformance suite, the property tests and bench/."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from engine import Game
+
+
+def playout(
+    game: Game[Any], seed: int, options: dict[str, Any] | None = None, max_plies: int = 10_000
+) -> Iterator[tuple[Any, int | None, dict[str, Any] | None]]:
+    """Yield (state, seat, action) for each ply of one random game, then (final, None, None)."""
+    rng = random.Random(seed)
+    state = game.new(seed=seed, options=options)
+    for _ in range(max_plies):
+        seat = game.to_move(state)
+        if seat is None:
+            yield state, None, None
+            return
+        action = rng.choice(game.legal_actions(state, seat))
+        yield state, seat, action
+        state = game.apply(state, seat, action)
+    raise AssertionError(f"{game.name} seed {seed} did not end within {max_plies} plies")

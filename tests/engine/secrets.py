@@ -1,0 +1,19 @@
+"""Per game: the card codes that a viewer (a seat, or None for a spectator) may not see.
+
+The conformance suite checks that none of them appears anywhere in that viewer's view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+SECRETS: dict[str, Callable[[Any, int | None], set[str]]] = {}
+
+
+def secret(name: str) -> Callable[[Callable[[Any, int | None], set[str]]], Any]:
+    def add(func: Callable[[Any, int | None], set[str]]) -> Callable[[Any, int | None], set[str]]:
+        SECRETS[name] = func
+        return func
+
+    return add

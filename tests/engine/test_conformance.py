@@ -1,0 +1,106 @@
+"""One suite over every registered game (after OpenSpiel's random_sim_test).
+
+Per game, ``SECRETS`` in ``tests/engine/secrets.py`` says which card codes a seat may
+not see in a given state; everything else here knows nothing of any game's rules.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from engine import Game, IllegalAction, games, get_game
+from tests.engine.playout import playout
+from tests.engine.secrets import SECRETS
+
+GAME_NAMES = [game.name for game in games()]
+SEEDS = range(40)
+
+
+def game_and_seeds() -> list[tuple[str, int]]:
+    return [(name, seed) for name in GAME_NAMES for seed in SEEDS]
+
+
+def option_sets(game: Game[Any]) -> list[dict[str, Any]]:
+    """Defaults, then each preset: every playout runs under one of them."""
+    return [{}] + [dict(preset.options) for preset in game.presets]
+
+
+def unlisted_actions(game: Game[Any], state: Any, seat: int, rng: random.Random) -> list[Any]:
+    """Actions that should be refused: legal ones of other states, mangled ones, junk."""
+    legal = game.legal_actions(state, seat)
+    junk: list[Any] = [{}, {"type": "no-such-move"}, None, "take", 7, {"type": None}]
+    mangled = []
+    for action in legal[:3]:
+        for key in action:
+            if key != "type":
+                mangled.append({**action, key: "ZZ"})
+        mangled.append({**action, "extra": 1})
+    return [a for a in junk + mangled if a not in legal]
+
+
+@pytest.mark.parametrize(("name", "seed"), game_and_seeds())
+def test_random_playout_obeys_the_turn_vocabulary(name: str, seed: int) -> None:
+    game = get_game(name)
+    options = option_sets(game)[seed % len(option_sets(game))]
+    rng = random.Random(seed)
+    actions: list[tuple[int, Any]] = []
+    for state, seat, action in playout(game, seed, options):
+        snapshot = json.dumps(state.to_json(), sort_keys=True)
+        assert game.state_from_json(json.loads(snapshot)) == state
+        for viewer in [None, *range(game.seats)]:
+            view = game.view(state, viewer)
+            assert json.loads(json.dumps(view)) == view
+            if viewer is not None and viewer != seat:
+                assert game.legal_actions(state, viewer) == [], "only the seat to move may act"
+            text = json.dumps(view)
+            hidden = SECRETS[name](state, viewer)
+            leaked = [card for card in hidden if f'"{card}"' in text]
+            assert not leaked, f"seat {viewer} sees hidden {leaked}"
+            assert "seed" not in view, "the seed is never shown"
+        if seat is None:
+            assert game.is_over(state)
+            assert game.result(state) is not None
+            break
+        assert not game.is_over(state)
+        assert game.parse_notation(game.notation(action)) == action
+        for wrong in rng.sample(unlisted_actions(game, state, seat, rng), 3):
+            with pytest.raises(IllegalAction):
+                game.apply(state, seat, wrong)
+            assert json.dumps(state.to_json(), sort_keys=True) == snapshot
+        for other in range(game.seats):
+            if other != seat:
+                with pytest.raises(IllegalAction):
+                    game.apply(state, other, action)
+        actions.append((seat, action))
+
+    replayed = game.new(seed=seed, options=options)
+    for seat_, action_ in actions:
+        replayed = game.apply(replayed, seat_, action_)
+    assert replayed == state
+    revealed = game.view(state, None, reveal=True)
+    assert json.loads(json.dumps(revealed)) == revealed
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_unknown_options_are_refused(name: str) -> None:
+    with pytest.raises(ValueError, match="no_such_option"):
+        get_game(name).new(seed=1, options={"no_such_option": True})
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_bad_option_values_are_refused(name: str) -> None:
+    game = get_game(name)
+    for option in game.options:
+        with pytest.raises(ValueError, match=option.name):
+            game.new(seed=1, options={option.name: "not-a-value"})
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_same_seed_same_game(name: str) -> None:
+    game = get_game(name)
+    assert game.new(seed=99) == game.new(seed=99)
+    assert game.new(seed=99) != game.new(seed=100)
