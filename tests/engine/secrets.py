@@ -17,3 +17,9 @@ def secret(name: str) -> Callable[[Callable[[Any, int | None], set[str]]], Any]:
         return func
 
     return add
+
+
+@secret("scoundrel")
+def scoundrel_secrets(state: Any, viewer: int | None) -> set[str]:
+    """The dungeon is face down for everyone until the game ends (then the result may name it)."""
+    return set() if state.phase == "over" else set(state.dungeon)
