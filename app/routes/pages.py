@@ -1,0 +1,54 @@
+"""The HTML pages. They stay thin: each page fetches its data from the JSON API in the browser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+
+from engine import games
+
+TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = Jinja2Templates(directory=TEMPLATE_DIR)
+
+router = APIRouter(include_in_schema=False)
+
+
+def page(request: Request, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    return TEMPLATES.TemplateResponse(request, template, context, status_code=status_code)
+
+
+def not_found(request: Request, what: str) -> HTMLResponse:
+    """The friendly 404 page; ``what`` is room, match, game or page."""
+    return page(request, "not_found.html", status_code=404, what=what, page_name="not_found")
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request) -> HTMLResponse:
+    return page(request, "home.html", page_name="home")
+
+
+@router.get("/r/{room_id}", response_class=HTMLResponse)
+def table(request: Request, room_id: str) -> HTMLResponse:
+    return page(request, "table.html", page_name="table", room_id=room_id)
+
+
+@router.get("/history", response_class=HTMLResponse)
+def history(request: Request) -> HTMLResponse:
+    return page(request, "history.html", page_name="history")
+
+
+@router.get("/matches/{match_id}", response_class=HTMLResponse)
+def replay(request: Request, match_id: str) -> HTMLResponse:
+    return page(request, "replay.html", page_name="replay", match_id=match_id)
+
+
+@router.get("/rules/{game}", response_class=HTMLResponse)
+def rules(request: Request, game: str) -> HTMLResponse:
+    names = [g.name for g in games()]
+    if game not in names or not (TEMPLATE_DIR / "rules" / f"{game}.html").exists():
+        return not_found(request, "game")
+    return page(request, f"rules/{game}.html", page_name="rules", game=game, games=names)
