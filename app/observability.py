@@ -1,0 +1,160 @@
+"""What an operator sees from outside: structured logs, health checks and Prometheus metrics."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    GCCollector,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+    generate_latest,
+)
+from sqlalchemy import Engine, text
+from sqlalchemy.exc import SQLAlchemyError
+
+from app.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+# Metrics live in one registry per process, created at import: building several apps in
+# one process (tests) shares them instead of registering the same names twice.
+REGISTRY = CollectorRegistry()
+ProcessCollector(registry=REGISTRY)
+PlatformCollector(registry=REGISTRY)
+GCCollector(registry=REGISTRY)
+
+ROOMS_OPEN = Gauge("kartenrunde_rooms_open", "Rooms open now", registry=REGISTRY)
+MATCHES_IN_PROGRESS = Gauge(
+    "kartenrunde_matches_in_progress", "Matches started and not yet over", registry=REGISTRY
+)
+WS_CONNECTIONS = Gauge(
+    "kartenrunde_ws_connections", "Open websocket connections", registry=REGISTRY
+)
+ACTIONS = Counter(
+    "kartenrunde_actions", "Accepted game actions", labelnames=["game"], registry=REGISTRY
+)
+ACTION_LATENCY = Histogram(
+    "kartenrunde_action_latency_seconds",
+    "Time from receiving an action to fanning out the new state",
+    buckets=(0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25),
+    registry=REGISTRY,
+)
+
+router = APIRouter(tags=["operations"])
+
+
+@router.get("/healthz")
+def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+# A plain def: FastAPI runs it in a worker thread, so a slow database never blocks the loop.
+@router.get("/readyz")
+def readyz(request: Request) -> JSONResponse:
+    engine: Engine = request.app.state.db_engine
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+    except SQLAlchemyError as error:
+        # The reason goes to the log only: /readyz is public and the error names hosts.
+        logger.warning("database unreachable: %s", error)
+        return JSONResponse(
+            {"status": "unavailable", "detail": "database unreachable"}, status_code=503
+        )
+    return JSONResponse({"status": "ready"})
+
+
+@router.get("/metrics")
+def metrics() -> Response:
+    return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
+
+
+# Everything a LogRecord carries by itself; any other attribute came from `extra=`.
+_RECORD_FIELDS = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime", "taskName"}
+# uvicorn passes a coloured copy of its message as an extra; it is noise in a log file.
+_IGNORED_EXTRAS = {"color_message"}
+
+
+def _extras(record: logging.LogRecord) -> dict[str, Any]:
+    return {
+        key: value
+        for key, value in record.__dict__.items()
+        if key not in _RECORD_FIELDS and key not in _IGNORED_EXTRAS
+    }
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, then the `extra=` fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+            **_extras(record),
+        }
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        if record.stack_info:
+            entry["stack"] = self.formatStack(record.stack_info)
+        return json.dumps(entry, default=str)
+
+
+class TextFormatter(logging.Formatter):
+    """A line a developer reads in a terminal, with the `extra=` fields as key=value."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = super().format(record)
+        extras = " ".join(f"{key}={value}" for key, value in _extras(record).items())
+        if not extras:
+            return line
+        head, newline, trace = line.partition("\n")
+        return f"{head} [{extras}]{newline}{trace}"
+
+
+_HANDLER_NAME = "kartenrunde"
+_UVICORN_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access")
+
+
+def wants_json(settings: Settings) -> bool:
+    if settings.log_format == "auto":
+        return settings.environment == "production"
+    return settings.log_format == "json"
+
+
+def configure_logging(settings: Settings) -> None:
+    """Send every log record, uvicorn's included, through one handler on the root logger.
+
+    Safe to call again (each app created in a test does): it replaces its own handler and
+    leaves other handlers on the root logger (pytest's caplog) alone.
+    """
+    handler = logging.StreamHandler(sys.stderr)
+    handler.set_name(_HANDLER_NAME)
+    handler.setFormatter(JsonFormatter() if wants_json(settings) else TextFormatter())
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if h.get_name() == _HANDLER_NAME]:
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(settings.log_level.upper())
+    # uvicorn configures its own handlers before it imports the app; hand them to the root.
+    for name in _UVICORN_LOGGERS:
+        uvicorn_logger = logging.getLogger(name)
+        uvicorn_logger.handlers.clear()
+        uvicorn_logger.setLevel(logging.NOTSET)
+        uvicorn_logger.propagate = True
