@@ -23,3 +23,15 @@ def secret(name: str) -> Callable[[Callable[[Any, int | None], set[str]]], Any]:
 def scoundrel_secrets(state: Any, viewer: int | None) -> set[str]:
     """The dungeon is face down for everyone until the game ends (then the result may name it)."""
     return set() if state.phase == "over" else set(state.dungeon)
+
+
+@secret("expeditionen")
+def expeditionen_secrets(state: Any, viewer: int | None) -> set[str]:
+    """Other hands, the draw pile and every discard below a pile's top (even one you saw go)."""
+    hidden = set(state.draw_pile)
+    for pile in state.discards.values():
+        hidden.update(pile[:-1])
+    for seat, hand in enumerate(state.hands):
+        if seat != viewer:
+            hidden.update(hand)
+    return hidden

@@ -1,0 +1,428 @@
+"""Expeditionen (after Lost Cities, Reiner Knizia): two players build ascending expeditions.
+
+Rules: ``/work/shared/rules/expeditionen.md``. A turn has two steps, kept as an explicit
+``phase``: ``play`` (play a card to your expedition or discard it) then ``draw``. A round
+ends when the last card of the draw pile is drawn; the next round is dealt at once, so a
+state is always inside a round or ``over``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.base import (
+    Action,
+    GameState,
+    IllegalAction,
+    InvalidAction,
+    Option,
+    Preset,
+    Result,
+    View,
+    resolve_options,
+)
+from engine.cards import SUITS, rank, suit
+from engine.registry import register
+
+NUMBERS = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
+WAGERS = ("J", "Q", "K")
+ACE = "A"
+ALL_CODES = frozenset(r + s for s in SUITS for r in (ACE, *NUMBERS, *WAGERS))
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+HAND_SIZE = 8
+EXPEDITION_COST = 20
+BONUS_CARDS = 8
+BONUS = 20
+TIEBREAK_ROUNDS = 3
+SEATS = (0, 1)
+
+# Wagers sort below every number card (the ace included): they may only start an expedition.
+RANK_ORDER = {"J": 0, "Q": 0, "K": 0, ACE: 1} | {r: int(r) for r in NUMBERS}
+SORT_ORDER = {r: i for i, r in enumerate((*WAGERS, ACE, *NUMBERS))}
+
+
+def deck_for(with_aces: bool) -> list[str]:
+    ranks = (*WAGERS, ACE, *NUMBERS) if with_aces else (*WAGERS, *NUMBERS)
+    return [r + s for s in SUITS for r in ranks]
+
+
+def is_wager(card: str) -> bool:
+    return rank(card) in WAGERS
+
+
+def number_value(card: str) -> int:
+    """What a card adds to its expedition: the number, 1 for an ace, 0 for a wager."""
+    return RANK_ORDER[rank(card)]
+
+
+def sort_key(card: str) -> tuple[int, int]:
+    return SUITS.index(suit(card)), SORT_ORDER[rank(card)]
+
+
+def breakdown(cards: list[str]) -> dict[str, Any]:
+    """One expedition's score, step by step as the rule file counts it.
+
+    It names ranks, not card codes: a finished round's cards are dealt again in the next
+    round, and a code in the history must not read like a card someone holds now.
+    """
+    total = sum(number_value(card) for card in cards)
+    wagers = sum(1 for card in cards if is_wager(card))
+    bonus = BONUS if len(cards) >= BONUS_CARDS else 0
+    score = (total - EXPEDITION_COST) * (1 + wagers) + bonus if cards else 0
+    ranks = [rank(card) for card in cards]
+    return {"ranks": ranks, "sum": total, "wagers": wagers, "bonus": bonus, "score": score}
+
+
+def expedition_score(cards: list[str]) -> int:
+    return int(breakdown(cards)["score"])
+
+
+def play_refusal(expedition: list[str], card: str) -> str | None:
+    """Why ``card`` may not go onto ``expedition`` now, or None if it may."""
+    if not expedition:
+        return None
+    last = expedition[-1]
+    has_number = not is_wager(last)
+    name = SUIT_NAMES[suit(card)]
+    if is_wager(card):
+        if has_number:
+            return f"A wager may only start an expedition: your {name} already has a number card."
+        return None
+    if has_number and RANK_ORDER[rank(card)] <= RANK_ORDER[rank(last)]:
+        return f"{card} must be higher than {last}, the last card of your {name} expedition."
+    return None
+
+
+@dataclass
+class ExpeditionenState(GameState):
+    """Plain data. ``draw_pile`` is top first; discard piles and expeditions bottom first."""
+
+    seed: int
+    with_aces: bool
+    rounds: int
+    round: int
+    dealer: int
+    to_move: int
+    phase: str  # "play" | "draw" | "over"
+    hands: list[list[str]]
+    expeditions: list[dict[str, list[str]]]
+    discards: dict[str, list[str]]
+    draw_pile: list[str]
+    discarded: str | None
+    finished: list[dict[str, Any]]
+
+    def clone(self) -> ExpeditionenState:
+        return ExpeditionenState(
+            seed=self.seed,
+            with_aces=self.with_aces,
+            rounds=self.rounds,
+            round=self.round,
+            dealer=self.dealer,
+            to_move=self.to_move,
+            phase=self.phase,
+            hands=[list(hand) for hand in self.hands],
+            expeditions=[{s: list(row) for s, row in side.items()} for side in self.expeditions],
+            discards={s: list(pile) for s, pile in self.discards.items()},
+            draw_pile=list(self.draw_pile),
+            discarded=self.discarded,
+            # Finished rounds are never changed, only appended to.
+            finished=list(self.finished),
+        )
+
+
+def totals(state: ExpeditionenState) -> list[int]:
+    return [sum(done["scores"][seat] for done in state.finished) for seat in SEATS]
+
+
+def draw_refusal(state: ExpeditionenState, source: str) -> str | None:
+    """Why the seat to move may not draw from ``source`` now, or None if it may."""
+    if source == "deck":
+        return None  # the round ends as the last card is drawn, so the pile is never empty here
+    pile = state.discards[source]
+    if not pile:
+        return f"The {SUIT_NAMES[source]} discard pile is empty."
+    if pile[-1] == state.discarded:
+        return f"You just discarded {pile[-1]}: you may not draw it back this turn."
+    return None
+
+
+def parse_action(action: object) -> tuple[str, str]:
+    """(type, card or source) of a well-formed action; InvalidAction for anything else."""
+    if not isinstance(action, dict):
+        raise InvalidAction("An action is an object with a type.")
+    kind = action.get("type")
+    if kind in ("play", "discard"):
+        field_name = "card"
+    elif kind == "draw":
+        field_name = "source"
+    else:
+        raise InvalidAction("The action type must be play, discard or draw.")
+    if set(action) != {"type", field_name}:
+        raise InvalidAction(f"A {kind} action has exactly the fields type and {field_name}.")
+    value = action[field_name]
+    if field_name == "card" and not (isinstance(value, str) and value in ALL_CODES):
+        raise InvalidAction("The card must be a card code such as 7H or QS.")
+    if field_name == "source" and not (isinstance(value, str) and value in ("deck", *SUITS)):
+        raise InvalidAction("Draw from deck or from a suit's discard pile: S, H, D or C.")
+    return kind, value
+
+
+class ExpeditionenGame:
+    name: ClassVar[str] = "expeditionen"
+    title: ClassVar[dict[str, str]] = {"de": "Expeditionen", "en": "Expeditions"}
+    seats: ClassVar[int] = 2
+    options: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "with_aces",
+            False,
+            (False, True),
+            {"de": "Mit Assen", "en": "With aces"},
+            {
+                "de": "Die vier Asse spielen mit, als Zahlenkarten mit Wert 1 (52 Karten).",
+                "en": "The four aces join as number cards of value 1 (52 cards).",
+            },
+        ),
+        Option(
+            "rounds",
+            3,
+            (1, 3),
+            {"de": "Runden", "en": "Rounds"},
+            {
+                "de": "Drei Runden, oder eine für ein kurzes Spiel.",
+                "en": "Three rounds, or one for a short game.",
+            },
+        ),
+        Option(
+            "first",
+            None,
+            (None, 0, 1),
+            {"de": "Wer beginnt", "en": "Who starts"},
+            {
+                "de": "Der Platz, der in Runde 1 beginnt; sonst entscheidet das Los.",
+                "en": "The seat that starts round 1; otherwise drawn by lot.",
+            },
+        ),
+    )
+    presets: ClassVar[tuple[Preset, ...]] = (
+        Preset("short", {"rounds": 1}, {"de": "Kurzes Spiel", "en": "Short game"}),
+        Preset("aces", {"with_aces": True}, {"de": "Mit Assen", "en": "With aces"}),
+    )
+
+    def new(
+        self,
+        seed: int,
+        options: dict[str, Any] | None = None,
+        deck: list[str] | None = None,
+        night: list[str] | None = None,
+    ) -> ExpeditionenState:
+        chosen = resolve_options(self.options, options)
+        with_aces = chosen["with_aces"]
+        first = chosen["first"]
+        if first is None:
+            first = random.Random(f"{seed}:first").choice(SEATS)
+        if deck is None:
+            deck = shuffled(seed, 1, with_aces)
+        elif sorted(deck) != sorted(deck_for(with_aces)):
+            size = len(deck_for(with_aces))
+            raise ValueError(f"a stacked deck must hold exactly the {size} cards of this game")
+        state = ExpeditionenState(
+            seed=seed,
+            with_aces=with_aces,
+            rounds=chosen["rounds"],
+            round=1,
+            dealer=1 - first,
+            to_move=first,
+            phase="play",
+            hands=[[], []],
+            expeditions=[{}, {}],
+            discards={},
+            draw_pile=[],
+            discarded=None,
+            finished=[],
+        )
+        deal(state, list(deck))
+        return state
+
+    def to_move(self, state: ExpeditionenState) -> int | None:
+        return None if state.phase == "over" else state.to_move
+
+    def legal_actions(self, state: ExpeditionenState, seat: int) -> list[Action]:
+        if state.phase == "over" or seat != state.to_move:
+            return []
+        if state.phase == "draw":
+            sources = ["deck", *(s for s in SUITS if draw_refusal(state, s) is None)]
+            return [{"type": "draw", "source": source} for source in sources]
+        hand = sorted(state.hands[seat], key=sort_key)
+        expeditions = state.expeditions[seat]
+        plays = [
+            {"type": "play", "card": card}
+            for card in hand
+            if play_refusal(expeditions[suit(card)], card) is None
+        ]
+        return plays + [{"type": "discard", "card": card} for card in hand]
+
+    def apply(self, state: ExpeditionenState, seat: int, action: Action) -> ExpeditionenState:
+        kind, what = parse_action(action)
+        if state.phase == "over":
+            raise IllegalAction("The match is over.", "game_over")
+        if seat != state.to_move:
+            raise IllegalAction("It is not your turn.", "not_your_turn")
+        if kind == "draw":
+            return self._draw(state, what)
+        return self._play_or_discard(state, kind, what)
+
+    def _play_or_discard(
+        self, state: ExpeditionenState, kind: str, card: str
+    ) -> ExpeditionenState:
+        if state.phase != "play":
+            raise IllegalAction("Draw a card first: from the deck or a discard pile.")
+        seat = state.to_move
+        if card not in state.hands[seat]:
+            raise IllegalAction(f"You do not hold {card}.")
+        if kind == "play":
+            refusal = play_refusal(state.expeditions[seat][suit(card)], card)
+            if refusal is not None:
+                raise IllegalAction(refusal)
+        new = state.clone()
+        new.hands[seat].remove(card)
+        if kind == "play":
+            new.expeditions[seat][suit(card)].append(card)
+        else:
+            new.discards[suit(card)].append(card)
+            new.discarded = card
+        new.phase = "draw"
+        return new
+
+    def _draw(self, state: ExpeditionenState, source: str) -> ExpeditionenState:
+        if state.phase != "draw":
+            raise IllegalAction("First play or discard a card, then draw.")
+        refusal = draw_refusal(state, source)
+        if refusal is not None:
+            raise IllegalAction(refusal)
+        new = state.clone()
+        seat = new.to_move
+        if source == "deck":
+            new.hands[seat].append(new.draw_pile.pop(0))
+        else:
+            new.hands[seat].append(new.discards[source].pop())
+        new.discarded = None
+        if not new.draw_pile:
+            end_round(new)
+        else:
+            new.to_move = 1 - seat
+            new.phase = "play"
+        return new
+
+    def view(self, state: ExpeditionenState, seat: int | None, *, reveal: bool = False) -> View:
+        over = state.phase == "over"
+        view: View = {
+            "seat": seat,
+            "round": state.round,
+            "rounds": state.rounds,
+            "tiebreak": max(0, state.round - state.rounds),
+            "max_tiebreaks": TIEBREAK_ROUNDS,
+            "with_aces": state.with_aces,
+            "dealer": state.dealer,
+            "to_move": None if over else state.to_move,
+            "phase": state.phase,
+            "hand": sorted(state.hands[seat], key=sort_key) if seat is not None else None,
+            "hand_counts": [len(hand) for hand in state.hands],
+            "expeditions": [
+                {s: {"cards": list(side[s]), "score": expedition_score(side[s])} for s in SUITS}
+                for side in state.expeditions
+            ],
+            "discards": {
+                s: {"top": pile[-1] if pile else None, "size": len(pile)}
+                for s, pile in state.discards.items()
+            },
+            "draw_pile": len(state.draw_pile),
+            "discarded": state.discarded,
+            "finished": list(state.finished),
+            "totals": totals(state),
+            "result": self.result(state),
+        }
+        if reveal:
+            view["hands"] = [sorted(hand, key=sort_key) for hand in state.hands]
+            view["draw_pile_cards"] = list(state.draw_pile)
+            for s, pile in state.discards.items():
+                view["discards"][s]["cards"] = list(pile)
+        return view
+
+    def is_over(self, state: ExpeditionenState) -> bool:
+        return state.phase == "over"
+
+    def result(self, state: ExpeditionenState) -> Result | None:
+        if state.phase != "over":
+            return None
+        scores = totals(state)
+        winner = None if scores[0] == scores[1] else scores.index(max(scores))
+        return {"scores": scores, "winner": winner, "rounds": list(state.finished)}
+
+    def state_from_json(self, data: dict[str, Any]) -> ExpeditionenState:
+        return ExpeditionenState.from_json(data)
+
+    def notation(self, action: Action) -> str:
+        kind, what = parse_action(action)
+        return f"{kind} {what}"
+
+    def parse_notation(self, text: str) -> Action:
+        words = text.split() if isinstance(text, str) else []
+        if len(words) != 2:
+            raise InvalidAction("Write an action as 'play 7H', 'discard QS' or 'draw deck'.")
+        kind, what = words
+        action: Action = {"type": kind, "source" if kind == "draw" else "card": what}
+        parse_action(action)
+        return action
+
+
+def shuffled(seed: int, round_number: int, with_aces: bool) -> list[str]:
+    """The deck of a round, from the seed and the round number alone (replays need no RNG state)."""
+    deck = deck_for(with_aces)
+    random.Random(f"{seed}:{round_number}").shuffle(deck)
+    return deck
+
+
+def deal(state: ExpeditionenState, deck: list[str]) -> None:
+    """Eight cards each, alternately, the non-dealer first; the non-dealer moves first."""
+    dealt = 2 * HAND_SIZE
+    non_dealer = 1 - state.dealer
+    state.hands[non_dealer] = deck[0:dealt:2]
+    state.hands[state.dealer] = deck[1:dealt:2]
+    state.draw_pile = deck[dealt:]
+    state.expeditions = [{s: [] for s in SUITS} for _ in SEATS]
+    state.discards = {s: [] for s in SUITS}
+    state.discarded = None
+    state.to_move = non_dealer
+    state.phase = "play"
+
+
+def end_round(state: ExpeditionenState) -> None:
+    """Score the round, then deal the next one or end the match."""
+    sides = [{s: breakdown(side[s]) for s in SUITS} for side in state.expeditions]
+    scores = [sum(int(part["score"]) for part in side.values()) for side in sides]
+    state.finished.append(
+        {"round": state.round, "dealer": state.dealer, "scores": scores, "expeditions": sides}
+    )
+    if match_decided(state):
+        state.phase = "over"
+        return
+    if scores[0] == scores[1]:
+        state.dealer = 1 - state.dealer
+    else:
+        state.dealer = scores.index(max(scores))  # the round's winner deals, so the loser starts
+    state.round += 1
+    deal(state, shuffled(state.seed, state.round, state.with_aces))
+
+
+def match_decided(state: ExpeditionenState) -> bool:
+    """After the last round the higher total wins; a tie plays up to three more single rounds."""
+    played = len(state.finished)
+    if played < state.rounds:
+        return False
+    scores = totals(state)
+    return scores[0] != scores[1] or played >= state.rounds + TIEBREAK_ROUNDS
+
+
+GAME = register(ExpeditionenGame())
