@@ -1,0 +1,39 @@
+# Kartenrunde server image: docker compose up (see docs/self-hosting.md).
+#
+# The builder stage installs the dependencies named in pyproject.toml (not the dev extras)
+# into a virtualenv; the runtime stage copies that virtualenv and the source, nothing else.
+# Migrations are applied by the app itself at start-up (its lifespan runs
+# `alembic upgrade head`), so starting a new image is the whole upgrade.
+
+FROM python:3.11-slim AS builder
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+RUN python -m venv /opt/venv
+# Only pyproject.toml first: the dependency layer is rebuilt when dependencies change,
+# not on every code change.
+COPY pyproject.toml /tmp/pyproject.toml
+RUN python -c "import tomllib; deps = tomllib.load(open('/tmp/pyproject.toml', 'rb'))['project']['dependencies']; print('\n'.join(deps))" > /tmp/requirements.txt \
+    && /opt/venv/bin/pip install -r /tmp/requirements.txt
+
+FROM python:3.11-slim AS runtime
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    ENVIRONMENT=production
+RUN useradd --system --uid 10001 --user-group --no-create-home kartenrunde
+WORKDIR /srv/kartenrunde
+COPY --from=builder /opt/venv /opt/venv
+COPY app/ app/
+COPY engine/ engine/
+COPY static/ static/
+COPY templates/ templates/
+COPY migrations/ migrations/
+COPY alembic.ini ./
+# Compiled once here, because the non-root user cannot write __pycache__ next to the code.
+# data/ is where the embedded SQLite default would live; with PostgreSQL it stays empty.
+RUN python -m compileall -q app engine migrations \
+    && mkdir data && chown kartenrunde:kartenrunde data
+USER kartenrunde
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4)"]
+CMD ["uvicorn", "app.main:app", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--forwarded-allow-ips=*"]

@@ -1,0 +1,185 @@
+"""The container set-up, read as files (no Docker engine runs where the tests run).
+
+What the image and the compose file promise is checked here; that the server process
+inside them works against PostgreSQL is checked by test_self_hosting.py.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from app.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPOSE: dict[str, Any] = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+SERVICES: dict[str, Any] = COMPOSE["services"]
+DOCKERFILE = (ROOT / "Dockerfile").read_text()
+
+SETTINGS = {name.upper() for name in Settings.model_fields}
+COMPOSE_ONLY = {"POSTGRES_PASSWORD", "PORT"}
+
+
+def app_environment() -> dict[str, str | None]:
+    """The app service's environment; a name without a value is passed through from .env."""
+    entries: list[str] = SERVICES["app"]["environment"]
+    pairs = (entry.partition("=") for entry in entries)
+    return {name: value if sep else None for name, sep, value in pairs}
+
+
+def env_example_names() -> list[str]:
+    """Names set in .env.example, including those shown commented out at their default."""
+    text = (ROOT / ".env.example").read_text()
+    return re.findall(r"^#?([A-Z][A-Z0-9_]*)=", text, flags=re.MULTILINE)
+
+
+def dockerfile_instructions(keyword: str) -> list[str]:
+    joined = DOCKERFILE.replace("\\\n", " ")
+    return re.findall(rf"^{keyword}\s+(.*)$", joined, flags=re.MULTILINE)
+
+
+def runtime_stage() -> str:
+    return DOCKERFILE.rpartition("\nFROM ")[2]
+
+
+# --- docker-compose.yml ---
+
+
+def test_compose_runs_the_app_and_postgres_only() -> None:
+    assert set(SERVICES) == {"app", "db"}
+    assert SERVICES["app"]["build"] == "."
+    assert SERVICES["db"]["image"].startswith("postgres:16")
+
+
+def test_database_files_live_in_a_named_volume() -> None:
+    assert "db-data:/var/lib/postgresql/data" in SERVICES["db"]["volumes"]
+    assert "db-data" in COMPOSE["volumes"]
+
+
+def test_db_is_healthy_when_pg_isready_says_so() -> None:
+    test = SERVICES["db"]["healthcheck"]["test"]
+    assert test[0] == "CMD-SHELL"
+    assert test[1].startswith("pg_isready -U kartenrunde -d kartenrunde")
+
+
+def test_app_starts_once_the_db_is_healthy() -> None:
+    assert SERVICES["app"]["depends_on"] == {"db": {"condition": "service_healthy"}}
+
+
+def test_app_is_healthy_when_it_answers_over_http_with_python() -> None:
+    test = SERVICES["app"]["healthcheck"]["test"]
+    assert test[:3] == ["CMD", "python", "-c"]
+    assert "http://127.0.0.1:8000/readyz" in test[3]
+
+
+@pytest.mark.parametrize("service", ["app", "db"])
+def test_services_restart_unless_stopped(service: str) -> None:
+    assert SERVICES[service]["restart"] == "unless-stopped"
+
+
+def test_app_is_published_on_port_from_env_defaulting_to_8000() -> None:
+    assert SERVICES["app"]["ports"] == ["${PORT:-8000}:8000"]
+
+
+def test_app_receives_only_settings_and_can_receive_every_one() -> None:
+    assert set(app_environment()) == SETTINGS
+
+
+def test_app_talks_to_the_db_service_through_psycopg() -> None:
+    url = app_environment()["DATABASE_URL"]
+    assert url == (
+        "postgresql+psycopg://kartenrunde:${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD in .env}"
+        "@db:5432/kartenrunde"
+    )
+    db_environment = SERVICES["db"]["environment"]
+    assert "POSTGRES_USER=kartenrunde" in db_environment
+    assert "POSTGRES_DB=kartenrunde" in db_environment
+
+
+def test_compose_refuses_to_start_without_the_two_secrets() -> None:
+    assert app_environment()["SECRET_KEY"] == "${SECRET_KEY:?set SECRET_KEY in .env}"
+    assert (
+        "POSTGRES_PASSWORD=${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD in .env}"
+        in SERVICES["db"]["environment"]
+    )
+
+
+# --- .env.example ---
+
+
+def test_env_example_lists_every_setting_and_the_compose_only_names_once() -> None:
+    names = env_example_names()
+    assert sorted(names) == sorted(SETTINGS | COMPOSE_ONLY)
+
+
+def test_env_example_values_are_accepted_by_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (ROOT / ".env.example").read_text()
+    for name, value in re.findall(r"^#?([A-Z][A-Z0-9_]*)=(.*)$", text, flags=re.MULTILINE):
+        if name in SETTINGS and value:
+            monkeypatch.setenv(name, value)
+    settings = Settings(_env_file=None)
+    assert settings.allowed_origins == ["https://other.example.org"]
+
+
+def test_env_example_says_what_each_name_is_for() -> None:
+    lines = (ROOT / ".env.example").read_text().splitlines()
+    for index, line in enumerate(lines):
+        if re.match(r"^#?[A-Z][A-Z0-9_]*=", line):
+            assert lines[index - 1].startswith("# "), f"no comment above {line!r}"
+
+
+# --- Dockerfile ---
+
+
+def test_image_has_a_build_stage_and_a_slim_runtime_stage() -> None:
+    stages = dockerfile_instructions("FROM")
+    assert stages == ["python:3.11-slim AS builder", "python:3.11-slim AS runtime"]
+    assert "COPY --from=builder /opt/venv /opt/venv" in runtime_stage()
+
+
+def test_image_installs_the_dependencies_without_dev_extras() -> None:
+    assert "['project']['dependencies']" in DOCKERFILE
+    assert "[dev]" not in DOCKERFILE
+    assert "optional-dependencies" not in DOCKERFILE
+
+
+def test_image_copies_what_the_server_needs_and_it_exists() -> None:
+    sources = [shlex.split(line)[0] for line in dockerfile_instructions("COPY")]
+    copied = {source.rstrip("/") for source in sources if not source.startswith("--from")}
+    needed = {"app", "engine", "static", "templates", "migrations", "alembic.ini"}
+    assert needed <= copied
+    for source in copied - {"pyproject.toml"}:
+        assert (ROOT / source).exists(), source
+
+
+def test_image_runs_as_a_non_root_user() -> None:
+    users = dockerfile_instructions("USER")
+    assert users and users[-1] not in {"root", "0"}
+    assert re.search(rf"useradd --system .*\b{users[-1]}$", DOCKERFILE, flags=re.MULTILINE)
+
+
+def test_image_is_production_and_serves_port_8000_behind_a_proxy() -> None:
+    assert "ENVIRONMENT=production" in runtime_stage()
+    assert dockerfile_instructions("EXPOSE") == ["8000"]
+    command = dockerfile_instructions("CMD")[-1]
+    assert command == (
+        '["uvicorn", "app.main:app", "--host", "0.0.0.0", "--port", "8000", '
+        '"--proxy-headers", "--forwarded-allow-ips=*"]'
+    )
+
+
+def test_image_health_check_asks_the_server_with_python() -> None:
+    (check,) = dockerfile_instructions("HEALTHCHECK")
+    assert 'CMD ["python", "-c",' in check
+    assert "http://127.0.0.1:8000/healthz" in check
+
+
+def test_build_context_leaves_secrets_and_local_data_out() -> None:
+    ignored = (ROOT / ".dockerignore").read_text().splitlines()
+    for pattern in (".env", ".git/", ".venv/", "data/", "*.db"):
+        assert pattern in ignored
