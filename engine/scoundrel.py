@@ -7,8 +7,10 @@ Rules: ``/work/shared/rules/scoundrel.md``. Decisions where that file is silent:
   of them is refused as illegal.
 - The potion bonus of a win counts whenever health is exactly 20 and the very last card
   taken was a potion, whether or not that potion healed.
-- Cards lost to the dungeon are never shown while the game runs; the discard pile is public
-  (every card in it was seen face up).
+- The dungeon is face down: a view shows its size only (``reveal=True``, for replays of
+  finished games, adds its order). The discard pile is public: every card in it was seen
+  face up. After a loss the result names the monsters still in the dungeon, for the score.
+- Room order is reveal order: the card left over from the previous room comes first.
 """
 
 from __future__ import annotations
