@@ -1,0 +1,104 @@
+"""The tables. A match is stored as seed + options + its actions; states are never stored."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC datetime on every database (SQLite forgets the zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            raise ValueError("naive datetime; use datetime.now(UTC)")
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {datetime: UtcDateTime, dict[str, Any]: JSON}
+
+
+class Room(Base):
+    __tablename__ = "rooms"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]]
+    preset: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime]
+    last_active_at: Mapped[datetime] = mapped_column(index=True)
+    closed_at: Mapped[datetime | None]
+
+
+class Seat(Base):
+    """A seat taken by a player; the player is known only by the HMAC of their token."""
+
+    __tablename__ = "seats"
+
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(24))
+    token_hash: Mapped[str] = mapped_column(String(64), index=True)
+
+
+class Match(Base):
+    __tablename__ = "matches"
+    __table_args__ = (UniqueConstraint("room_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"))
+    number: Mapped[int]
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    options: Mapped[dict[str, Any]]
+    first_seat: Mapped[int | None]
+    status: Mapped[str] = mapped_column(String(16))  # waiting, playing, finished
+    result: Mapped[dict[str, Any] | None]
+    winner: Mapped[int | None]
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None] = mapped_column(index=True)
+
+
+class ActionRow(Base):
+    """One accepted action. The primary key (match_id, ply) admits exactly one action per
+    version, even when several server processes race for it."""
+
+    __tablename__ = "actions"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int]
+    action: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]

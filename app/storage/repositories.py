@@ -1,0 +1,245 @@
+"""The queries the services need, each its own short transaction.
+
+The action path uses SQLAlchemy Core (one INSERT and one commit per move); everything else
+uses ORM sessions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.storage.models import ActionRow, Match, Room, Seat
+
+ACTIONS = ActionRow.__table__
+MATCHES = Match.__table__
+ROOMS = Room.__table__
+
+
+class SeatTaken(Exception):
+    """Another player (maybe through another server process) took the seat first."""
+
+
+class PlyTaken(Exception):
+    """An action for this ply is already stored: another action won the race."""
+
+
+@dataclass(frozen=True)
+class StoredAction:
+    ply: int
+    seat: int
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Finish:
+    result: dict[str, Any]
+    winner: int | None
+    at: datetime
+
+
+@dataclass(frozen=True)
+class LoadedRoom:
+    room: Room
+    seats: list[Seat]
+    match: Match
+    actions: list[StoredAction]
+    finished_winners: list[int | None]
+
+
+@dataclass(frozen=True)
+class HeldRoom:
+    room: Room
+    seat: int
+    name: str
+
+
+class Store:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sessions = sessionmaker(engine, expire_on_commit=False)
+
+    # Rooms and seats
+
+    def create_room(self, room: Room, match: Match) -> None:
+        with self.sessions.begin() as session:
+            session.add(room)
+            session.flush()
+            session.add(match)
+
+    def load_room(self, room_id: str) -> LoadedRoom | None:
+        """An open room with its seats, its newest match and that match's actions."""
+        with self.sessions() as session:
+            room = session.get(Room, room_id)
+            if room is None or room.closed_at is not None:
+                return None
+            seats = session.scalars(select(Seat).where(Seat.room_id == room_id)).all()
+            matches = session.scalars(
+                select(Match).where(Match.room_id == room_id).order_by(Match.number)
+            ).all()
+            current = matches[-1]
+            rows = session.execute(
+                select(ActionRow.ply, ActionRow.seat, ActionRow.action)
+                .where(ActionRow.match_id == current.id)
+                .order_by(ActionRow.ply)
+            ).all()
+            return LoadedRoom(
+                room=room,
+                seats=list(seats),
+                match=current,
+                actions=[StoredAction(ply, seat, action) for ply, seat, action in rows],
+                finished_winners=[m.winner for m in matches if m.status == "finished"],
+            )
+
+    def take_seat(self, seat: Seat, start_match_id: int | None, now: datetime) -> None:
+        """Store the seat; when it was the last free one, the match starts in the same commit."""
+        try:
+            with self.sessions.begin() as session:
+                session.add(seat)
+                session.flush()
+                if start_match_id is not None:
+                    session.execute(
+                        update(Match)
+                        .where(Match.id == start_match_id)
+                        .values(status="playing", started_at=now)
+                    )
+                session.execute(
+                    update(Room).where(Room.id == seat.room_id).values(last_active_at=now)
+                )
+        except IntegrityError as error:
+            raise SeatTaken(seat.room_id) from error
+
+    def add_match(self, match: Match) -> None:
+        with self.sessions.begin() as session:
+            session.add(match)
+
+    # The action path
+
+    def record_action(
+        self,
+        match_id: int,
+        ply: int,
+        seat: int,
+        action: dict[str, Any],
+        now: datetime,
+        finish: Finish | None = None,
+        active_room: str | None = None,
+    ) -> None:
+        """Insert one action (and finish the match, or note the room's activity, in the same
+        commit); raise PlyTaken when that ply is already stored."""
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(
+                    insert(ACTIONS),
+                    {
+                        "match_id": match_id,
+                        "ply": ply,
+                        "seat": seat,
+                        "action": action,
+                        "created_at": now,
+                    },
+                )
+                if finish is not None:
+                    connection.execute(
+                        update(MATCHES)
+                        .where(MATCHES.c.id == match_id)
+                        .values(
+                            status="finished",
+                            result=finish.result,
+                            winner=finish.winner,
+                            finished_at=finish.at,
+                        )
+                    )
+                if active_room is not None:
+                    connection.execute(
+                        update(ROOMS).where(ROOMS.c.id == active_room).values(last_active_at=now)
+                    )
+        except IntegrityError as error:
+            raise PlyTaken(f"match {match_id} ply {ply}") from error
+
+    # Idle rooms
+
+    def idle_room_ids(self, cutoff: datetime) -> list[str]:
+        with self.sessions() as session:
+            return list(
+                session.scalars(
+                    select(Room.id).where(Room.closed_at.is_(None), Room.last_active_at < cutoff)
+                )
+            )
+
+    def close_room(self, room_id: str, now: datetime) -> None:
+        """Close the room; a match it left unfinished is abandoned (history keeps finished ones)."""
+        with self.sessions.begin() as session:
+            session.execute(
+                update(Room)
+                .where(Room.id == room_id, Room.closed_at.is_(None))
+                .values(closed_at=now)
+            )
+            session.execute(
+                update(Match)
+                .where(Match.room_id == room_id, Match.status != "finished")
+                .values(status="abandoned")
+            )
+
+    def rooms_held_by(self, token_hash: str) -> list[HeldRoom]:
+        with self.sessions() as session:
+            rows = session.execute(
+                select(Room, Seat.seat, Seat.name)
+                .join(Seat, Seat.room_id == Room.id)
+                .where(Seat.token_hash == token_hash, Room.closed_at.is_(None))
+                .order_by(Room.created_at.desc())
+            ).all()
+            return [HeldRoom(room, seat, name) for room, seat, name in rows]
+
+    # History
+
+    def finished_matches(
+        self, game: str | None, player: str | None, limit: int, offset: int
+    ) -> list[tuple[Match, list[str | None]]]:
+        query = select(Match).where(Match.status == "finished")
+        if game:
+            query = query.where(Match.game == game)
+        if player:
+            pattern = "%" + player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            holders = select(Seat.room_id).where(Seat.name.ilike(pattern + "%", escape="\\"))
+            query = query.where(Match.room_id.in_(holders))
+        query = (
+            query.order_by(Match.finished_at.desc(), Match.id.desc()).limit(limit).offset(offset)
+        )
+        with self.sessions() as session:
+            matches = list(session.scalars(query))
+            names = self._names(session, {match.room_id for match in matches})
+            return [(match, names[match.room_id]) for match in matches]
+
+    def finished_match(
+        self, match_id: int
+    ) -> tuple[Match, list[str | None], list[StoredAction]] | None:
+        with self.sessions() as session:
+            match = session.get(Match, match_id)
+            if match is None or match.status != "finished":
+                return None
+            rows = session.execute(
+                select(ActionRow.ply, ActionRow.seat, ActionRow.action)
+                .where(ActionRow.match_id == match_id)
+                .order_by(ActionRow.ply)
+            ).all()
+            actions = [StoredAction(ply, seat, action) for ply, seat, action in rows]
+            return match, self._names(session, {match.room_id})[match.room_id], actions
+
+    @staticmethod
+    def _names(session: Session, room_ids: set[str]) -> dict[str, list[str | None]]:
+        """Players' names by seat, per room (a finished match had every seat taken)."""
+        rows = session.execute(
+            select(Seat.room_id, Seat.seat, Seat.name)
+            .where(Seat.room_id.in_(room_ids))
+            .order_by(Seat.room_id, Seat.seat)
+        ).all()
+        names: dict[str, list[str | None]] = {room_id: [] for room_id in room_ids}
+        for room_id, _seat, name in rows:
+            names[room_id].append(name)
+        return names
