@@ -1,0 +1,90 @@
+"""The application: `create_app(settings)` builds it; `app` is what uvicorn serves."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from app import observability
+from app.messaging import LocalBroadcaster
+from app.routes import api, pages, ws
+from app.services.matches import MatchService
+from app.services.rooms import RoomService
+from app.settings import Settings, get_settings
+from app.storage.db import create_db_engine, migrate
+from app.storage.repositories import Store
+
+ROOT = Path(__file__).resolve().parents[1]
+IDLE_CHECK_SECONDS = 60.0
+
+logger = logging.getLogger(__name__)
+
+
+async def close_idle_rooms_every(rooms: RoomService, seconds: float) -> None:
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            await rooms.close_idle_rooms()
+        except Exception:  # the next round tries again (the database may be back by then)
+            logger.exception("closing idle rooms failed")
+
+
+async def validation_error(_request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, RequestValidationError)
+    first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
+    where = ".".join(str(part) for part in first["loc"])
+    message = f"{where}: {first['msg']}" if where else str(first["msg"])
+    return JSONResponse({"detail": {"code": "malformed", "message": message}}, status_code=422)
+
+
+def create_app(
+    settings: Settings | None = None, *, idle_check_seconds: float = IDLE_CHECK_SECONDS
+) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        observability.configure_logging(settings)
+        migrate(settings.database_url)
+        db_engine = create_db_engine(settings.database_url)
+        store = Store(db_engine)
+        rooms = RoomService(settings, store, LocalBroadcaster())
+        app.state.db_engine = db_engine
+        app.state.rooms = rooms
+        app.state.matches = MatchService(store)
+        sweeper = asyncio.create_task(close_idle_rooms_every(rooms, idle_check_seconds))
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
+            rooms.shutdown()
+            db_engine.dispose()
+
+    app = FastAPI(
+        title="Kartenrunde",
+        summary="A self-hosted table for card games with friends",
+        description="The websocket protocol is described in docs/protocol.md.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    app.include_router(api.router)
+    app.include_router(ws.router)
+    app.include_router(observability.router)
+    app.include_router(pages.router)
+    return app
+
+
+app = create_app()

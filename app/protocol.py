@@ -1,0 +1,236 @@
+"""Every message and HTTP body between server and clients: the single source of the protocol.
+
+``docs/protocol.md`` explains these models; a test checks that it documents each one.
+The server builds its hot-path messages as plain dicts in exactly these shapes (the tests
+validate every message they receive against ``SERVER_MESSAGE``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints, TypeAdapter
+
+ErrorCode = Literal[
+    "malformed",
+    "too_large",
+    "rate_limited",
+    "not_seated",
+    "not_your_turn",
+    "game_over",
+    "stale",
+    "illegal",
+    "waiting",
+    "unknown_room",
+    "forbidden_origin",
+    "unavailable",
+    "unknown_game",
+    "unknown_preset",
+    "bad_option",
+    "unknown_match",
+]
+
+# Websocket close codes (4000-4999 are free for applications).
+CLOSE_UNKNOWN_ROOM = 4404
+CLOSE_FORBIDDEN_ORIGIN = 4403
+CLOSE_ROOM_CLOSED = 4410
+
+PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# Client → server
+
+
+class ActionMessage(Strict):
+    type: Literal["action"]
+    version: StrictInt = Field(ge=0, description="the last state version this client saw")
+    action: dict[str, Any] = Field(description="one of the legal_actions, e.g. {type, card}")
+
+
+class RematchRequest(Strict):
+    type: Literal["rematch"]
+
+
+class Ping(Strict):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[ActionMessage | RematchRequest | Ping, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[ActionMessage | RematchRequest | Ping] = TypeAdapter(ClientMessage)
+
+
+# Server → client
+
+
+class Player(BaseModel):
+    seat: int
+    name: str | None = Field(description="null while the seat is free")
+    connected: bool
+
+
+class Tally(BaseModel):
+    wins: list[int] = Field(description="matches won, per seat")
+    draws: int
+    matches: int = Field(description="finished matches in this room")
+
+
+class LastAction(BaseModel):
+    seat: int
+    action: dict[str, Any]
+    text: str = Field(description="the engine's notation, e.g. 'take 7C weapon'")
+
+
+class RematchStatus(BaseModel):
+    requested_by: list[int]
+
+
+class StateMessage(BaseModel):
+    type: Literal["state"]
+    room_id: str
+    match_id: int
+    match_number: int
+    version: int
+    seat: int | None
+    to_move: int | None
+    view: dict[str, Any]
+    legal_actions: list[dict[str, Any]]
+    last_action: LastAction | None
+    result: dict[str, Any] | None
+    players: list[Player]
+    tally: Tally
+    rematch: RematchStatus | None
+
+
+class PresenceMessage(BaseModel):
+    type: Literal["presence"]
+    players: list[Player]
+
+
+class RematchMessage(BaseModel):
+    type: Literal["rematch"]
+    requested_by: list[int]
+
+
+class ErrorMessage(BaseModel):
+    type: Literal["error"]
+    code: ErrorCode
+    message: str
+
+
+class Pong(BaseModel):
+    type: Literal["pong"]
+
+
+ServerMessage = Annotated[
+    StateMessage | PresenceMessage | RematchMessage | ErrorMessage | Pong,
+    Field(discriminator="type"),
+]
+SERVER_MESSAGE: TypeAdapter[
+    StateMessage | PresenceMessage | RematchMessage | ErrorMessage | Pong
+] = TypeAdapter(ServerMessage)
+
+
+# HTTP
+
+
+class ErrorDetail(BaseModel):
+    code: ErrorCode
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    detail: ErrorDetail
+
+
+class OptionInfo(BaseModel):
+    name: str
+    default: Any
+    choices: list[Any]
+    label: dict[str, str]
+    help: dict[str, str]
+
+
+class PresetInfo(BaseModel):
+    name: str
+    options: dict[str, Any]
+    label: dict[str, str]
+
+
+class GameInfo(BaseModel):
+    name: str
+    title: dict[str, str]
+    seats: int
+    options: list[OptionInfo]
+    presets: list[PresetInfo]
+
+
+class CreateRoom(Strict):
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    preset: str | None = None
+
+
+class RoomCreated(BaseModel):
+    room_id: str
+    url: str
+
+
+class RoomInfo(BaseModel):
+    room_id: str
+    game: str
+    options: dict[str, Any]
+    preset: str | None
+    seats: list[Player]
+    status: Literal["waiting", "playing", "finished"]
+    match_id: int
+    tally: Tally
+
+
+class JoinRoom(Strict):
+    name: PlayerName
+
+
+class Joined(BaseModel):
+    seat: int | None = Field(description="the seat this browser holds; null = spectator")
+
+
+class MyRoom(BaseModel):
+    room_id: str
+    url: str
+    game: str
+    seat: int
+    name: str
+    created_at: datetime
+    last_active_at: datetime
+
+
+class MatchSummary(BaseModel):
+    match_id: int
+    room_id: str
+    game: str
+    options: dict[str, Any]
+    players: list[str | None]
+    result: dict[str, Any]
+    finished_at: datetime
+
+
+class Step(BaseModel):
+    ply: int
+    seat: int | None
+    action: dict[str, Any] | None
+    text: str | None
+    view: dict[str, Any]
+
+
+class MatchReplay(BaseModel):
+    match_id: int
+    game: str
+    options: dict[str, Any]
+    players: list[str | None]
+    result: dict[str, Any]
+    steps: list[Step]

@@ -1,0 +1,1 @@
+"""HTTP and websocket routes: thin, one APIRouter per module."""

@@ -1,0 +1,153 @@
+"""The JSON API: games, rooms, seats, and the history of finished matches."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, NoReturn
+
+from fastapi import APIRouter, HTTPException, Query, Request, Response, status
+
+from app.protocol import (
+    CreateRoom,
+    ErrorCode,
+    ErrorResponse,
+    GameInfo,
+    Joined,
+    JoinRoom,
+    MatchReplay,
+    MatchSummary,
+    MyRoom,
+    RoomCreated,
+    RoomInfo,
+)
+from app.routes.deps import MatchesDep, PlayerDep, RoomsDep, SettingsDep
+from app.services.identity import COOKIE, COOKIE_MAX_AGE, new_token, token_hash
+from app.services.rooms import Refusal, RoomNotFound
+from app.settings import Settings
+from engine import games
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorResponse}}
+UNPROCESSABLE: dict[int | str, dict[str, Any]] = {422: {"model": ErrorResponse}}
+
+
+def fail(status_code: int, code: ErrorCode, message: str) -> NoReturn:
+    raise HTTPException(status_code, detail={"code": code, "message": message})
+
+
+def room_url(settings: Settings, room_id: str) -> str:
+    base = (settings.public_base_url or "").rstrip("/")
+    return f"{base}/r/{room_id}"
+
+
+@router.get("/games", summary="The games this server offers, with options and presets")
+def list_games() -> list[GameInfo]:
+    return [
+        GameInfo.model_validate(
+            {
+                "name": game.name,
+                "title": game.title,
+                "seats": game.seats,
+                "options": [option.describe() for option in game.options],
+                "presets": [
+                    {"name": p.name, "options": p.options, "label": p.label} for p in game.presets
+                ],
+            }
+        )
+        for game in games()
+    ]
+
+
+@router.post(
+    "/rooms",
+    status_code=status.HTTP_201_CREATED,
+    responses=UNPROCESSABLE,
+    summary="Open a room for a game (nobody is seated yet)",
+)
+async def create_room(body: CreateRoom, rooms: RoomsDep, settings: SettingsDep) -> RoomCreated:
+    try:
+        room = rooms.create_room(body.game, body.options, body.preset)
+    except Refusal as refusal:
+        fail(422, refusal.code, refusal.message)
+    return RoomCreated(room_id=room.id, url=room_url(settings, room.id))
+
+
+@router.get("/rooms/{room_id}", responses=NOT_FOUND, summary="A room: seats, status, tally")
+async def get_room(room_id: str, rooms: RoomsDep) -> RoomInfo:
+    try:
+        return RoomInfo.model_validate(rooms.describe(rooms.room(room_id)))
+    except RoomNotFound:
+        fail(404, "unknown_room", "no open room with this id")
+
+
+@router.post(
+    "/rooms/{room_id}/join",
+    responses=NOT_FOUND,
+    summary="Take a seat (or get the one this browser holds); null = spectator",
+)
+async def join_room(
+    room_id: str,
+    body: JoinRoom,
+    request: Request,
+    response: Response,
+    rooms: RoomsDep,
+    settings: SettingsDep,
+) -> Joined:
+    token = request.cookies.get(COOKIE)
+    if not token:
+        token = new_token()
+        response.set_cookie(
+            COOKIE,
+            token,
+            max_age=COOKIE_MAX_AGE,
+            path="/",
+            httponly=True,
+            samesite="lax",
+            secure=request.url.scheme == "https",
+        )
+    try:
+        seat = await rooms.join(room_id, body.name, token_hash(settings.secret_key, token))
+    except (RoomNotFound, Refusal):
+        fail(404, "unknown_room", "no open room with this id")
+    return Joined(seat=seat)
+
+
+@router.get("/me/rooms", summary="Open rooms in which this browser holds a seat, newest first")
+def my_rooms(rooms: RoomsDep, player: PlayerDep, settings: SettingsDep) -> list[MyRoom]:
+    if player is None:
+        return []
+    return [
+        MyRoom(
+            room_id=held.room.id,
+            url=room_url(settings, held.room.id),
+            game=held.room.game,
+            seat=held.seat,
+            name=held.name,
+            created_at=held.room.created_at,
+            last_active_at=held.room.last_active_at,
+        )
+        for held in rooms.rooms_held_by(player)
+    ]
+
+
+@router.get("/matches", summary="Finished matches, newest first")
+def list_matches(
+    matches: MatchesDep,
+    game: str | None = None,
+    player: Annotated[str | None, Query(max_length=24, description="part of a name")] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> list[MatchSummary]:
+    return [MatchSummary.model_validate(m) for m in matches.history(game, player, limit, offset)]
+
+
+@router.get(
+    "/matches/{match_id}",
+    responses=NOT_FOUND,
+    summary="A finished match, step by step with every card revealed",
+)
+def replay_match(match_id: int, matches: MatchesDep) -> MatchReplay:
+    replay = matches.replay(match_id)
+    if replay is None:
+        fail(404, "unknown_match", "no finished match with this id")
+    return MatchReplay.model_validate(replay)

@@ -1,0 +1,42 @@
+"""Dependencies as Annotated aliases, so route signatures read as declarations."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends
+from starlette.requests import HTTPConnection
+
+from app.services.identity import COOKIE, token_hash
+from app.services.matches import MatchService
+from app.services.rooms import RoomService
+from app.settings import Settings
+
+
+def settings(connection: HTTPConnection) -> Settings:
+    value: Settings = connection.app.state.settings
+    return value
+
+
+def room_service(connection: HTTPConnection) -> RoomService:
+    value: RoomService = connection.app.state.rooms
+    return value
+
+
+def match_service(connection: HTTPConnection) -> MatchService:
+    value: MatchService = connection.app.state.matches
+    return value
+
+
+def player(connection: HTTPConnection) -> str | None:
+    """The HMAC of this browser's player token, or None without a cookie."""
+    token = connection.cookies.get(COOKIE)
+    if not token:
+        return None
+    return token_hash(connection.app.state.settings.secret_key, token)
+
+
+SettingsDep = Annotated[Settings, Depends(settings)]
+RoomsDep = Annotated[RoomService, Depends(room_service)]
+MatchesDep = Annotated[MatchService, Depends(match_service)]
+PlayerDep = Annotated[str | None, Depends(player)]

@@ -1,0 +1,623 @@
+"""The live rooms: seats, the action path, presence, rematch and closing idle rooms.
+
+A room lives in memory while it is in use and is rebuilt from the database on first access
+(seed + options + stored actions, replayed through the engine). The database is the source
+of truth: an action is stored before anyone hears of it. Messages for one room are handled
+one at a time under the room's lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
+
+from app.messaging import Audience, Broadcaster, Connection
+from app.observability import ACTION_LATENCY, ACTIONS, MATCHES_IN_PROGRESS, ROOMS_OPEN
+from app.protocol import (
+    CLIENT_MESSAGE,
+    CLOSE_ROOM_CLOSED,
+    ActionMessage,
+    ErrorCode,
+    Ping,
+    RematchRequest,
+)
+from app.settings import Settings
+from app.storage.models import Match, Room, Seat
+from app.storage.repositories import (
+    Finish,
+    HeldRoom,
+    LoadedRoom,
+    PlyTaken,
+    SeatTaken,
+    Store,
+)
+from engine import Game, IllegalAction, get_game
+
+logger = logging.getLogger(__name__)
+
+# The database learns of activity at most this often (the hot path stays one INSERT).
+STORE_ACTIVITY_EVERY = timedelta(minutes=1)
+ROOM_ID_BYTES = 18  # 144 bits
+MAX_ROOM_ID_LENGTH = 64
+# Refusals that a well-behaved client never causes are logged louder.
+SUSPICIOUS = {"malformed", "too_large", "rate_limited", "not_seated", "forbidden_origin"}
+PONG = json.dumps({"type": "pong"})
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+def error_text(code: ErrorCode, message: str) -> str:
+    return dumps({"type": "error", "code": code, "message": message})
+
+
+class Refusal(Exception):
+    """A client's message that is refused; nothing changed."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class RoomNotFound(Exception):
+    pass
+
+
+@dataclass
+class Holder:
+    name: str
+    token_hash: str
+
+
+@dataclass
+class LiveMatch:
+    id: int
+    number: int
+    first_seat: int | None
+    state: Any
+    status: str  # waiting (seats free), playing, finished
+    version: int = 0
+    last_action: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+
+
+@dataclass
+class LiveRoom:
+    id: str
+    game: Game[Any]
+    options: dict[str, Any]
+    preset: str | None
+    seats: list[Holder | None]
+    match: LiveMatch
+    last_active: datetime
+    stored_active: datetime
+    wins: list[int]
+    draws: int = 0
+    finished: int = 0
+    online: Counter[int] = field(default_factory=Counter)
+    rematch: set[int] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    closed: bool = False
+
+    def seat_of(self, token_hash: str | None) -> int | None:
+        for seat, holder in enumerate(self.seats):
+            if holder is not None and holder.token_hash == token_hash:
+                return seat
+        return None
+
+    def to_move(self) -> int | None:
+        if self.match.status != "playing":
+            return None
+        return self.game.to_move(self.match.state)
+
+    def players(self) -> list[dict[str, Any]]:
+        return [
+            {"seat": seat, "name": holder and holder.name, "connected": self.online[seat] > 0}
+            for seat, holder in enumerate(self.seats)
+        ]
+
+    def tally(self) -> dict[str, Any]:
+        return {"wins": list(self.wins), "draws": self.draws, "matches": self.finished}
+
+    def count_finished(self, winner: int | None) -> None:
+        self.finished += 1
+        if winner is not None:
+            self.wins[winner] += 1
+        elif self.game.seats > 1:
+            self.draws += 1
+
+
+def room_options(game: Game[Any], options: dict[str, Any], preset: str | None) -> dict[str, Any]:
+    """The preset's values, then the given ones, over the defaults (validated by game.new)."""
+    chosen: dict[str, Any] = {}
+    if preset is not None:
+        found = [p for p in game.presets if p.name == preset]
+        if not found:
+            names = ", ".join(p.name for p in game.presets) or "none"
+            raise Refusal("unknown_preset", f"unknown preset {preset!r}; known: {names}")
+        chosen.update(found[0].options)
+    chosen.update(options)
+    try:
+        game.new(seed=0, options=chosen)
+    except ValueError as error:
+        raise Refusal("bad_option", str(error)) from None
+    return {option.name: chosen.get(option.name, option.default) for option in game.options}
+
+
+def rematch_starter(game: Game[Any], previous: LiveMatch) -> int:
+    """The loser starts when the game says so and someone won; otherwise starters alternate."""
+    winner = (previous.result or {}).get("winner")
+    if getattr(game, "rematch_starter", "alternate") == "loser" and winner is not None:
+        return (winner + 1) % game.seats
+    return ((previous.first_seat or 0) + 1) % game.seats
+
+
+class RoomService:
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        broadcaster: Broadcaster,
+        clock: Callable[[], datetime] = utc_now,
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.broadcaster = broadcaster
+        self.clock = clock
+        self.rooms: dict[str, LiveRoom] = {}
+
+    # Creating and finding rooms
+
+    def create_room(self, game_name: str, options: dict[str, Any], preset: str | None) -> LiveRoom:
+        try:
+            game = get_game(game_name)
+        except KeyError as error:
+            raise Refusal("unknown_game", str(error.args[0])) from None
+        resolved = room_options(game, options, preset)
+        now = self.clock()
+        room_id = secrets.token_urlsafe(ROOM_ID_BYTES)
+        row = Room(
+            id=room_id,
+            game=game.name,
+            options=resolved,
+            preset=preset,
+            created_at=now,
+            last_active_at=now,
+        )
+        match, live = self._new_match(room_id, game, resolved, 1, "waiting", now)
+        self.store.create_room(row, match)
+        room = LiveRoom(
+            id=room_id,
+            game=game,
+            options=resolved,
+            preset=preset,
+            seats=[None] * game.seats,
+            match=live(match.id),
+            last_active=now,
+            stored_active=now,
+            wins=[0] * game.seats,
+        )
+        self._go_live(room)
+        logger.info("room created", extra={"room_id": room_id, "game": game.name})
+        return room
+
+    def room(self, room_id: str) -> LiveRoom:
+        """The live room, rebuilt from the database on first access."""
+        room = self.rooms.get(room_id)
+        if room is not None:
+            return room
+        loaded = self.store.load_room(room_id) if len(room_id) <= MAX_ROOM_ID_LENGTH else None
+        if loaded is None:
+            raise RoomNotFound(room_id)
+        room = self._rebuild(loaded)
+        self._go_live(room)
+        logger.info("room loaded", extra={"room_id": room_id, "version": room.match.version})
+        return room
+
+    def _new_match(
+        self,
+        room_id: str,
+        game: Game[Any],
+        options: dict[str, Any],
+        number: int,
+        status: str,
+        now: datetime,
+    ) -> tuple[Match, Callable[[int], LiveMatch]]:
+        seed = secrets.randbits(63)
+        state = game.new(seed=seed, options=options)
+        first = game.to_move(state)
+        row = Match(
+            room_id=room_id,
+            number=number,
+            game=game.name,
+            seed=seed,
+            options=options,
+            first_seat=first,
+            status=status,
+            started_at=now if status == "playing" else None,
+        )
+        return row, lambda match_id: LiveMatch(match_id, number, first, state, status)
+
+    def _rebuild(self, loaded: LoadedRoom) -> LiveRoom:
+        game = get_game(loaded.room.game)
+        row = loaded.match
+        state = game.new(seed=row.seed, options=row.options)
+        last_action = None
+        for stored in loaded.actions:
+            state = game.apply(state, stored.seat, stored.action)
+            last_action = self._last_action(game, stored.seat, stored.action)
+        match = LiveMatch(
+            row.id,
+            row.number,
+            row.first_seat,
+            state,
+            row.status,
+            version=len(loaded.actions),
+            last_action=last_action,
+            result=row.result,
+        )
+        seats: list[Holder | None] = [None] * game.seats
+        for seat in loaded.seats:
+            seats[seat.seat] = Holder(seat.name, seat.token_hash)
+        room = LiveRoom(
+            id=loaded.room.id,
+            game=game,
+            options=loaded.room.options,
+            preset=loaded.room.preset,
+            seats=seats,
+            match=match,
+            last_active=loaded.room.last_active_at,
+            stored_active=loaded.room.last_active_at,
+            wins=[0] * game.seats,
+        )
+        for winner in loaded.finished_winners:
+            room.count_finished(winner)
+        return room
+
+    def _go_live(self, room: LiveRoom) -> None:
+        self.rooms[room.id] = room
+        ROOMS_OPEN.inc()
+        if room.match.status == "playing":
+            MATCHES_IN_PROGRESS.inc()
+
+    def describe(self, room: LiveRoom) -> dict[str, Any]:
+        return {
+            "room_id": room.id,
+            "game": room.game.name,
+            "options": room.options,
+            "preset": room.preset,
+            "seats": room.players(),
+            "status": room.match.status,
+            "match_id": room.match.id,
+            "tally": room.tally(),
+        }
+
+    def rooms_held_by(self, token_hash: str) -> list[HeldRoom]:
+        return self.store.rooms_held_by(token_hash)
+
+    # Seats and connections
+
+    async def join(self, room_id: str, name: str, token_hash: str) -> int | None:
+        """The seat this player holds, else a free seat, else None (a spectator)."""
+        room = self.room(room_id)
+        async with room.lock:
+            self._check_open(room)
+            held = room.seat_of(token_hash)
+            if held is not None:
+                return held
+            free = [seat for seat, holder in enumerate(room.seats) if holder is None]
+            if not free:
+                return None
+            now = self.clock()
+            starts = len(free) == 1
+            seat = Seat(room_id=room.id, seat=free[0], name=name, token_hash=token_hash)
+            try:
+                self.store.take_seat(seat, room.match.id if starts else None, now)
+            except SeatTaken:
+                logger.warning("seat taken elsewhere", extra={"room_id": room.id, "seat": free[0]})
+                return None
+            room.seats[free[0]] = Holder(name, token_hash)
+            room.last_active = room.stored_active = now
+            if starts:
+                room.match.status = "playing"
+                MATCHES_IN_PROGRESS.inc()
+            self._seat_watchers(room, token_hash, free[0])
+            await self.broadcaster.publish_all(room.id, self._presence(room))
+            await self._publish_state(room)
+            logger.info(
+                "seat taken", extra={"room_id": room.id, "seat": free[0], "match_id": room.match.id}
+            )
+            return free[0]
+
+    def _seat_watchers(self, room: LiveRoom, token_hash: str, seat: int) -> None:
+        """Sockets this player opened before joining become the seat's."""
+        for connection in self.broadcaster.connections(room.id, None):
+            if connection.token_hash == token_hash:
+                self.broadcaster.reseat(room.id, connection, seat)
+                room.online[seat] += 1
+
+    async def connect(self, room: LiveRoom, connection: Connection) -> None:
+        """Seat the connection by its token (or not: a spectator) and send a full sync."""
+        async with room.lock:
+            self._check_open(room)
+            connection.seat = room.seat_of(connection.token_hash)
+            self.broadcaster.subscribe(room.id, connection)
+            room.last_active = self.clock()
+            await connection.send(self._state_texts(room, [connection.seat])[connection.seat])
+            if connection.seat is not None:
+                room.online[connection.seat] += 1
+                if room.online[connection.seat] == 1:
+                    await self.broadcaster.publish_all(room.id, self._presence(room))
+
+    async def disconnect(self, room: LiveRoom, connection: Connection) -> None:
+        """A dropped seat keeps the seat; the others learn that it went away."""
+        self.broadcaster.unsubscribe(room.id, connection)
+        if connection.seat is None or room.closed:
+            return
+        async with room.lock:
+            room.online[connection.seat] -= 1
+            if room.online[connection.seat] == 0:
+                await self.broadcaster.publish_all(room.id, self._presence(room))
+
+    # The message path
+
+    async def receive(self, room: LiveRoom, connection: Connection, data: str | bytes) -> None:
+        """Handle one websocket message; a refusal answers this connection only."""
+        started = time.perf_counter()
+        try:
+            message = self._parse(connection, data)
+            if isinstance(message, Ping):
+                await connection.send(PONG)
+            elif isinstance(message, RematchRequest):
+                await self._ask_rematch(room, connection)
+            else:
+                await self._act(room, connection, message)
+                ACTIONS.labels(room.game.name).inc()
+                ACTION_LATENCY.observe(time.perf_counter() - started)
+        except Refusal as refusal:
+            self._log_refusal(room, connection, refusal)
+            await connection.send(error_text(refusal.code, refusal.message))
+
+    def _parse(self, connection: Connection, data: str | bytes) -> Any:
+        limit = self.settings.max_message_bytes
+        size = len(data) if isinstance(data, bytes) else len(data.encode())
+        if size > limit:
+            raise Refusal("too_large", f"a message may have at most {limit} bytes")
+        try:
+            message = CLIENT_MESSAGE.validate_json(data)
+        except ValidationError as error:
+            raise Refusal("malformed", describe_error(error)) from None
+        if not connection.bucket.take():
+            raise Refusal("rate_limited", "too many messages; slow down")
+        return message
+
+    async def _act(self, room: LiveRoom, connection: Connection, message: ActionMessage) -> None:
+        async with room.lock:
+            self._check_open(room)
+            seat, match = connection.seat, room.match
+            if seat is None:
+                raise Refusal("not_seated", "spectators cannot act; join a free seat first")
+            if match.status == "finished":
+                raise Refusal("game_over", "the match is over")
+            if match.status == "waiting":
+                raise Refusal("waiting", "the match starts when every seat is taken")
+            if room.game.to_move(match.state) != seat:
+                raise Refusal("not_your_turn", "it is not your turn")
+            if message.version != match.version:
+                raise Refusal(
+                    "stale", f"version {message.version} is not the current version {match.version}"
+                )
+            try:
+                state = room.game.apply(match.state, seat, message.action)
+            except IllegalAction as error:
+                raise Refusal(error.code, error.message) from None  # type: ignore[arg-type]
+            self._store_action(room, seat, message.action, state)
+            await self._publish_state(room)
+
+    def _store_action(self, room: LiveRoom, seat: int, action: dict[str, Any], state: Any) -> None:
+        """Store the action, then advance the live match (never the other way round)."""
+        game, match = room.game, room.match
+        now = self.clock()
+        result = game.result(state) if game.is_over(state) else None
+        finish = None if result is None else Finish(result, result.get("winner"), now)
+        touch = now - room.stored_active >= STORE_ACTIVITY_EVERY
+        try:
+            self.store.record_action(
+                match.id,
+                match.version + 1,
+                seat,
+                action,
+                now,
+                finish,
+                active_room=room.id if touch else None,
+            )
+        except PlyTaken:
+            raise Refusal("stale", "another action was stored first") from None
+        except SQLAlchemyError:
+            logger.exception(
+                "storing an action failed",
+                extra={"room_id": room.id, "match_id": match.id, "seat": seat},
+            )
+            raise Refusal("unavailable", "the move could not be saved; try again") from None
+        match.state = state
+        match.version += 1
+        match.last_action = self._last_action(game, seat, action)
+        room.last_active = now
+        if touch:
+            room.stored_active = now
+        if finish is not None:
+            match.status, match.result = "finished", result
+            room.count_finished(finish.winner)
+            MATCHES_IN_PROGRESS.dec()
+            logger.info(
+                "match finished",
+                extra={"room_id": room.id, "match_id": match.id, "winner": finish.winner},
+            )
+
+    async def _ask_rematch(self, room: LiveRoom, connection: Connection) -> None:
+        async with room.lock:
+            self._check_open(room)
+            if connection.seat is None:
+                raise Refusal("not_seated", "spectators cannot ask for a rematch")
+            if room.match.status != "finished":
+                raise Refusal("illegal", "a rematch can be asked for once the match is over")
+            room.rematch.add(connection.seat)
+            room.last_active = self.clock()
+            if len(room.rematch) < room.game.seats:
+                message = {"type": "rematch", "requested_by": sorted(room.rematch)}
+                await self.broadcaster.publish_all(room.id, dumps(message))
+                return
+            self._start_rematch(room)
+            await self._publish_state(room)
+
+    def _start_rematch(self, room: LiveRoom) -> None:
+        game, previous = room.game, room.match
+        options = dict(room.options)
+        if any(option.name == "first" for option in game.options):
+            options["first"] = rematch_starter(game, previous)
+        row, live = self._new_match(
+            room.id, game, options, previous.number + 1, "playing", self.clock()
+        )
+        try:
+            self.store.add_match(row)
+        except SQLAlchemyError:
+            logger.exception("storing a rematch failed", extra={"room_id": room.id})
+            raise Refusal("unavailable", "the rematch could not be saved; try again") from None
+        room.match = live(row.id)
+        room.rematch.clear()
+        MATCHES_IN_PROGRESS.inc()
+        logger.info(
+            "rematch started",
+            extra={"room_id": room.id, "match_id": row.id, "first_seat": row.first_seat},
+        )
+
+    # Fan-out
+
+    async def _publish_state(self, room: LiveRoom) -> None:
+        audiences = self.broadcaster.audiences(room.id)
+        await self.broadcaster.publish(room.id, self._state_texts(room, audiences))
+
+    def _state_texts(self, room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience, str]:
+        """One `state` text per audience: each seat's own view, one shared by spectators."""
+        game, match = room.game, room.match
+        to_move = room.to_move()
+        over = match.status == "finished"
+        common = {
+            "room_id": room.id,
+            "match_id": match.id,
+            "match_number": match.number,
+            "version": match.version,
+            "to_move": to_move,
+            "last_action": match.last_action,
+            "result": match.result,
+            "players": room.players(),
+            "tally": room.tally(),
+            "rematch": {"requested_by": sorted(room.rematch)} if over else None,
+        }
+        texts = {}
+        for seat in audiences:
+            legal = (
+                game.legal_actions(match.state, seat)
+                if to_move is not None and seat == to_move
+                else []
+            )
+            texts[seat] = dumps(
+                {
+                    "type": "state",
+                    "seat": seat,
+                    **common,
+                    "view": game.view(match.state, seat),
+                    "legal_actions": legal,
+                }
+            )
+        return texts
+
+    def _presence(self, room: LiveRoom) -> str:
+        return dumps({"type": "presence", "players": room.players()})
+
+    @staticmethod
+    def _last_action(game: Game[Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+        return {"seat": seat, "action": action, "text": game.notation(action)}
+
+    # Closing
+
+    def _check_open(self, room: LiveRoom) -> None:
+        if room.closed:
+            raise Refusal("unknown_room", "this room was closed")
+
+    async def close_idle_rooms(self) -> list[str]:
+        """Close every room without activity for room_idle_minutes; return their ids."""
+        now = self.clock()
+        cutoff = now - timedelta(minutes=self.settings.room_idle_minutes)
+        idle = set(self.store.idle_room_ids(cutoff))
+        for room in self.rooms.values():
+            if room.last_active < cutoff:
+                idle.add(room.id)
+            else:
+                idle.discard(room.id)
+        for room_id in sorted(idle):
+            await self._close(room_id, now)
+        return sorted(idle)
+
+    async def _close(self, room_id: str, now: datetime) -> None:
+        self.store.close_room(room_id, now)
+        room = self.rooms.pop(room_id, None)
+        if room is not None:
+            async with room.lock:
+                room.closed = True
+                self._forget(room)
+        minutes = self.settings.room_idle_minutes
+        await self.broadcaster.close_room(
+            room_id, CLOSE_ROOM_CLOSED, f"room closed after {minutes} minutes without activity"
+        )
+        logger.info("room closed", extra={"room_id": room_id, "reason": "idle"})
+
+    def _forget(self, room: LiveRoom) -> None:
+        ROOMS_OPEN.dec()
+        if room.match.status == "playing":
+            MATCHES_IN_PROGRESS.dec()
+
+    def shutdown(self) -> None:
+        """Drop the live rooms (their state is in the database)."""
+        for room in self.rooms.values():
+            self._forget(room)
+        self.rooms.clear()
+
+    def _log_refusal(self, room: LiveRoom, connection: Connection, refusal: Refusal) -> None:
+        level = logging.WARNING if refusal.code in SUSPICIOUS else logging.INFO
+        logger.log(
+            level,
+            "refused: %s",
+            refusal.message,
+            extra={
+                "room_id": room.id,
+                "match_id": room.match.id,
+                "seat": connection.seat,
+                "code": refusal.code,
+            },
+        )
+
+
+def describe_error(error: ValidationError) -> str:
+    first = error.errors(include_url=False, include_input=False)[0]
+    if first["type"] == "json_invalid":
+        return "not a JSON message"
+    where = ".".join(str(part) for part in first["loc"])
+    return f"{where}: {first['msg']}" if where else first["msg"]
