@@ -273,9 +273,7 @@ class ExpeditionenGame:
             return self._draw(state, what)
         return self._play_or_discard(state, kind, what)
 
-    def _play_or_discard(
-        self, state: ExpeditionenState, kind: str, card: str
-    ) -> ExpeditionenState:
+    def _play_or_discard(self, state: ExpeditionenState, kind: str, card: str) -> ExpeditionenState:
         if state.phase != "play":
             raise IllegalAction("Draw a card first: from the deck or a discard pile.")
         seat = state.to_move
