@@ -11,7 +11,6 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from prometheus_client import (
-    CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
     Gauge,
@@ -19,8 +18,8 @@ from prometheus_client import (
     Histogram,
     PlatformCollector,
     ProcessCollector,
-    generate_latest,
 )
+from prometheus_client.exposition import choose_encoder
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -77,8 +76,10 @@ def readyz(request: Request) -> JSONResponse:
 
 
 @router.get("/metrics")
-def metrics() -> Response:
-    return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
+def metrics(request: Request) -> Response:
+    # The scraper's Accept header picks the format (Prometheus text or OpenMetrics).
+    encode, content_type = choose_encoder(request.headers.get("accept", ""))
+    return Response(encode(REGISTRY), headers={"content-type": content_type})
 
 
 # Everything a LogRecord carries by itself; any other attribute came from `extra=`.
