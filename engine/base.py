@@ -92,6 +92,8 @@ class Game(Protocol[S]):
     seats: ClassVar[int]
     options: ClassVar[tuple[Option, ...]]
     presets: ClassVar[tuple[Preset, ...]]
+    # Who starts a rematch, through the option "first": "loser" or "alternate".
+    rematch_starter: ClassVar[str]
 
     def new(
         self,

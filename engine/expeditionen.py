@@ -205,6 +205,8 @@ class ExpeditionenGame:
             },
         ),
     )
+    # The rules: the winner of a match's last round deals, so in a rematch the loser starts.
+    rematch_starter: ClassVar[str] = "loser"
     presets: ClassVar[tuple[Preset, ...]] = (
         Preset("short", {"rounds": 1}, {"de": "Kurzes Spiel", "en": "Short game"}),
         Preset("aces", {"with_aces": True}, {"de": "Mit Assen", "en": "With aces"}),

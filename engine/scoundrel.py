@@ -110,6 +110,7 @@ class ScoundrelGame:
             },
         ),
     )
+    rematch_starter: ClassVar[str] = "alternate"
     presets: ClassVar[tuple[Preset, ...]] = (
         Preset(
             "strict",
