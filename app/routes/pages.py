@@ -17,6 +17,14 @@ TEMPLATES = Jinja2Templates(directory=TEMPLATE_DIR)
 router = APIRouter(include_in_schema=False)
 
 
+def rule_games() -> list[str]:
+    """The registered games that have a rules page, in registration order."""
+    return [g.name for g in games() if (TEMPLATE_DIR / "rules" / f"{g.name}.html").exists()]
+
+
+TEMPLATES.env.globals["rule_games"] = rule_games
+
+
 def page(request: Request, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
     return TEMPLATES.TemplateResponse(request, template, context, status_code=status_code)
 
@@ -48,7 +56,6 @@ def replay(request: Request, match_id: str) -> HTMLResponse:
 
 @router.get("/rules/{game}", response_class=HTMLResponse)
 def rules(request: Request, game: str) -> HTMLResponse:
-    names = [g.name for g in games()]
-    if game not in names or not (TEMPLATE_DIR / "rules" / f"{game}.html").exists():
+    if game not in rule_games():
         return not_found(request, "game")
-    return page(request, f"rules/{game}.html", page_name="rules", game=game, games=names)
+    return page(request, f"rules/{game}.html", page_name="rules", game=game)

@@ -1,0 +1,177 @@
+// Scoundrel's table: the dungeon, the room of four, health, the weapon with its slain
+// monsters, the discard pile. Buttons come only from legal_actions.
+
+import { card, cardChip, suitOf } from "../cards.js";
+import { t } from "../i18n.js";
+import { fill, h } from "../ui.js";
+import { legalMatching, num, signed } from "./common.js";
+
+const VALUES = { J: 11, Q: 12, K: 13, A: 14 };
+const RANK_OF_VALUE = { 11: "J", 12: "Q", 13: "K", 14: "A" };
+
+function value(code) {
+  const rank = code.slice(0, -1);
+  return VALUES[rank] ?? Number(rank);
+}
+
+function kind(code) {
+  return { D: "weapon", H: "potion" }[suitOf(code)] ?? "monster";
+}
+
+/* The room: one slot per card with its possible takes. */
+
+function takeButton(ctx, action, label, style) {
+  return h("button", {
+    type: "button", class: ["btn", "btn-small", style], disabled: ctx.pending,
+    data: { key: `take-${action.card}-${action.weapon}`, testid: `take-${action.card}-${action.weapon ? "weapon" : "bare"}` },
+    onclick: () => ctx.act(action),
+  }, label);
+}
+
+function takeLabel(view, action) {
+  const card = action.card;
+  if (kind(card) === "weapon") return t("sc.equip");
+  if (kind(card) === "potion") {
+    if (view.potion_used) return t("sc.potion_wasted");
+    return t("sc.drink", { n: signed(Math.min(value(card), view.max_health - view.health)) });
+  }
+  if (action.weapon) return t("sc.fight_weapon", { n: signed(-Math.max(0, value(card) - value(view.weapon))) });
+  return t("sc.fight_bare", { n: signed(-value(card)) });
+}
+
+function roomSlot(view, state, ctx, code) {
+  const takes = ctx.readOnly ? [] : legalMatching(state, { type: "take", card: code });
+  takes.sort((a, b) => Number(b.weapon) - Number(a.weapon));
+  return h("li", { class: ["sc-slot", `sc-${kind(code)}`] },
+    card(code),
+    h("span", { class: "sc-kind" }, t(`sc.kind.${kind(code)}`, { n: value(code) })),
+    takes.length ? h("div", { class: "sc-takes" }, takes.map((action) => takeButton(ctx, action, takeLabel(view, action), action.weapon ? "btn-turn" : ""))) : null);
+}
+
+function roomNote(view) {
+  if (view.phase === "over") return "";
+  if (view.last_room) return t("sc.note.last_room");
+  const left = 3 - view.taken_this_room;
+  const parts = [t("sc.note.take", { n: left })];
+  if (view.avoided_last_room && view.taken_this_room === 0) parts.push(t("sc.note.avoided"));
+  if (view.potion_used) parts.push(t("sc.note.potion_used"));
+  return parts.join(" · ");
+}
+
+function roomZone(view, state, ctx) {
+  const avoid = !ctx.readOnly && legalMatching(state, { type: "avoid" }).length > 0;
+  return h("section", { class: "sc-room-zone", "aria-labelledby": "sc-room-label" },
+    h("div", { class: "sc-room-head" },
+      h("h2", { class: "zone-label", id: "sc-room-label" }, t("sc.room")),
+      h("span", { class: "sc-room-note" }, roomNote(view)),
+      avoid ? h("button", {
+        type: "button", class: "btn btn-small sc-avoid", disabled: ctx.pending,
+        data: { key: "avoid", testid: "avoid" }, onclick: () => ctx.act({ type: "avoid" }),
+      }, t("sc.avoid")) : null),
+    h("ul", { class: "sc-room" },
+      view.room.length ? view.room.map((code) => roomSlot(view, state, ctx, code)) : h("li", { class: "card-slot" }, t("sc.room_empty"))));
+}
+
+/* Piles, health, weapon */
+
+function pile(label, count, top, options = {}) {
+  const shown = top ? card(top) : count ? card(null, { faceDown: true }) : h("div", { class: "card-slot" }, t("sc.empty"));
+  return h("section", { class: ["sc-pile", options.className], "aria-label": `${label}: ${count}` },
+    h("h2", { class: "zone-label" }, label),
+    h("div", { class: ["pile", count > 1 && "pile-stack", options.moved && "just-moved"] },
+      shown, h("span", { class: "count-badge", "data-testid": options.testid }, String(count)),
+      options.tag ? h("span", { class: "moved-tag" }, options.tag) : null));
+}
+
+function healthZone(view) {
+  const health = view.health;
+  const share = Math.max(0, Math.min(1, health / view.max_health));
+  const level = health > 10 ? "good" : health > 5 ? "warn" : "bad";
+  return h("section", { class: "sc-health", "aria-labelledby": "sc-health-label" },
+    h("h2", { class: "zone-label", id: "sc-health-label" }, t("sc.health")),
+    h("div", { class: "sc-health-row" },
+      h("span", { class: "sc-health-number", "data-testid": "health" }, num(health)),
+      h("span", { class: "sc-health-max" }, `/ ${view.max_health}`)),
+    h("div", {
+      class: ["sc-bar", `is-${level}`], role: "meter", "aria-valuemin": "0", "aria-valuemax": String(view.max_health),
+      "aria-valuenow": String(Math.max(0, health)), "aria-label": t("sc.health"),
+    }, h("span", { style: `width: ${share * 100}%` })));
+}
+
+function weaponNote(view) {
+  if (!view.weapon) return t("sc.no_weapon");
+  if (view.weapon_limit === null || view.weapon_limit === undefined) return t("sc.weapon_fresh");
+  if (view.weapon_limit < 2) return t("sc.weapon_spent");
+  return t("sc.weapon_limit", { n: RANK_OF_VALUE[view.weapon_limit] ?? view.weapon_limit });
+}
+
+function weaponZone(view, moved) {
+  const stack = view.stack.map((code, index) => card(code, {
+    classes: ["sc-slain", moved === code && index === view.stack.length - 1 ? "just-moved" : ""].filter(Boolean),
+  }));
+  return h("section", { class: "sc-weapon", "aria-labelledby": "sc-weapon-label" },
+    h("h2", { class: "zone-label", id: "sc-weapon-label" }, t("sc.weapon")),
+    h("div", { class: "sc-weapon-row" },
+      view.weapon ? card(view.weapon, { classes: moved === view.weapon ? ["just-moved"] : [] }) : h("div", { class: "card-slot" }, t("sc.no_weapon_short")),
+      stack.length ? h("div", { class: "sc-stack", "aria-label": t("sc.slain") }, stack) : null),
+    h("p", { class: "sc-weapon-note" }, weaponNote(view)));
+}
+
+function revealedDungeon(view) {
+  if (!view.dungeon) return null;
+  return h("section", { class: "sc-revealed" },
+    h("h2", { class: "zone-label" }, t("sc.dungeon_revealed")),
+    h("div", { class: "sc-revealed-row" }, view.dungeon.length ? view.dungeon.map((code) => card(code)) : h("span", { class: "muted" }, t("sc.empty"))));
+}
+
+/** Where the last taken card went: the weapon, the weapon's stack, or the discard pile. */
+function movedCard(state) {
+  const last = state.last_action;
+  return last?.action?.type === "take" ? last.action.card : null;
+}
+
+export function render(root, state, ctx) {
+  const view = state.view;
+  const moved = movedCard(state);
+  const avoided = state.last_action?.action?.type === "avoid";
+  const discardTop = view.discard.at(-1) ?? null;
+  fill(root, h("div", { class: "sc-board" },
+    pile(t("sc.dungeon"), view.dungeon_size, null, { className: "sc-dungeon", testid: "dungeon-count", moved: avoided, tag: avoided ? t("sc.avoided_tag") : null }),
+    roomZone(view, state, ctx),
+    pile(t("sc.discard"), view.discard_count, discardTop, { className: "sc-discard", testid: "discard-count", moved: moved !== null && moved === discardTop }),
+    h("div", { class: "sc-status" }, healthZone(view), weaponZone(view, moved)),
+    revealedDungeon(view)));
+}
+
+export function describe(action) {
+  if (action.type === "avoid") return h("span", {}, t("sc.did.avoid"));
+  const code = action.card;
+  const key = kind(code) === "monster" ? (action.weapon ? "sc.did.fight_weapon" : "sc.did.fight_bare") : `sc.did.${kind(code)}`;
+  const [before, after] = t(key).split("{card}");
+  return h("span", {}, before, cardChip(code), after ?? "");
+}
+
+export function turnHint(state) {
+  const view = state.view;
+  if (view.last_room) return t("sc.hint.last_room");
+  return view.can_avoid ? t("sc.hint.avoid_or_take") : t("sc.hint.take", { n: 3 - view.taken_this_room });
+}
+
+export function headline(state) {
+  const result = state.result;
+  return t(result.outcome === "win" ? "sc.end.win" : "sc.end.loss", { score: num(result.scores[0]) });
+}
+
+export function renderResult(root, state) {
+  const result = state.result;
+  const left = result.monsters_left ?? [];
+  const leftSum = left.reduce((sum, code) => sum + value(code), 0);
+  const rows = [
+    [t("sc.result.health"), num(result.health)],
+    result.outcome === "win" ? [t("sc.result.bonus"), signed(result.potion_bonus ?? 0)] : null,
+    result.outcome === "loss" ? [h("span", {}, t("sc.result.left"), " ", left.map((code) => [cardChip(code), " "])), signed(-leftSum)] : null,
+  ].filter(Boolean);
+  fill(root, h("table", { class: "score-table sc-result" },
+    h("tbody", {}, rows.map(([label, amount]) => h("tr", {}, h("th", { scope: "row" }, label), h("td", { class: "num" }, amount)))),
+    h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("sc.result.score")), h("td", { class: "num", "data-testid": "final-score" }, num(result.scores[0]))))));
+}

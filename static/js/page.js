@@ -1,0 +1,34 @@
+// What every page does on load: translate the static text, wire the language switch,
+// mark the current navigation link.
+
+import { lang, onLangChange, setLang, translateStatic } from "./i18n.js";
+
+function markLanguage() {
+  for (const button of document.querySelectorAll(".lang-switch [data-lang]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.lang === lang()));
+  }
+}
+
+function markNavigation() {
+  const path = location.pathname;
+  for (const link of document.querySelectorAll(".site-nav a")) {
+    const target = new URL(link.href).pathname;
+    const current = target === "/" ? path === "/" : path.startsWith(target.replace(/\/[^/]+$/, "") || target);
+    if (current) link.setAttribute("aria-current", "page");
+  }
+}
+
+/** Call once per page; `rerender` runs again whenever the language changes. */
+export function boot(rerender = () => {}) {
+  translateStatic();
+  markLanguage();
+  markNavigation();
+  for (const button of document.querySelectorAll(".lang-switch [data-lang]")) {
+    button.addEventListener("click", () => setLang(button.dataset.lang));
+  }
+  onLangChange(() => {
+    translateStatic();
+    markLanguage();
+    rerender();
+  });
+}

@@ -1,0 +1,100 @@
+// History: the finished matches, newest first, filtered by game and player; each opens its replay.
+
+import { localized, t } from "../i18n.js";
+import { boot } from "../page.js";
+import { api, fill, h, toast, when } from "../ui.js";
+
+const PAGE = 20;
+const list = document.getElementById("matches");
+const more = document.getElementById("more");
+const gameSelect = document.getElementById("filter-game");
+const playerInput = document.getElementById("filter-player");
+let games = [];
+let matches = [];
+
+function gameTitle(name) {
+  const game = games.find((g) => g.name === name);
+  return game ? localized(game.title) : name;
+}
+
+function outcome(match) {
+  const result = match.result ?? {};
+  const scores = result.scores ?? [];
+  if (match.players.length === 1) return t("history.score", { score: scores[0] ?? "" });
+  const line = match.players.map((name, seat) => `${name} ${scores[seat] ?? ""}`.trim()).join(" : ");
+  const winner = result.winner === null || result.winner === undefined ? t("history.draw") : t("history.winner", { name: match.players[result.winner] });
+  return `${line} · ${winner}`;
+}
+
+function matchItem(match) {
+  return h("li", { class: "match-item" },
+    h("a", { href: `/matches/${encodeURIComponent(match.match_id)}` },
+      h("span", { class: "match-game" }, gameTitle(match.game)),
+      h("span", { class: "match-players" }, match.players.join(" · "), h("br"), h("span", { class: "muted" }, outcome(match))),
+      h("span", { class: "match-when" }, when(match.finished_at))));
+}
+
+function renderList() {
+  fill(list, ...(matches.length ? matches.map(matchItem) : [h("li", { class: "empty" }, t("history.none"))]));
+}
+
+function renderGames() {
+  const chosen = gameSelect.value;
+  fill(gameSelect, h("option", { value: "" }, t("history.all_games")),
+    ...games.map((game) => h("option", { value: game.name, selected: game.name === chosen }, localized(game.title))));
+}
+
+function query(offset) {
+  const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
+  if (gameSelect.value) params.set("game", gameSelect.value);
+  if (playerInput.value.trim()) params.set("player", playerInput.value.trim());
+  return params;
+}
+
+async function load(offset = 0) {
+  try {
+    const page = await api(`/api/matches?${query(offset)}`);
+    matches = offset ? [...matches, ...page] : page;
+    more.hidden = page.length < PAGE;
+  } catch (error) {
+    toast(error.message);
+  }
+  renderList();
+}
+
+function keepFiltersInAddress() {
+  const params = new URLSearchParams();
+  if (gameSelect.value) params.set("game", gameSelect.value);
+  if (playerInput.value.trim()) params.set("player", playerInput.value.trim());
+  history.replaceState(null, "", params.size ? `?${params}` : location.pathname);
+}
+
+async function start() {
+  boot(() => {
+    renderGames();
+    renderList();
+  });
+  const params = new URLSearchParams(location.search);
+  playerInput.value = params.get("player") ?? "";
+  try {
+    games = await api("/api/games");
+  } catch (error) {
+    toast(error.message);
+  }
+  renderGames();
+  gameSelect.value = params.get("game") ?? "";
+  document.getElementById("filters").addEventListener("submit", (event) => {
+    event.preventDefault();
+    keepFiltersInAddress();
+    load();
+  });
+  gameSelect.addEventListener("change", () => {
+    keepFiltersInAddress();
+    load();
+  });
+  more.addEventListener("click", () => load(matches.length));
+  await load();
+  document.body.dataset.ready = "true";
+}
+
+start();

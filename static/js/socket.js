@@ -1,0 +1,100 @@
+// The room's websocket: reconnects with exponential back-off, queues sends while connecting,
+// and hands on only states newer than the one shown (by match_number, then version).
+
+const FIRST_DELAY_MS = 500;
+const MAX_DELAY_MS = 15000;
+const PING_MS = 25000;
+// Closed for good: unknown room, forbidden origin, room closed after idling.
+const FINAL_CLOSE_CODES = new Set([4404, 4403, 4410]);
+
+/** -1 older, 0 the same snapshot, 1 newer than what is shown. */
+export function compareStates(shown, incoming) {
+  if (!shown) return 1;
+  if (incoming.match_number !== shown.match_number) return incoming.match_number > shown.match_number ? 1 : -1;
+  return Math.sign(incoming.version - shown.version);
+}
+
+export function backoffDelay(attempt, random = Math.random) {
+  const ceiling = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** attempt);
+  return Math.round(ceiling / 2 + (ceiling / 2) * random());
+}
+
+/**
+ * handlers: state(msg, {resync}), presence(msg), rematch(msg), error(msg),
+ * status("connecting" | "open" | "reconnecting" | "gone"). A resync is the same version
+ * sent again (after a reconnect, or when the last seat is taken and the match starts).
+ */
+export class RoomSocket {
+  constructor(url, handlers) {
+    this.url = url;
+    this.handlers = handlers;
+    this.queue = [];
+    this.attempt = 0;
+    this.shown = null;
+    this.stopped = false;
+    this.connect();
+  }
+
+  connect() {
+    this.status(this.attempt === 0 ? "connecting" : "reconnecting");
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.addEventListener("open", () => this.opened());
+    ws.addEventListener("message", (event) => this.receive(event.data));
+    ws.addEventListener("close", (event) => this.closed(event));
+  }
+
+  opened() {
+    this.attempt = 0;
+    this.status("open");
+    for (const message of this.queue.splice(0)) this.ws.send(JSON.stringify(message));
+    this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
+  }
+
+  closed(event) {
+    clearInterval(this.pinger);
+    if (this.stopped) return;
+    if (FINAL_CLOSE_CODES.has(event.code)) {
+      this.stopped = true;
+      this.status("gone");
+      return;
+    }
+    this.status("reconnecting");
+    this.timer = setTimeout(() => this.connect(), backoffDelay(this.attempt));
+    this.attempt += 1;
+  }
+
+  /** Sends now when connected, otherwise as soon as the connection is back. */
+  send(message) {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+    else if (message.type !== "ping") this.queue.push(message);
+  }
+
+  receive(text) {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (message.type === "state") this.receiveState(message);
+    else this.handlers[message.type]?.(message);
+  }
+
+  receiveState(message) {
+    const order = compareStates(this.shown, message);
+    if (order < 0) return;
+    this.shown = { match_number: message.match_number, version: message.version };
+    this.handlers.state?.(message, { resync: order === 0 });
+  }
+
+  status(value) {
+    this.handlers.status?.(value);
+  }
+
+  close() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.ws?.close();
+  }
+}

@@ -1,0 +1,134 @@
+// Small DOM helpers shared by every page: element builder, toasts, the JSON API, clipboard.
+
+import { t } from "./i18n.js";
+
+/**
+ * h("button", {class: "btn", onclick: fn, data: {x: 1}}, "text", child, [more]) builds an element.
+ * Strings become text nodes (never HTML); null, undefined and false children are skipped.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs ?? {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.className = Array.isArray(value) ? value.filter(Boolean).join(" ") : value;
+    else if (key === "data") Object.assign(el.dataset, value);
+    else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key in el && typeof value !== "string") el[key] = value;
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** A message at the bottom of the screen that goes away by itself; kind is error, info or ok. */
+export function toast(message, kind = "error") {
+  const region = document.getElementById("toasts");
+  const item = h("div", { class: ["toast", `toast-${kind}`], role: kind === "error" ? "alert" : "status" }, message);
+  const close = h("button", { type: "button", class: "toast-close", "aria-label": t("action.close"), onclick: () => item.remove() }, "×");
+  item.append(close);
+  region.append(item);
+  setTimeout(() => item.remove(), kind === "error" ? 8000 : 4000);
+}
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Calls the JSON API; refusals become an ApiError with the server's code and a readable message. */
+export async function api(path, { method = "GET", body } = {}) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+  } catch {
+    throw new ApiError(0, "network", t("error.network"));
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw apiError(response.status, data);
+  return data;
+}
+
+function apiError(status, data) {
+  const detail = data?.detail;
+  if (detail && typeof detail === "object" && !Array.isArray(detail)) {
+    return new ApiError(status, detail.code, errorText(detail.code, detail.message));
+  }
+  if (Array.isArray(detail)) return new ApiError(status, "invalid", t("error.invalid"));
+  return new ApiError(status, "http", t("error.http", { status }));
+}
+
+/** A readable sentence for a server error code; the server's own message when we have none. */
+export function errorText(code, message) {
+  const key = `error.${code}`;
+  const known = t(key);
+  return known !== key ? known : message || t("error.unknown");
+}
+
+/** Copies text; falls back to a hidden textarea where the clipboard API is missing or refused. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = h("textarea", { class: "visually-hidden", readonly: true });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    const done = document.execCommand("copy");
+    area.remove();
+    return done;
+  }
+}
+
+/** A date from the API as a short local date and time. */
+export function when(iso) {
+  if (!iso) return "";
+  return new Date(iso).toLocaleString(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" });
+}
+
+const NAME_KEY = "kr_name";
+
+/** The display name this browser used last, remembered across visits. */
+export function storedName() {
+  try {
+    return localStorage.getItem(NAME_KEY) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+export function storeName(name) {
+  try {
+    localStorage.setItem(NAME_KEY, name);
+  } catch {
+    // private mode: the name is simply asked again next time
+  }
+}
+
+/** The share link of a room, on this site. */
+export function roomLink(roomId) {
+  return `${location.origin}/r/${encodeURIComponent(roomId)}`;
+}
+
+/** Replaces an element's children; null, false and nested arrays are handled as in h(). */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
