@@ -17,9 +17,13 @@ TEMPLATES = Jinja2Templates(directory=TEMPLATE_DIR)
 router = APIRouter(include_in_schema=False)
 
 
-def rule_games() -> list[str]:
-    """The registered games that have a rules page, in registration order."""
-    return [g.name for g in games() if (TEMPLATE_DIR / "rules" / f"{g.name}.html").exists()]
+def rule_games() -> list[dict[str, Any]]:
+    """The registered games that have a rules page, in registration order: name and title."""
+    return [
+        {"name": g.name, "title": g.title}
+        for g in games()
+        if (TEMPLATE_DIR / "rules" / f"{g.name}.html").exists()
+    ]
 
 
 TEMPLATES.env.globals["rule_games"] = rule_games
@@ -56,6 +60,6 @@ def replay(request: Request, match_id: str) -> HTMLResponse:
 
 @router.get("/rules/{game}", response_class=HTMLResponse)
 def rules(request: Request, game: str) -> HTMLResponse:
-    if game not in rule_games():
+    if game not in [known["name"] for known in rule_games()]:
         return not_found(request, "game")
     return page(request, f"rules/{game}.html", page_name="rules", game=game)

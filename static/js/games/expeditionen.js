@@ -194,7 +194,7 @@ function scoreboard(state, ctx) {
         view.finished.map((done) => h("tr", {}, h("th", { scope: "row" }, String(done.round)), order.map((seat) => cell(done.scores[seat])))),
         state.result ? null : h("tr", { class: "ex-running" }, h("th", { scope: "row" }, t("ex.now")), running.map(cell))),
       h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("ex.total")), order.map((seat) => cell(view.totals[seat]))))),
-    h("p", { class: "muted ex-dealer" }, t("ex.dealer", { name: ctx.name(view.dealer) })));
+    state.result ? null : h("p", { class: "muted ex-dealer" }, t("ex.dealer", { name: ctx.name(view.dealer) })));
 }
 
 function calculation(part) {
@@ -211,7 +211,7 @@ function breakdownTable(done, order, ctx) {
   return h("div", { class: "table-scroll" }, h("table", { class: "score-table ex-breakdown" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("ex.suit")), order.map((seat) => h("th", { scope: "col" }, ctx.name(seat))))),
     h("tbody", {}, SUITS.map((suit) => h("tr", { class: `suit-${suit}` },
-      h("th", { scope: "row" }, suitIcon(suit), " ", t(`suit.${suit}`)),
+      h("th", { scope: "row" }, suitIcon(suit), " ", h("span", { class: "suit-name" }, t(`suit.${suit}`))),
       order.map((seat) => cell(done.expeditions[seat][suit]))))),
     h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("ex.round_score")), order.map((seat) => h("td", { class: ["num", done.scores[seat] < 0 && "neg"] }, num(done.scores[seat])))))));
 }
@@ -223,6 +223,7 @@ function roundSummary(state, ctx) {
   if (ctx.ui.knownRounds === undefined) ctx.ui.showRound = fresh && count > 0 ? count : null;
   else if (count > ctx.ui.knownRounds) ctx.ui.showRound = count;
   ctx.ui.knownRounds = count;
+  if (ctx.ui.showRound > count) ctx.ui.showRound = null;
   if (!ctx.ui.showRound || state.result) return null;
   const done = view.finished[ctx.ui.showRound - 1];
   const order = [seats(view).bottom, seats(view).top];

@@ -1,5 +1,6 @@
 // History: the finished matches, newest first, filtered by game and player; each opens its replay.
 
+import { num } from "../games/common.js";
 import { localized, t } from "../i18n.js";
 import { boot } from "../page.js";
 import { api, fill, h, toast, when } from "../ui.js";
@@ -20,8 +21,8 @@ function gameTitle(name) {
 function outcome(match) {
   const result = match.result ?? {};
   const scores = result.scores ?? [];
-  if (match.players.length === 1) return t("history.score", { score: scores[0] ?? "" });
-  const line = match.players.map((name, seat) => `${name} ${scores[seat] ?? ""}`.trim()).join(" : ");
+  if (match.players.length === 1) return t("history.score", { score: num(scores[0] ?? 0) });
+  const line = match.players.map((name, seat) => `${name} ${num(scores[seat] ?? 0)}`).join(" : ");
   const winner = result.winner === null || result.winner === undefined ? t("history.draw") : t("history.winner", { name: match.players[result.winner] });
   return `${line} · ${winner}`;
 }

@@ -71,7 +71,8 @@ function renderHead() {
   document.body.classList.toggle("my-turn", isMyTurn());
   const conn = document.getElementById("conn");
   conn.className = `conn is-${shell.connection}`;
-  conn.textContent = shell.seat === undefined ? "" : t(`conn.${shell.connection}`);
+  conn.hidden = !shell.socket;
+  conn.textContent = t(`conn.${shell.connection}`);
 }
 
 function renderSeats() {
@@ -86,7 +87,7 @@ function renderSeats() {
   h("span", { class: "seat-name" }, player.name || t("table.free_seat")),
   player.seat === shell.seat ? h("span", { class: "seat-note" }, t("table.you_note")) : null,
   player.name ? h("span", { class: "seat-note" }, t(player.connected ? "table.online" : "table.offline")) : null,
-  tally && shell.players.length > 1 ? h("span", { class: "seat-wins" }, t("table.wins", { n: tally.wins?.[player.seat] ?? 0 })) : null)));
+  tally && player.name && shell.players.length > 1 ? h("span", { class: "seat-wins" }, t("table.wins", { n: tally.wins?.[player.seat] ?? 0 })) : null)));
   if (shell.seat === null) list.append(h("li", { class: "seat" }, h("span", { class: "seat-note" }, t("table.spectating"))));
 }
 
@@ -169,6 +170,8 @@ function renderBoard() {
   const focused = document.activeElement?.closest?.("[data-key]");
   const key = board.contains(focused) ? focused.dataset.key : null;
   board.setAttribute("aria-busy", String(shell.pending));
+  board.dataset.match = String(shell.state.match_number);
+  board.dataset.version = String(shell.state.version);
   shell.game.render(board, shell.state, context());
   if (key) board.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
 }
@@ -268,6 +271,7 @@ function askName() {
 
 function showGone() {
   shell.socket?.close();
+  document.querySelector(".table-head").hidden = true;
   document.getElementById("banner").hidden = true;
   fill(document.getElementById("seats"));
   document.getElementById("end").hidden = true;

@@ -1,0 +1,153 @@
+"""The real server in a subprocess and Debian's Chromium, driven by Playwright.
+
+Screenshots go to artifacts/screenshots/ (git-ignored): people look at them.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 740}
+STARTUP_SECONDS = 30
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_until_ready(base_url: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"the server exited with code {server.returncode}")
+        try:
+            if httpx.get(f"{base_url}/readyz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"the server did not become ready within {STARTUP_SECONDS} s")
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real server (uvicorn, app.main:app) on a fresh SQLite file."""
+    folder = tmp_path_factory.mktemp("server")
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{folder}/kartenrunde.db",
+        "SECRET_KEY": "browser-tests-" + "s" * 32,
+        "ENVIRONMENT": "development",
+        "LOG_LEVEL": "WARNING",
+    }
+    log = (folder / "server.log").open("wb")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_ready(url, server)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Errors:
+    """Uncaught script errors of the pages of a test: any one fails it."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def watch(self, page: Page) -> None:
+        page.on("pageerror", lambda error: self.seen.append(f"{page.url}: {error}"))
+
+
+NewPage = Callable[..., Page]
+
+
+@pytest.fixture(scope="module")
+def module_errors() -> Errors:
+    return Errors()
+
+
+def open_page(
+    browser: Browser,
+    base_url: str,
+    contexts: list[BrowserContext],
+    errors: Errors,
+    locale: str = "en-US",
+    viewport: dict[str, int] | None = None,
+) -> Page:
+    context = browser.new_context(
+        base_url=base_url, locale=locale, viewport=viewport or DESKTOP
+    )
+    context.set_default_timeout(10_000)
+    contexts.append(context)
+    page = context.new_page()
+    errors.watch(page)
+    return page
+
+
+@pytest.fixture
+def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
+    """A page in a browser context of its own (a separate person, with their own cookies)."""
+    contexts: list[BrowserContext] = []
+    errors = Errors()
+    yield lambda **kwargs: open_page(browser, base_url, contexts, errors, **kwargs)
+    for context in contexts:
+        context.close()
+    assert errors.seen == []
+
+
+@pytest.fixture(scope="module")
+def module_page(browser: Browser, base_url: str, module_errors: Errors) -> Iterator[NewPage]:
+    """Like new_page, for people who stay at the table across the tests of a module."""
+    contexts: list[BrowserContext] = []
+    yield lambda **kwargs: open_page(browser, base_url, contexts, module_errors, **kwargs)
+    for context in contexts:
+        context.close()
+    assert module_errors.seen == []
+
+
+def screenshot(page: Page, name: str) -> None:
+    """Saves the page as the desktop and as the phone sees it (the viewport changes, no reload)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size or DESKTOP
+    for label, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        page.screenshot(path=SCREENSHOTS / f"{name}-{label}.png", full_page=True, animations="disabled")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= viewport["width"], f"{name} is {width} px wide on a {label}"
+    page.set_viewport_size(size)

@@ -1,0 +1,76 @@
+"""What a person does in the browser, as small steps the tests can share."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+
+def create_room(page: Page, game: str, name: str, preset: str | None = None) -> str:
+    """From the home page: choose the game (and variant), type a name, create; returns the room link."""
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    page.locator(f"label[for='game-{game}']").click()
+    if preset is not None:
+        page.locator(f"input[name='preset'][value='{preset}'] + span").click()
+    page.fill("#player-name", name)
+    page.click("#create-room")
+    page.wait_for_url("**/r/**")
+    wait_for_state(page)
+    return page.url
+
+
+def join_by_link(page: Page, url: str, name: str) -> None:
+    """Opens a share link, answers the name prompt and waits for the table."""
+    page.goto(url)
+    page.fill("#join-name", name)
+    page.get_by_role("button", name="Take a seat").or_(page.get_by_role("button", name="Watch")).click()
+    wait_for_state(page)
+
+
+def wait_for_state(page: Page) -> None:
+    page.wait_for_selector("#board[data-version]")
+
+
+def version(page: Page) -> tuple[int, int]:
+    board = page.locator("#board")
+    return int(board.get_attribute("data-match") or 0), int(board.get_attribute("data-version") or 0)
+
+
+def wait_for_version(page: Page, match: int, number: int) -> None:
+    page.wait_for_selector(f"#board[data-match='{match}'][data-version='{number}']")
+
+
+def act_and_wait(page: Page, click: Any, others: tuple[Page, ...] = ()) -> None:
+    """Clicks a control that sends an action and waits until every page shows the next version."""
+    match, number = version(page)
+    click()
+    for watcher in (page, *others):
+        wait_for_version(watcher, match, number + 1)
+
+
+def is_my_turn(page: Page) -> bool:
+    return page.locator("#banner.is-mine").count() == 1
+
+
+def no_error_toast(page: Page) -> None:
+    expect(page.locator(".toast-error")).to_have_count(0)
+
+
+class StateLog:
+    """Every `state` message a page received, read from its websocket frames."""
+
+    def __init__(self, page: Page) -> None:
+        self.states: list[dict[str, Any]] = []
+        page.on("websocket", lambda socket: socket.on("framereceived", self.frame))
+
+    def frame(self, payload: str | bytes) -> None:
+        message = json.loads(payload)
+        if message.get("type") == "state":
+            self.states.append(message)
+
+    @property
+    def latest(self) -> dict[str, Any]:
+        return self.states[-1]

@@ -1,0 +1,289 @@
+"""Two people play Expeditionen in their browsers: a room, the share link, a whole short match,
+history, replay and a rematch. The people stay at the table from one test to the next; each test
+brings the match to the point it needs."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import NewPage, screenshot
+from tests.browser.players import (
+    StateLog,
+    act_and_wait,
+    create_room,
+    is_my_turn,
+    join_by_link,
+    no_error_toast,
+    version,
+    wait_for_state,
+)
+
+HAND = "#board button.card[data-testid^='hand-']"
+
+
+@dataclass
+class Duel:
+    anna: Page
+    ben: Page
+    url: str
+    logs: dict[str, StateLog]
+
+    def pages(self) -> tuple[Page, Page]:
+        return self.anna, self.ben
+
+    def mover(self) -> tuple[Page, Page]:
+        """(the page whose turn it is, the other page)"""
+        for page, other in ((self.anna, self.ben), (self.ben, self.anna)):
+            if is_my_turn(page):
+                return page, other
+        raise AssertionError("it is nobody's turn")
+
+    def log(self, page: Page) -> StateLog:
+        return self.logs["anna" if page is self.anna else "ben"]
+
+
+@pytest.fixture(scope="module")
+def duel(module_page: NewPage) -> Duel:
+    anna = module_page()
+    ben = module_page()
+    logs = {"anna": StateLog(anna), "ben": StateLog(ben)}
+    url = create_room(anna, "expeditionen", "Anna", preset="short")
+    ben.goto(url)
+    expect(ben.locator("#join-name")).to_be_visible()
+    screenshot(ben, "join-prompt")
+    join_by_link(ben, url, "Ben")
+    expect(anna.locator("#banner")).to_contain_text(re.compile("Your turn|Ben's turn"))
+    expect(ben.locator("#banner")).to_contain_text(re.compile("Your turn|Anna's turn"))
+    return Duel(anna, ben, url, logs)
+
+
+def select_card(page: Page, only_playable: bool) -> str:
+    """Selects the first hand card (that can go onto an expedition); returns its code."""
+    wanted = ".is-playable" if only_playable else ""
+    card = page.locator(f"{HAND}{wanted}").first
+    card.click()
+    expect(card).to_have_attribute("aria-pressed", "true")
+    return str(card.get_attribute("data-card"))
+
+
+def take_turn(duel: Duel, discard: bool = False) -> None:
+    page, other = duel.mover()
+    playable = page.locator(f"{HAND}.is-playable").count() > 0 and not discard
+    select_card(page, only_playable=playable)
+    act_and_wait(page, page.get_by_test_id("play" if playable else "discard").click, (other,))
+    act_and_wait(page, page.get_by_test_id("draw-deck").click, (other,))
+
+
+def match_over(page: Page) -> bool:
+    return page.locator("#end").is_visible()
+
+
+def finish_match(duel: Duel) -> None:
+    while not match_over(duel.anna):
+        take_turn(duel)
+
+
+def test_the_share_link_seats_a_friend(duel: Duel) -> None:
+    for page in duel.pages():
+        expect(page.locator(".seat")).to_have_count(2)
+        expect(page.locator(".seat-name")).to_have_text(["Anna", "Ben"])
+        expect(page.locator(".seat.is-connected")).to_have_count(2)
+    expect(duel.ben.locator(".seat", has_text="(you)")).to_contain_text("Ben")
+    page, other = duel.mover()
+    mover_name = page.locator(".seat", has_text="(you)").locator(".seat-name").inner_text()
+    expect(other.locator("#banner")).to_contain_text(f"{mover_name}'s turn")
+
+
+def test_your_turn_is_impossible_to_miss(duel: Duel) -> None:
+    page, other = duel.mover()
+    expect(page.locator("#banner")).to_contain_text("Your turn")
+    expect(page).to_have_title(re.compile(r"^▶ Your turn"))
+    expect(page.locator("body.my-turn")).to_have_count(1)
+    expect(other).not_to_have_title(re.compile("Your turn"))
+    expect(other.locator("body.my-turn")).to_have_count(0)
+
+
+def test_only_legal_moves_can_be_chosen(duel: Duel) -> None:
+    page, other = duel.mover()
+    legal = duel.log(page).latest["legal_actions"]
+    hand = [str(code) for code in page.locator(HAND).evaluate_all("cards => cards.map(c => c.dataset.card)")]
+    assert sorted(hand) == sorted(a["card"] for a in legal if a["type"] == "discard")
+    for code in hand:
+        page.get_by_test_id(f"hand-{code}").click()
+        play = page.get_by_test_id("play")
+        if {"type": "play", "card": code} in legal:
+            expect(play).to_be_enabled()
+        else:
+            expect(play).to_be_disabled()
+    act_and_wait(page, page.get_by_test_id("discard").click, (other,))
+    sources = duel.log(page).latest["legal_actions"]
+    buttons = page.locator("#board [data-testid^='draw-']").evaluate_all(
+        "buttons => buttons.map(b => b.dataset.testid.slice(5))"
+    )
+    assert sorted(buttons) == sorted(a["source"] for a in sources)
+    act_and_wait(page, page.get_by_test_id("draw-deck").click, (other,))
+
+
+def test_the_two_steps_of_a_turn_are_shown_and_the_discard_is_not_drawable(duel: Duel) -> None:
+    page, other = duel.mover()
+    expect(page.locator(".ex-step.is-current")).to_have_text("1Play or discard")
+    code = select_card(page, only_playable=False)
+    screenshot(page, "expeditionen-step1")
+    act_and_wait(page, page.get_by_test_id("discard").click, (other,))
+    expect(page.locator(".ex-step.is-current")).to_have_text("2Draw")
+    suit = code[-1]
+    pile = page.get_by_test_id(f"discard-{suit}")
+    expect(pile).to_contain_text("just discarded")
+    expect(page.get_by_test_id(f"draw-{suit}")).to_have_count(0)
+    expect(page.get_by_test_id("draw-deck")).to_be_enabled()
+    screenshot(page, "expeditionen-step2")
+    act_and_wait(page, page.get_by_test_id("draw-deck").click, (other,))
+    no_error_toast(page)
+
+
+def test_the_opponents_last_move_is_highlighted(duel: Duel) -> None:
+    page, other = duel.mover()
+    if page.locator(f"{HAND}.is-playable").count() == 0:
+        take_turn(duel)
+        page, other = duel.mover()
+    code = select_card(page, only_playable=True)
+    act_and_wait(page, page.get_by_test_id("play").click, (other,))
+    act_and_wait(page, page.get_by_test_id("draw-deck").click, (other,))
+    suit = code[-1]
+    expect(other.get_by_test_id(f"expedition-top-{suit}").locator(f".card.just-moved[data-card='{code}']")).to_be_visible()
+    expect(other.get_by_test_id("last-move")).to_contain_text("played")
+    expect(other.get_by_test_id("last-move")).to_contain_text("drew from the draw pile")
+    screenshot(other, "expeditionen-table")
+
+
+def test_a_turn_can_be_played_with_the_keyboard(duel: Duel) -> None:
+    page, other = duel.mover()
+    first = page.locator(HAND).first
+    first.focus()
+    page.keyboard.press("Enter")
+    expect(first).to_have_attribute("aria-pressed", "true")
+    expect(first).to_be_focused()
+    page.get_by_test_id("discard").focus()
+    act_and_wait(page, lambda: page.keyboard.press("Space"), (other,))
+    page.get_by_test_id("draw-deck").focus()
+    act_and_wait(page, lambda: page.keyboard.press("Enter"), (other,))
+
+
+def test_reload_mid_match_restores_the_seat(duel: Duel) -> None:
+    anna = duel.anna
+    hand = anna.locator("#board [data-testid^='hand-']").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    before = version(anna)
+    anna.reload()
+    wait_for_state(anna)
+    assert version(anna) == before
+    expect(anna.locator("#join-name")).to_have_count(0)
+    expect(anna.locator(".seat", has_text="(you)")).to_contain_text("Anna")
+    again = anna.locator("#board [data-testid^='hand-']").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    assert again == hand
+    take_turn(duel)
+
+
+def test_a_spectator_sees_only_public_information_and_no_controls(duel: Duel, new_page: NewPage) -> None:
+    watcher = new_page()
+    watcher.goto(duel.url)
+    expect(watcher.locator(".name-prompt")).to_contain_text("All seats are taken")
+    join_by_link(watcher, duel.url, "Carla")
+    expect(watcher.locator(".seats")).to_contain_text("You are watching")
+    expect(watcher.locator("#board [data-testid^='hand-']")).to_have_count(0)
+    expect(watcher.locator("#board button")).to_have_count(0)
+    screenshot(watcher, "expeditionen-spectator")
+
+
+def test_presence_shows_when_the_other_player_leaves(duel: Duel, new_page: NewPage) -> None:
+    expect(duel.anna.locator(".seat.is-connected")).to_have_count(2)
+    duel.ben.goto("about:blank")
+    expect(duel.anna.locator(".seat", has_text="Ben")).to_contain_text("away")
+    duel.ben.goto(duel.url)
+    wait_for_state(duel.ben)
+    expect(duel.anna.locator(".seat", has_text="Ben")).to_contain_text("online")
+
+
+def test_a_whole_short_match_ends_with_the_score_breakdown(duel: Duel) -> None:
+    finish_match(duel)
+    for page in duel.pages():
+        end = page.locator("#end")
+        expect(end.locator("h2")).to_have_text(re.compile("You won!|Anna won|Ben won|A draw"))
+        expect(end.locator(".ex-breakdown tbody tr")).to_have_count(4)
+        expect(end.get_by_role("button", name="Rematch")).to_be_visible()
+        expect(page.locator("#banner")).to_contain_text("The match is over")
+        no_error_toast(page)
+    result = duel.log(duel.anna).latest["result"]
+    final = duel.anna.locator(".ex-final-line")
+    expect(final).to_have_text(f"Anna {number(result['scores'][0])} · Ben {number(result['scores'][1])}")
+    screenshot(duel.anna, "expeditionen-end")
+
+
+def number(value: int) -> str:
+    return f"−{abs(value)}" if value < 0 else str(value)
+
+
+def test_history_lists_the_finished_match(duel: Duel, new_page: NewPage) -> None:
+    finish_match(duel)
+    page = new_page()
+    page.goto("/history")
+    page.wait_for_selector("body[data-ready]")
+    page.select_option("#filter-game", "expeditionen")
+    page.fill("#filter-player", "Ben")
+    page.get_by_role("button", name="Filter").click()
+    expect(page).to_have_url(re.compile(r"game=expeditionen&player=Ben"))
+    item = page.locator(".match-item").first
+    expect(item).to_contain_text("Expeditions")
+    expect(item).to_contain_text("Anna · Ben")
+    screenshot(page, "history")
+    page.fill("#filter-player", "Nobody-with-this-name")
+    page.get_by_role("button", name="Filter").click()
+    expect(page.locator(".match-item")).to_have_count(0)
+    expect(page.locator("#matches")).to_contain_text("No finished matches yet.")
+
+
+def test_the_replay_steps_through_the_match_with_every_hand_revealed(duel: Duel, new_page: NewPage) -> None:
+    finish_match(duel)
+    match_id = duel.log(duel.anna).latest["match_id"]
+    page = new_page()
+    page.goto(f"/matches/{match_id}")
+    page.wait_for_selector("body[data-ready]")
+    label = page.locator("#step-label")
+    steps = int(re.sub(r"\D+", " ", label.inner_text()).split()[-1])
+    expect(label).to_have_text(f"Move 0 of {steps}")
+    expect(page.locator("#step-text")).to_contain_text("The deal")
+    expect(page.locator(".ex-revealed")).to_have_count(2)
+    expect(page.locator(".ex-revealed").first.locator(".card")).to_have_count(8)
+    page.keyboard.press("ArrowRight")
+    expect(label).to_have_text(f"Move 1 of {steps}")
+    expect(page.locator("#step-text")).to_contain_text(re.compile("played|discarded"))
+    page.get_by_role("button", name="Forward").click()
+    expect(label).to_have_text(f"Move 2 of {steps}")
+    expect(page.locator("#step-text code")).to_have_text(re.compile(r"^draw "))
+    page.get_by_role("button", name="Back").click()
+    expect(label).to_have_text(f"Move 1 of {steps}")
+    page.locator("#slider").fill(str(steps))
+    expect(label).to_have_text(f"Move {steps} of {steps}")
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#board button")).to_have_count(0)
+    screenshot(page, "replay-expeditionen")
+    page.keyboard.press("Home")
+    expect(label).to_have_text(f"Move 0 of {steps}")
+
+
+def test_rematch_shows_who_asked_and_starts_a_new_match(duel: Duel) -> None:
+    finish_match(duel)
+    anna, ben = duel.pages()
+    anna.get_by_role("button", name="Rematch").click()
+    expect(anna.get_by_test_id("rematch-note")).to_contain_text("Waiting for the other player")
+    expect(ben.get_by_test_id("rematch-note")).to_have_text("Anna asked for a rematch.")
+    ben.get_by_role("button", name="Accept rematch").click()
+    for page in duel.pages():
+        page.wait_for_selector("#board[data-match='2'][data-version='0']")
+        expect(page.locator("#end")).to_be_hidden()
+        expect(page.locator(".seat-wins")).to_have_count(2)
+    tally = duel.log(anna).latest["tally"]
+    assert tally["matches"] == 1

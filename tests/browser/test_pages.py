@@ -1,0 +1,188 @@
+"""The pages around the tables: home, rules, not-found, the language, the card component
+and the socket wrapper's rules."""
+
+from __future__ import annotations
+
+import httpx
+from playwright.sync_api import expect
+
+from tests.browser.conftest import NewPage, screenshot
+from tests.browser.players import create_room
+
+
+def test_home_offers_every_game_with_its_variants(new_page: NewPage) -> None:
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator(".game-choice .game-name")).to_have_text(["Scoundrel", "Expeditions"])
+    page.locator("label[for='game-expeditionen']").click()
+    expect(page.locator("#presets .chip-radio")).to_have_text(["Standard", "Short game", "With aces"])
+    page.locator("#options summary").click()
+    expect(page.locator("#options-body")).to_contain_text("Rounds")
+    page.select_option("#option-rounds", label="1")
+    expect(page.locator("#presets input:checked + span")).to_have_text("Custom")
+    screenshot(page, "home")
+
+
+def test_my_rooms_lists_the_room_and_copies_its_link(new_page: NewPage) -> None:
+    page = new_page()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    room_url = create_room(page, "expeditionen", "Erik")
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    room = page.locator(".room-item")
+    expect(room).to_have_count(1)
+    expect(room).to_contain_text("Expeditions")
+    expect(room).to_contain_text("waiting")
+    room.get_by_role("button", name="Copy link").click()
+    expect(page.locator(".toast")).to_contain_text("Link copied")
+    assert page.evaluate("navigator.clipboard.readText()") == room_url
+    screenshot(page, "home-with-rooms")
+    room.get_by_role("link", name="Open").click()
+    page.wait_for_url(room_url)
+    expect(page.locator(".seat", has_text="(you)")).to_contain_text("Erik")
+    expect(page.locator("#banner")).to_contain_text("Waiting for another player")
+
+
+def test_the_language_follows_the_browser_and_the_switch_is_remembered(new_page: NewPage) -> None:
+    page = new_page(locale="de-DE")
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("h1")).to_have_text("Kartenspiele mit Freunden")
+    expect(page.locator("#create-room")).to_have_text("Raum eröffnen")
+    page.get_by_role("button", name="English").click()
+    expect(page.locator("h1")).to_have_text("Card games with friends")
+    expect(page.locator("label[for='game-scoundrel'] .game-seats")).to_have_text("Solo")
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("#create-room")).to_have_text("Create room")
+
+
+def test_every_string_exists_in_german_and_english(new_page: NewPage) -> None:
+    page = new_page()
+    page.goto("/rules/scoundrel")
+    missing = page.evaluate(
+        "import('/static/js/i18n.js').then(m => [m.missingKeys('en', 'de'), m.missingKeys('de', 'en')])"
+    )
+    assert missing == [[], []]
+
+
+def test_the_rules_pages_are_written_in_both_languages(new_page: NewPage) -> None:
+    page = new_page()
+    for game, english, german in (
+        ("scoundrel", "Weapons wear out.", "Waffen nutzen sich ab."),
+        ("expeditionen", "A turn: two steps", "Ein Zug: zwei Schritte"),
+    ):
+        page.goto(f"/rules/{game}")
+        expect(page.get_by_text(english)).to_be_visible()
+        expect(page.get_by_text(german)).to_be_hidden()
+        page.get_by_role("button", name="Deutsch").click()
+        expect(page.get_by_text(german)).to_be_visible()
+        expect(page.get_by_text(english)).to_be_hidden()
+        screenshot(page, f"rules-{game}")
+        page.get_by_role("button", name="English").click()
+
+
+def test_unknown_rooms_matches_games_are_friendly_404s(new_page: NewPage, base_url: str) -> None:
+    assert httpx.get(f"{base_url}/rules/poker").status_code == 404
+    page = new_page()
+    page.goto("/rules/poker")
+    expect(page.locator("h1")).to_have_text("We do not know this game")
+    expect(page.get_by_role("link", name="Back to the start page")).to_be_visible()
+    screenshot(page, "not-found")
+    page.goto("/r/no-such-room")
+    expect(page.get_by_role("heading", level=1)).to_have_text("This room does not exist")
+    screenshot(page, "room-not-found")
+    page.goto("/matches/987654")
+    expect(page.get_by_role("heading", level=1)).to_have_text("This match cannot be shown")
+
+
+def test_cards_tell_every_suit_apart_by_shape_not_only_by_colour(new_page: NewPage) -> None:
+    page = new_page()
+    page.goto("/rules/scoundrel")
+    cards = page.evaluate(
+        """import('/static/js/cards.js').then(({ card }) => ['7S', '7H', '7D', '7C', 'JK', 'QH'].map(code => {
+            const el = card(code);
+            document.body.append(el);
+            return {
+              label: el.getAttribute('aria-label'),
+              symbol: el.querySelector('use').getAttribute('href'),
+              frame: [...el.querySelectorAll('.card-frame')]
+                .map(f => `${f.getAttribute('stroke-dasharray')} ${f.getAttribute('stroke-width')}`).join(' / '),
+              ink: getComputedStyle(el.querySelector('.card-rank')).fill,
+            };
+        }))"""
+    )
+    suits = cards[:4]
+    assert [c["label"] for c in suits] == ["Seven of spades", "Seven of hearts", "Seven of diamonds", "Seven of clubs"]
+    assert len({c["symbol"] for c in suits}) == 4
+    assert len({c["frame"] for c in suits}) == 4
+    assert len({c["ink"] for c in suits}) == 4
+    assert cards[4]["label"] == "Joker"
+    assert cards[5]["label"] == "Queen of hearts"
+
+
+def test_the_card_gallery(new_page: NewPage) -> None:
+    page = new_page()
+    page.goto("/rules/scoundrel")
+    page.evaluate(
+        """import('/static/js/cards.js').then(({ card }) => {
+            const ranks = ['2','3','4','5','6','7','8','9','10','J','Q','K','A'];
+            const gallery = document.createElement('div');
+            gallery.id = 'gallery';
+            gallery.className = 'card-row';
+            for (const s of ['S','H','D','C']) for (const r of ranks) gallery.append(card(r + s));
+            gallery.append(card('JK'), card(null, { faceDown: true }));
+            document.querySelector('main').prepend(gallery);
+        })"""
+    )
+    expect(page.locator("#gallery .card")).to_have_count(54)
+    screenshot(page, "cards")
+
+
+def test_the_socket_drops_stale_states_and_backs_off(new_page: NewPage) -> None:
+    page = new_page()
+    page.goto("/rules/scoundrel")
+    checks = page.evaluate(
+        """import('/static/js/socket.js').then(({ compareStates, backoffDelay, RoomSocket }) => ({
+            shown: (() => {
+              const socket = Object.create(RoomSocket.prototype);
+              const seen = [];
+              socket.shown = null;
+              socket.handlers = { state: (m, { resync }) => seen.push([m.version, resync]) };
+              for (const version of [2, 1, 2, 3]) {
+                socket.receive(JSON.stringify({ type: 'state', match_number: 1, version }));
+              }
+              return seen;
+            })(),
+            queued: (() => {
+              const socket = Object.create(RoomSocket.prototype);
+              socket.queue = [];
+              socket.ws = { readyState: WebSocket.CONNECTING };
+              socket.send({ type: 'action', version: 0, action: { type: 'avoid' } });
+              socket.send({ type: 'ping' });
+              return socket.queue.map(m => m.type);
+            })(),
+            first: compareStates(null, { match_number: 1, version: 0 }),
+            newer: compareStates({ match_number: 1, version: 3 }, { match_number: 1, version: 4 }),
+            same: compareStates({ match_number: 1, version: 3 }, { match_number: 1, version: 3 }),
+            older: compareStates({ match_number: 1, version: 3 }, { match_number: 1, version: 2 }),
+            rematch: compareStates({ match_number: 1, version: 30 }, { match_number: 2, version: 0 }),
+            oldMatch: compareStates({ match_number: 2, version: 0 }, { match_number: 1, version: 30 }),
+            delays: [0, 1, 2, 3, 10].map(attempt => backoffDelay(attempt, () => 1)),
+            least: backoffDelay(3, () => 0),
+        }))"""
+    )
+    assert checks == {
+        "shown": [[2, False], [2, True], [3, False]],
+        "queued": ["action"],
+        "first": 1,
+        "newer": 1,
+        "same": 0,
+        "older": -1,
+        "rematch": 1,
+        "oldMatch": -1,
+        "delays": [500, 1000, 2000, 4000, 15000],
+        "least": 2000,
+    }
