@@ -110,9 +110,7 @@ def open_page(
     locale: str = "en-US",
     viewport: dict[str, int] | None = None,
 ) -> Page:
-    context = browser.new_context(
-        base_url=base_url, locale=locale, viewport=viewport or DESKTOP
-    )
+    context = browser.new_context(base_url=base_url, locale=locale, viewport=viewport or DESKTOP)
     context.set_default_timeout(10_000)
     contexts.append(context)
     page = context.new_page()
@@ -147,7 +145,9 @@ def screenshot(page: Page, name: str) -> None:
     size = page.viewport_size or DESKTOP
     for label, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(viewport)
-        page.screenshot(path=SCREENSHOTS / f"{name}-{label}.png", full_page=True, animations="disabled")
+        page.screenshot(
+            path=SCREENSHOTS / f"{name}-{label}.png", full_page=True, animations="disabled"
+        )
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= viewport["width"], f"{name} is {width} px wide on a {label}"
     page.set_viewport_size(size)

@@ -9,7 +9,9 @@ from playwright.sync_api import Page, expect
 
 
 def create_room(page: Page, game: str, name: str, preset: str | None = None) -> str:
-    """From the home page: choose the game (and variant), type a name, create; returns the room link."""
+    """From the home page: choose the game (and variant), type a name, create.
+
+    Returns the room's share link."""
     page.goto("/")
     page.wait_for_selector("body[data-ready]")
     page.locator(f"label[for='game-{game}']").click()
@@ -26,7 +28,9 @@ def join_by_link(page: Page, url: str, name: str) -> None:
     """Opens a share link, answers the name prompt and waits for the table."""
     page.goto(url)
     page.fill("#join-name", name)
-    page.get_by_role("button", name="Take a seat").or_(page.get_by_role("button", name="Watch")).click()
+    page.get_by_role("button", name="Take a seat").or_(
+        page.get_by_role("button", name="Watch")
+    ).click()
     wait_for_state(page)
 
 
@@ -36,7 +40,9 @@ def wait_for_state(page: Page) -> None:
 
 def version(page: Page) -> tuple[int, int]:
     board = page.locator("#board")
-    return int(board.get_attribute("data-match") or 0), int(board.get_attribute("data-version") or 0)
+    return int(board.get_attribute("data-match") or 0), int(
+        board.get_attribute("data-version") or 0
+    )
 
 
 def wait_for_version(page: Page, match: int, number: int) -> None:

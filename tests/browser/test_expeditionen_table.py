@@ -110,7 +110,10 @@ def test_your_turn_is_impossible_to_miss(duel: Duel) -> None:
 def test_only_legal_moves_can_be_chosen(duel: Duel) -> None:
     page, other = duel.mover()
     legal = duel.log(page).latest["legal_actions"]
-    hand = [str(code) for code in page.locator(HAND).evaluate_all("cards => cards.map(c => c.dataset.card)")]
+    hand = [
+        str(code)
+        for code in page.locator(HAND).evaluate_all("cards => cards.map(c => c.dataset.card)")
+    ]
     assert sorted(hand) == sorted(a["card"] for a in legal if a["type"] == "discard")
     for code in hand:
         page.get_by_test_id(f"hand-{code}").click()
@@ -154,7 +157,11 @@ def test_the_opponents_last_move_is_highlighted(duel: Duel) -> None:
     act_and_wait(page, page.get_by_test_id("play").click, (other,))
     act_and_wait(page, page.get_by_test_id("draw-deck").click, (other,))
     suit = code[-1]
-    expect(other.get_by_test_id(f"expedition-top-{suit}").locator(f".card.just-moved[data-card='{code}']")).to_be_visible()
+    expect(
+        other.get_by_test_id(f"expedition-top-{suit}").locator(
+            f".card.just-moved[data-card='{code}']"
+        )
+    ).to_be_visible()
     expect(other.get_by_test_id("last-move")).to_contain_text("played")
     expect(other.get_by_test_id("last-move")).to_contain_text("drew from the draw pile")
     screenshot(other, "expeditionen-table")
@@ -175,19 +182,25 @@ def test_a_turn_can_be_played_with_the_keyboard(duel: Duel) -> None:
 
 def test_reload_mid_match_restores_the_seat(duel: Duel) -> None:
     anna = duel.anna
-    hand = anna.locator("#board [data-testid^='hand-']").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    hand = anna.locator("#board [data-testid^='hand-']").evaluate_all(
+        "cards => cards.map(c => c.dataset.card)"
+    )
     before = version(anna)
     anna.reload()
     wait_for_state(anna)
     assert version(anna) == before
     expect(anna.locator("#join-name")).to_have_count(0)
     expect(anna.locator(".seat", has_text="(you)")).to_contain_text("Anna")
-    again = anna.locator("#board [data-testid^='hand-']").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    again = anna.locator("#board [data-testid^='hand-']").evaluate_all(
+        "cards => cards.map(c => c.dataset.card)"
+    )
     assert again == hand
     take_turn(duel)
 
 
-def test_a_spectator_sees_only_public_information_and_no_controls(duel: Duel, new_page: NewPage) -> None:
+def test_a_spectator_sees_only_public_information_and_no_controls(
+    duel: Duel, new_page: NewPage
+) -> None:
     watcher = new_page()
     watcher.goto(duel.url)
     expect(watcher.locator(".name-prompt")).to_contain_text("All seats are taken")
@@ -218,7 +231,9 @@ def test_a_whole_short_match_ends_with_the_score_breakdown(duel: Duel) -> None:
         no_error_toast(page)
     result = duel.log(duel.anna).latest["result"]
     final = duel.anna.locator(".ex-final-line")
-    expect(final).to_have_text(f"Anna {number(result['scores'][0])} · Ben {number(result['scores'][1])}")
+    expect(final).to_have_text(
+        f"Anna {number(result['scores'][0])} · Ben {number(result['scores'][1])}"
+    )
     screenshot(duel.anna, "expeditionen-end")
 
 
@@ -245,7 +260,9 @@ def test_history_lists_the_finished_match(duel: Duel, new_page: NewPage) -> None
     expect(page.locator("#matches")).to_contain_text("No finished matches yet.")
 
 
-def test_the_replay_steps_through_the_match_with_every_hand_revealed(duel: Duel, new_page: NewPage) -> None:
+def test_the_replay_steps_through_the_match_with_every_hand_revealed(
+    duel: Duel, new_page: NewPage
+) -> None:
     finish_match(duel)
     match_id = duel.log(duel.anna).latest["match_id"]
     page = new_page()

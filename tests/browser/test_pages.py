@@ -16,7 +16,9 @@ def test_home_offers_every_game_with_its_variants(new_page: NewPage) -> None:
     page.wait_for_selector("body[data-ready]")
     expect(page.locator(".game-choice .game-name")).to_have_text(["Scoundrel", "Expeditions"])
     page.locator("label[for='game-expeditionen']").click()
-    expect(page.locator("#presets .chip-radio")).to_have_text(["Standard", "Short game", "With aces"])
+    expect(page.locator("#presets .chip-radio")).to_have_text(
+        ["Standard", "Short game", "With aces"]
+    )
     page.locator("#options summary").click()
     expect(page.locator("#options-body")).to_contain_text("Rounds")
     page.select_option("#option-rounds", label="1")
@@ -63,7 +65,8 @@ def test_every_string_exists_in_german_and_english(new_page: NewPage) -> None:
     page = new_page()
     page.goto("/rules/scoundrel")
     missing = page.evaluate(
-        "import('/static/js/i18n.js').then(m => [m.missingKeys('en', 'de'), m.missingKeys('de', 'en')])"
+        """import('/static/js/i18n.js')
+            .then(m => [m.missingKeys('en', 'de'), m.missingKeys('de', 'en')])"""
     )
     assert missing == [[], []]
 
@@ -102,20 +105,27 @@ def test_cards_tell_every_suit_apart_by_shape_not_only_by_colour(new_page: NewPa
     page = new_page()
     page.goto("/rules/scoundrel")
     cards = page.evaluate(
-        """import('/static/js/cards.js').then(({ card }) => ['7S', '7H', '7D', '7C', 'JK', 'QH'].map(code => {
+        """import('/static/js/cards.js').then(({ card }) =>
+          ['7S', '7H', '7D', '7C', 'JK', 'QH'].map(code => {
             const el = card(code);
             document.body.append(el);
             return {
               label: el.getAttribute('aria-label'),
               symbol: el.querySelector('use').getAttribute('href'),
               frame: [...el.querySelectorAll('.card-frame')]
-                .map(f => `${f.getAttribute('stroke-dasharray')} ${f.getAttribute('stroke-width')}`).join(' / '),
+                .map(f => [f.getAttribute('stroke-dasharray'), f.getAttribute('stroke-width')])
+                .join(' / '),
               ink: getComputedStyle(el.querySelector('.card-rank')).fill,
             };
         }))"""
     )
     suits = cards[:4]
-    assert [c["label"] for c in suits] == ["Seven of spades", "Seven of hearts", "Seven of diamonds", "Seven of clubs"]
+    assert [c["label"] for c in suits] == [
+        "Seven of spades",
+        "Seven of hearts",
+        "Seven of diamonds",
+        "Seven of clubs",
+    ]
     assert len({c["symbol"] for c in suits}) == 4
     assert len({c["frame"] for c in suits}) == 4
     assert len({c["ink"] for c in suits}) == 4
@@ -145,7 +155,9 @@ def test_the_socket_drops_stale_states_and_backs_off(new_page: NewPage) -> None:
     page = new_page()
     page.goto("/rules/scoundrel")
     checks = page.evaluate(
-        """import('/static/js/socket.js').then(({ compareStates, backoffDelay, RoomSocket }) => ({
+        """import('/static/js/socket.js').then(({ compareStates, backoffDelay, RoomSocket }) => {
+          const at = (match_number, version) => ({ match_number, version });
+          return {
             shown: (() => {
               const socket = Object.create(RoomSocket.prototype);
               const seen = [];
@@ -164,15 +176,16 @@ def test_the_socket_drops_stale_states_and_backs_off(new_page: NewPage) -> None:
               socket.send({ type: 'ping' });
               return socket.queue.map(m => m.type);
             })(),
-            first: compareStates(null, { match_number: 1, version: 0 }),
-            newer: compareStates({ match_number: 1, version: 3 }, { match_number: 1, version: 4 }),
-            same: compareStates({ match_number: 1, version: 3 }, { match_number: 1, version: 3 }),
-            older: compareStates({ match_number: 1, version: 3 }, { match_number: 1, version: 2 }),
-            rematch: compareStates({ match_number: 1, version: 30 }, { match_number: 2, version: 0 }),
-            oldMatch: compareStates({ match_number: 2, version: 0 }, { match_number: 1, version: 30 }),
+            first: compareStates(null, at(1, 0)),
+            newer: compareStates(at(1, 3), at(1, 4)),
+            same: compareStates(at(1, 3), at(1, 3)),
+            older: compareStates(at(1, 3), at(1, 2)),
+            rematch: compareStates(at(1, 30), at(2, 0)),
+            oldMatch: compareStates(at(2, 0), at(1, 30)),
             delays: [0, 1, 2, 3, 10].map(attempt => backoffDelay(attempt, () => 1)),
             least: backoffDelay(3, () => 0),
-        }))"""
+          };
+        })"""
     )
     assert checks == {
         "shown": [[2, False], [2, True], [3, False]],

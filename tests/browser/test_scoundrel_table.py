@@ -53,15 +53,21 @@ def test_a_whole_scoundrel_game_is_played_by_clicking_legal_moves(new_page: NewP
     expect(page.locator(".sc-room .card")).to_have_count(4)
     screenshot(page, "scoundrel-start")
     while not page.locator("#end").is_visible():
-        assert sorted(offered(page), key=sort_key) == sorted(log.latest["legal_actions"], key=sort_key)
+        assert sorted(offered(page), key=sort_key) == sorted(
+            log.latest["legal_actions"], key=sort_key
+        )
         if page.locator(".sc-slain").count() and not page.locator("[data-shot]").count():
             page.locator("#board").evaluate("board => board.dataset.shot = 'yes'")
             screenshot(page, "scoundrel-table")
         take_something(page)
     result = log.latest["result"]
-    expect(page.locator("#end h2")).to_have_text(re.compile(r"You made it out|You fell in the dungeon"))
+    expect(page.locator("#end h2")).to_have_text(
+        re.compile(r"You made it out|You fell in the dungeon")
+    )
     score = result["scores"][0]
-    expect(page.get_by_test_id("final-score")).to_have_text(f"−{abs(score)}" if score < 0 else str(score))
+    expect(page.get_by_test_id("final-score")).to_have_text(
+        f"−{abs(score)}" if score < 0 else str(score)
+    )
     expect(page.locator("#board [data-testid^='take-']")).to_have_count(0)
     no_error_toast(page)
     screenshot(page, "scoundrel-end")
@@ -80,7 +86,10 @@ def test_avoid_is_offered_only_when_the_rules_allow_it(new_page: NewPage) -> Non
     act_and_wait(page, page.get_by_test_id("avoid").click)
     expect(page.get_by_test_id("avoid")).to_have_count(0)
     expect(page.get_by_test_id("dungeon-count")).to_have_text("40")
-    assert page.locator(".sc-room .card").evaluate_all("cards => cards.map(c => c.dataset.card)") != room
+    assert (
+        page.locator(".sc-room .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+        != room
+    )
     expect(page.get_by_test_id("last-move")).to_contain_text("avoided the room")
     take_something(page)
     expect(page.get_by_test_id("avoid")).to_have_count(0)
