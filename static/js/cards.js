@@ -77,8 +77,8 @@ function symbol(suit, x, y, size) {
 }
 
 function corner(rank, suit) {
-  const small = rank.length > 1 ? ' textLength="27" lengthAdjust="spacingAndGlyphs"' : "";
-  return `<text x="${rank.length > 1 ? 4 : 8}" y="26" class="card-rank"${small}>${rank}</text>${symbol(suit, 6, 31, 19)}`;
+  const wide = rank.length > 1 ? ' textLength="25" lengthAdjust="spacingAndGlyphs"' : "";
+  return `<text x="${rank.length > 1 ? 7 : 8}" y="27" class="card-rank"${wide}>${rank}</text>${symbol(suit, 7, 32, 19)}`;
 }
 
 function standardFace(rank, suit) {

@@ -61,6 +61,15 @@ def test_the_language_follows_the_browser_and_the_switch_is_remembered(new_page:
     expect(page.locator("#create-room")).to_have_text("Create room")
 
 
+def test_the_table_speaks_german(new_page: NewPage) -> None:
+    page = new_page(locale="de-DE")
+    create_room(page, "scoundrel", "Dana")
+    expect(page.locator("#banner")).to_contain_text("Du bist dran")
+    expect(page.get_by_test_id("avoid")).to_have_text("Raum meiden")
+    expect(page.locator(".sc-health .zone-label")).to_have_text("Lebenspunkte")
+    screenshot(page, "scoundrel-german")
+
+
 def test_every_string_exists_in_german_and_english(new_page: NewPage) -> None:
     page = new_page()
     page.goto("/rules/scoundrel")

@@ -22,11 +22,11 @@ export function lastTurnOf(ctx, seat) {
   return moves;
 }
 
-/** A number with its sign, using a real minus sign: "+5", "−3", "0". */
+/** A change with its sign, using a real minus sign: "+5", "−3", "±0". */
 export function signed(value) {
   if (value > 0) return `+${value}`;
   if (value < 0) return `−${Math.abs(value)}`;
-  return "0";
+  return "±0";
 }
 
 /** A negative number with a real minus sign. */

@@ -42,7 +42,7 @@ function takeLabel(view, action) {
 function roomSlot(view, state, ctx, code) {
   const takes = ctx.readOnly ? [] : legalMatching(state, { type: "take", card: code });
   takes.sort((a, b) => Number(b.weapon) - Number(a.weapon));
-  return h("li", { class: ["sc-slot", `sc-${kind(code)}`] },
+  return h("li", { class: ["sc-slot", `sc-slot-${kind(code)}`] },
     card(code),
     h("span", { class: "sc-kind" }, t(`sc.kind.${kind(code)}`, { n: value(code) })),
     takes.length ? h("div", { class: "sc-takes" }, takes.map((action) => takeButton(ctx, action, takeLabel(view, action), action.weapon ? "btn-turn" : ""))) : null);
@@ -79,7 +79,7 @@ function pile(label, count, top, options = {}) {
   return h("section", { class: ["sc-pile", options.className], "aria-label": `${label}: ${count}` },
     h("h2", { class: "zone-label" }, label),
     h("div", { class: ["pile", count > 1 && "pile-stack", options.moved && "just-moved"] },
-      shown, h("span", { class: "count-badge", "data-testid": options.testid }, String(count)),
+      shown, count ? h("span", { class: "count-badge", "data-testid": options.testid }, String(count)) : null,
       options.tag ? h("span", { class: "moved-tag" }, options.tag) : null));
 }
 

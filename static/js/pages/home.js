@@ -130,6 +130,7 @@ async function loadRooms() {
 
 function renderRooms() {
   const list = document.getElementById("my-rooms");
+  list.closest("section").classList.toggle("has-rooms", rooms.length > 0);
   fill(list, ...(rooms.length ? rooms.map(roomItem) : [h("li", { class: "empty" }, t("home.no_rooms"))]));
 }
 

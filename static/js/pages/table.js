@@ -112,7 +112,7 @@ function lastMove() {
   const last = shell.state?.last_action;
   if (!last || shell.state.result || !shell.game.describe) return null;
   const who = last.seat === shell.seat ? t("table.you_did") : playerName(last.seat);
-  const turn = lastTurnOf(context(), last.seat);
+  const turn = shell.players.length > 1 ? lastTurnOf(context(), last.seat) : [];
   const moves = (turn.length ? turn : [last]).map((move) => shell.game.describe(move.action, context()));
   return h("span", { class: "last-move banner-hint", "data-testid": "last-move" },
     h("span", {}, t("table.last_move", { name: who })), h("span", {}, moves.flatMap((move, i) => (i ? [", ", move] : [move]))));
