@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import Page, expect
 
+from engine import get_game
 from tests.browser.conftest import NewPage, screenshot
 from tests.browser.players import (
     StateLog,
@@ -304,3 +305,43 @@ def test_rematch_shows_who_asked_and_starts_a_new_match(duel: Duel) -> None:
         expect(page.locator(".seat-wins")).to_have_count(2)
     tally = duel.log(anna).latest["tally"]
     assert tally["matches"] == 1
+
+
+def test_the_end_of_a_round_shows_its_score_breakdown(new_page: NewPage) -> None:
+    game = get_game("expeditionen")
+    state = game.new(seed=5, options={"rounds": 3, "first": 0})
+    while not game.view(state, 0)["finished"]:
+        seat = game.to_move(state)
+        moves = game.legal_actions(state, seat)
+        draws = [move for move in moves if move.get("source") == "deck"]
+        state = game.apply(state, seat, draws[0] if draws else moves[-1])
+    message = {
+        "seat": 0,
+        "to_move": game.to_move(state),
+        "view": game.view(state, 0),
+        "legal_actions": game.legal_actions(state, 0),
+        "last_action": None,
+        "result": None,
+    }
+    page = new_page()
+    page.goto("/rules/expeditionen")
+    page.evaluate(
+        """state => import('/static/js/games/expeditionen.js').then(game => {
+            const root = document.createElement('div');
+            root.id = 'table';
+            document.querySelector('main').prepend(root);
+            const ctx = { seat: 0, readOnly: false, pending: false, ui: {}, recent: [],
+              act() {}, legal: () => false, name: seat => ['Anna', 'Ben'][seat] };
+            ctx.rerender = () => game.render(root, state, ctx);
+            ctx.rerender();
+        })""",
+        message,
+    )
+    summary = page.get_by_test_id("round-summary")
+    scores = message["view"]["finished"][0]["scores"]
+    expect(summary.locator("h2")).to_have_text("Round 1 is over")
+    expect(summary).to_contain_text(f"Anna {number(scores[0])} · Ben {number(scores[1])}")
+    expect(summary.locator(".ex-breakdown tbody tr")).to_have_count(4)
+    expect(page.locator(".ex-round-title")).to_have_text("Round 2 of 3")
+    summary.get_by_role("button", name="Continue").click()
+    expect(page.get_by_test_id("round-summary")).to_have_count(0)

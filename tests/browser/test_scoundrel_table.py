@@ -72,6 +72,22 @@ def test_a_whole_scoundrel_game_is_played_by_clicking_legal_moves(new_page: NewP
     no_error_toast(page)
     screenshot(page, "scoundrel-end")
 
+    page.get_by_role("link", name="Review the match").click()
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#step-label")).to_have_text(re.compile(r"^Move 0 of \d+$"))
+    expect(page.locator(".sc-revealed .card")).to_have_count(40)
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#step-label")).to_have_text(re.compile(r"^Move 1 of "))
+    expect(page.locator("#step-text")).to_contain_text("Dana:")
+    expect(page.locator("#board button")).to_have_count(0)
+    page.keyboard.press("End")
+    expect(page.get_by_test_id("final-score")).to_have_text(
+        f"−{abs(score)}" if score < 0 else str(score)
+    )
+    screenshot(page, "replay-scoundrel")
+    page.go_back()
+    page.wait_for_selector("#end:not([hidden])")
+
     page.get_by_role("button", name="Play again").click()
     wait_for_version(page, 2, 0)
     expect(page.locator("#end")).to_be_hidden()
