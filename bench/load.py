@@ -97,11 +97,10 @@ async def seat_players(http: httpx.AsyncClient, base: str) -> tuple[str, list[st
     room_id = response.json()["room_id"]
     cookies = []
     for name in ("Ada", "Bo"):
-        joined = await http.post(
-            f"{base}/api/rooms/{room_id}/join", json={"name": name}, cookies={}
-        )
-        joined.raise_for_status()
-        cookies.append(joined.cookies["kr_player"])
+        async with httpx.AsyncClient() as player:  # a browser of its own: a cookie of its own
+            joined = await player.post(f"{base}/api/rooms/{room_id}/join", json={"name": name})
+            joined.raise_for_status()
+            cookies.append(joined.cookies["kr_player"])
     return room_id, cookies
 
 
