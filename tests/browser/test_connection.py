@@ -1,0 +1,51 @@
+"""The connection as a player meets it: errors read as sentences, a dropped socket comes back."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from playwright.sync_api import WebSocketRoute, expect
+
+from tests.browser.conftest import NewPage
+from tests.browser.players import act_and_wait, create_room
+
+ROOM_SOCKET = re.compile(r"/ws/rooms/")
+
+
+def test_server_errors_become_readable_toasts(new_page: NewPage) -> None:
+    page = new_page()
+    sockets: list[WebSocketRoute] = []
+
+    def through(route: WebSocketRoute) -> None:
+        route.connect_to_server()
+        sockets.append(route)
+
+    page.route_web_socket(ROOM_SOCKET, through)
+    create_room(page, "scoundrel", "Dana")
+    refusal = {"type": "error", "code": "stale", "message": "version 3 is not the current version"}
+    sockets[-1].send(json.dumps(refusal))
+    expect(page.locator(".toast-error")).to_have_text(
+        re.compile("^Someone else moved first; the table has been updated.")
+    )
+    unknown = {"type": "error", "code": "something_new", "message": "The server says no."}
+    sockets[-1].send(json.dumps(unknown))
+    expect(page.locator(".toast-error").last).to_contain_text("The server says no.")
+
+
+def test_a_dropped_connection_reconnects_by_itself(new_page: NewPage) -> None:
+    page = new_page()
+    sockets: list[WebSocketRoute] = []
+
+    def through(route: WebSocketRoute) -> None:
+        route.connect_to_server()
+        sockets.append(route)
+
+    page.route_web_socket(ROOM_SOCKET, through)
+    create_room(page, "scoundrel", "Dana")
+    expect(page.locator("#conn")).to_have_text("Connected")
+    sockets[-1].close(code=1012, reason="server restart")
+    expect(page.locator("#conn")).to_have_text("Reconnecting…")
+    expect(page.locator("#conn")).to_have_text("Connected")
+    assert len(sockets) == 2
+    act_and_wait(page, page.locator("#board [data-testid^='take-']").first.click)
