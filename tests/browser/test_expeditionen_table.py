@@ -331,7 +331,7 @@ def test_the_end_of_a_round_shows_its_score_breakdown(new_page: NewPage) -> None
             root.id = 'table';
             document.querySelector('main').prepend(root);
             const ctx = { seat: 0, readOnly: false, pending: false, ui: {}, recent: [],
-              act() {}, legal: () => false, name: seat => ['Anna', 'Ben'][seat] };
+              act() {}, name: seat => ['Anna', 'Ben'][seat] };
             ctx.rerender = () => game.render(root, state, ctx);
             ctx.rerender();
         })""",

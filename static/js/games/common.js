@@ -1,5 +1,18 @@
-// Helpers every game's table module may use. A game module exports
-// render(root, state, ctx) and, optionally, renderResult, describe, turnHint and headline.
+// Helpers every game's table module may use.
+//
+// Adding a game's table is one module, static/js/games/<name>.js (plus its stylesheet,
+// static/css/games/<name>.css, which the shell links). It exports
+//   render(root, state, ctx)        re-renders the whole snapshot into root (like 2048's actuate)
+// and may export
+//   renderResult(root, state, ctx)  the score breakdown of a finished match
+//   describe(action, ctx)           an element telling an action in words ("played 7♥")
+//   turnHint(state, ctx)            what to do now, shown in the turn banner
+//   headline(state, ctx)            the end screen's title, when "X won" does not fit
+// `state` is the latest `state` message (the replay builds the same shape from its steps).
+// `ctx`: seat (null for onlookers), readOnly (spectator or replay: no controls), pending (an
+// action is on its way), ui (an object kept across renders of one match, for selections),
+// recent (the last few {seat, action}), act(action) (sends one of state.legal_actions),
+// name(seat), rerender().
 
 /** True when two actions are the same intention (same fields, same values). */
 export function sameAction(a, b) {

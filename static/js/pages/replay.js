@@ -41,7 +41,6 @@ function context(state) {
     ui: replay.ui,
     recent: state.last_action ? [state.last_action] : [],
     act: () => {},
-    legal: () => false,
     name,
     rerender: render,
   };

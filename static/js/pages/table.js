@@ -55,7 +55,6 @@ function context() {
     ui: shell.ui,
     recent: shell.recent,
     act,
-    legal,
     name: playerName,
     rerender: renderBoard,
   };
