@@ -46,7 +46,9 @@ def wait_until_ready(base_url: str, server: subprocess.Popen[bytes]) -> None:
     raise RuntimeError(f"the server did not become ready within {STARTUP_SECONDS} s")
 
 
-@pytest.fixture(scope="session")
+# Package scope: the browser's event loop must be gone before other packages' tests run,
+# some of which call asyncio.run() on this thread.
+@pytest.fixture(scope="package")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The real server (uvicorn, app.main:app) on a fresh SQLite file."""
     folder = tmp_path_factory.mktemp("server")
@@ -76,7 +78,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
