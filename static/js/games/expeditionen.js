@@ -70,13 +70,16 @@ function sideRow(view, seat, position, ctx, marks) {
 
 /* The middle: the draw pile and the four discard piles. */
 
+function drawable(state, ctx, source) {
+  return myTurn(state, ctx) && legalMatching(state, { type: "draw", source }).length > 0;
+}
+
 function drawButton(state, ctx, source, content, label) {
-  const legal = myTurn(state, ctx) && legalMatching(state, { type: "draw", source }).length > 0;
-  if (!legal) return h("div", { class: "ex-pile-face" }, content);
+  if (!drawable(state, ctx, source)) return h("div", { class: "ex-pile-face" }, content);
   return h("button", {
     type: "button", class: "ex-pile-btn", disabled: ctx.pending, "aria-label": label,
     data: { key: `draw-${source}`, testid: `draw-${source}` }, onclick: () => ctx.act({ type: "draw", source }),
-  }, content);
+  }, content, h("span", { class: "ex-draw-cue", "aria-hidden": "true" }, t("ex.draw_here")));
 }
 
 function deckPile(state, ctx, marks) {

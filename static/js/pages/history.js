@@ -36,6 +36,7 @@ function matchItem(match) {
 }
 
 function renderList() {
+  document.title = `${t("history.title")} — Kartenrunde`;
   fill(list, ...(matches.length ? matches.map(matchItem) : [h("li", { class: "empty" }, t("history.none"))]));
 }
 

@@ -74,6 +74,7 @@ function render() {
   document.getElementById("first").disabled = document.getElementById("back").disabled = replay.step === 0;
   document.getElementById("forward").disabled = document.getElementById("last").disabled = replay.step === lastStep();
   document.getElementById("replay-title").textContent = `${t("replay.title")}: ${replay.title}`;
+  document.title = `${t("replay.title")}: ${replay.title} — Kartenrunde`;
   document.getElementById("replay-players").textContent = t("replay.players", { names: replay.match.players.join(" · ") });
   renderResult(state);
   replay.game.render(board, state, context(state));
