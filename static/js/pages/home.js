@@ -3,7 +3,7 @@
 import { card } from "../cards.js";
 import { localized, t } from "../i18n.js";
 import { boot } from "../page.js";
-import { api, copyText, fill, h, roomLink, storedName, storeName, toast, when } from "../ui.js";
+import { ago, api, copyText, fill, h, roomLink, storedName, storeName, toast, when } from "../ui.js";
 
 const CUSTOM = "custom";
 const MAX_ROOMS = 8;
@@ -110,12 +110,13 @@ function roomItem({ held, info }) {
   const copy = async () => toast(await copyText(roomLink(held.room_id)) ? t("share.copied") : t("share.failed"), "ok");
   return h("li", { class: "room-item" },
     h("div", { class: "room-main" },
-      h("div", { class: "room-title" }, game ? localized(game.title) : held.game),
+      h("div", { class: "room-title" }, game ? localized(game.title) : held.game, " ",
+        h("span", { class: ["status-pill", `is-${info.status}`] }, t(`status.${info.status}`, {}, info.status))),
       h("div", { class: "muted" }, names.length ? names.join(" · ") : held.name),
-      h("div", { class: "muted room-when" }, t("room.active", { when: when(held.last_active_at) }))),
-    info?.status ? h("span", { class: ["status-pill", `is-${info.status}`] }, t(`status.${info.status}`, {}, info.status)) : null,
-    h("button", { type: "button", class: "btn btn-small", onclick: copy }, t("share.copy")),
-    h("a", { class: "btn btn-small btn-primary", href: `/r/${encodeURIComponent(held.room_id)}` }, t("room.open")));
+      h("div", { class: "muted room-when", title: when(held.last_active_at) }, t("room.active", { when: ago(held.last_active_at) }))),
+    h("div", { class: "room-actions" },
+      h("button", { type: "button", class: "btn btn-small", onclick: copy }, t("share.copy")),
+      h("a", { class: "btn btn-small btn-primary", href: `/r/${encodeURIComponent(held.room_id)}` }, t("room.open"))));
 }
 
 /** Your rooms with their seats and status; rooms closed meanwhile are left out. */
