@@ -1,0 +1,231 @@
+"""Bad input never crashes and changes nothing: each gets its error, the others hear nothing."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from app.main import create_app
+from app.protocol import CLOSE_FORBIDDEN_ORIGIN, CLOSE_UNKNOWN_ROOM
+from app.settings import Settings
+from engine import get_game
+from tests.app.tables import Socket, Table, play
+
+
+@pytest.fixture
+def seated(table: Table) -> Iterator[tuple[Table, str, Socket, Socket]]:
+    """An Expeditionen match under way: the socket of the seat to move, then the other's."""
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, cookies[1]) as bo:
+        mover, waiter = (ada, bo) if ada.state["to_move"] == 0 else (bo, ada)
+        ada.drain(), bo.drain()  # the presence messages of connecting
+        yield table, room_id, mover, waiter
+
+
+def refused(socket: Socket, others: list[Socket], message: object) -> str:
+    """Send a bad message; return its error code after checking that nothing changed."""
+    version = socket.state["version"]
+    socket.send(message)
+    code: str = socket.error()["code"]
+    assert socket.quiet()
+    for other in others:
+        assert other.quiet()
+        assert other.state["version"] == version
+    return code
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "{not json",
+        "[1, 2]",
+        '"action"',
+        json.dumps({"type": "dance"}),
+        json.dumps({"version": 0, "action": {}}),
+        json.dumps({"type": "action", "action": {"type": "draw", "source": "deck"}}),
+        json.dumps({"type": "action", "version": "0", "action": {"type": "draw"}}),
+        json.dumps({"type": "action", "version": 0, "action": "play 7H"}),
+        json.dumps({"type": "ping", "extra": 1}),
+    ],
+)
+def test_malformed_messages_are_refused(
+    seated: tuple[Table, str, Socket, Socket], message: str
+) -> None:
+    _table, _room, mover, waiter = seated
+    assert refused(mover, [waiter], message) == "malformed"
+
+
+def test_binary_frames_are_read_as_json_text(seated: tuple[Table, str, Socket, Socket]) -> None:
+    _table, _room, mover, waiter = seated
+    mover.ws.send_bytes(b"\xff\xfe junk")
+    assert mover.error()["code"] == "malformed"
+    mover.ws.send_bytes(b'{"type": "ping"}')
+    assert mover.next("pong")
+    assert waiter.quiet()
+
+
+def test_an_oversized_message_is_refused(seated: tuple[Table, str, Socket, Socket]) -> None:
+    table, _room, mover, waiter = seated
+    limit = table.app.state.settings.max_message_bytes
+    padding = "x" * limit
+    message = json.dumps({"type": "ping", "padding": padding})
+    assert refused(mover, [waiter], message) == "too_large"
+
+
+def test_an_action_the_rules_forbid_is_illegal(seated: tuple[Table, str, Socket, Socket]) -> None:
+    _table, _room, mover, waiter = seated
+    action = {"type": "draw", "source": "deck"}  # step 1 is playing or discarding
+    message = {"type": "action", "version": 0, "action": action}
+    assert refused(mover, [waiter], message) == "illegal"
+
+
+def test_an_action_that_is_no_action_of_the_game_is_malformed(
+    seated: tuple[Table, str, Socket, Socket],
+) -> None:
+    _table, _room, mover, waiter = seated
+    message = {"type": "action", "version": 0, "action": {"type": "juggle", "card": "7H"}}
+    assert refused(mover, [waiter], message) == "malformed"
+
+
+def test_acting_out_of_turn_is_refused(seated: tuple[Table, str, Socket, Socket]) -> None:
+    _table, _room, mover, waiter = seated
+    action = mover.state["legal_actions"][0]
+    message = {"type": "action", "version": 0, "action": action}
+    assert refused(waiter, [mover], message) == "not_your_turn"
+
+
+def test_an_old_version_is_stale(seated: tuple[Table, str, Socket, Socket]) -> None:
+    table, room_id, mover, waiter = seated
+    play(table, room_id, [mover, waiter], random.Random(2), plies=1)
+    message = {"type": "action", "version": 0, "action": mover.state["legal_actions"][0]}
+    assert refused(mover, [waiter], message) == "stale"
+
+
+def test_a_spectator_cannot_act(seated: tuple[Table, str, Socket, Socket]) -> None:
+    table, room_id, mover, waiter = seated
+    with table.socket(room_id) as spectator:
+        spectator.drain()
+        assert spectator.state["seat"] is None
+        assert spectator.state["legal_actions"] == []
+        message = {"type": "action", "version": 0, "action": mover.state["legal_actions"][0]}
+        assert refused(spectator, [mover, waiter], message) == "not_seated"
+
+
+def test_a_forged_token_watches_as_a_spectator(seated: tuple[Table, str, Socket, Socket]) -> None:
+    table, room_id, mover, waiter = seated
+    with table.socket(room_id, "forged-" + "A" * 36) as forger:
+        forger.drain()
+        assert forger.state["seat"] is None
+        public = get_game("expeditionen").view(table.live_state(room_id), None)
+        assert forger.state["view"] == public
+        message = {"type": "action", "version": 0, "action": mover.state["legal_actions"][0]}
+        assert refused(forger, [mover, waiter], message) == "not_seated"
+        assert refused(forger, [mover, waiter], {"type": "rematch"}) == "not_seated"
+
+
+def test_actions_wait_until_every_seat_is_taken(table: Table) -> None:
+    room_id = table.create_room("expeditionen")
+    _seat, cookie = table.join(room_id, "Ada")
+    with table.socket(room_id, cookie) as ada:
+        assert ada.state["to_move"] is None
+        assert ada.state["legal_actions"] == []
+        message = {"type": "action", "version": 0, "action": {"type": "draw", "source": "deck"}}
+        assert refused(ada, [], message) == "waiting"
+
+
+def test_acting_after_the_match_ended_is_game_over(table: Table) -> None:
+    room_id, cookies = table.seated_room("scoundrel")
+    with table.socket(room_id, cookies[0]) as player:
+        play(table, room_id, [player], random.Random(4))
+        version = player.state["version"]
+        message = {"type": "action", "version": version, "action": {"type": "avoid"}}
+        assert refused(player, [], message) == "game_over"
+
+
+def test_a_rematch_before_the_end_is_refused(seated: tuple[Table, str, Socket, Socket]) -> None:
+    _table, _room, mover, waiter = seated
+    assert refused(mover, [waiter], {"type": "rematch"}) == "illegal"
+
+
+def test_too_many_messages_are_rate_limited(settings: Settings) -> None:
+    slow = settings.model_copy(update={"messages_per_second": 0.001})  # a burst of one
+    with TestClient(create_app(slow)) as client:
+        table = Table(client)
+        room_id = table.create_room("scoundrel")
+        with table.socket(room_id) as watcher:
+            watcher.send({"type": "ping"})
+            assert watcher.next("pong")
+            watcher.send({"type": "ping"})
+            assert watcher.error()["code"] == "rate_limited"
+
+
+def test_an_unknown_room_is_refused_everywhere(table: Table) -> None:
+    for response in (
+        table.client.get("/api/rooms/no-such-room"),
+        table.client.post("/api/rooms/no-such-room/join", json={"name": "Ada"}),
+    ):
+        assert response.status_code == 404
+        assert response.json()["detail"]["code"] == "unknown_room"
+        assert response.json()["detail"]["message"]
+    with table.client.websocket_connect("/ws/rooms/no-such-room") as ws:
+        assert ws.receive_json()["code"] == "unknown_room"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+    assert closed.value.code == CLOSE_UNKNOWN_ROOM
+
+
+def test_a_socket_from_a_foreign_origin_is_refused(table: Table) -> None:
+    room_id = table.create_room("scoundrel")
+    url = f"/ws/rooms/{room_id}"
+    with table.client.websocket_connect(url, headers={"origin": "https://evil.example"}) as ws:
+        assert ws.receive_json()["code"] == "forbidden_origin"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+    assert closed.value.code == CLOSE_FORBIDDEN_ORIGIN
+    with table.socket(room_id, origin="http://testserver") as own:
+        assert own.state["room_id"] == room_id
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"game": "chess"}, "unknown_game"),
+        ({"game": "expeditionen", "preset": "marathon"}, "unknown_preset"),
+        ({"game": "expeditionen", "options": {"rounds": 7}}, "bad_option"),
+        ({"game": "expeditionen", "options": {"jokers": True}}, "bad_option"),
+        ({"game": "expeditionen", "colour": "red"}, "malformed"),
+        ({}, "malformed"),
+    ],
+)
+def test_a_room_with_an_unknown_game_preset_or_option_is_refused(
+    table: Table, body: dict[str, object], code: str
+) -> None:
+    response = table.client.post("/api/rooms", json=body)
+    assert response.status_code == 422
+    assert response.json()["detail"]["code"] == code
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 25])
+def test_a_player_name_must_have_1_to_24_characters(table: Table, name: str) -> None:
+    room_id = table.create_room("scoundrel")
+    response = table.client.post(f"/api/rooms/{room_id}/join", json={"name": name})
+    assert response.status_code == 422
+    assert response.json()["detail"]["code"] == "malformed"
+
+
+def test_each_refusal_is_logged_with_room_match_seat_and_code(
+    seated: tuple[Table, str, Socket, Socket], caplog: pytest.LogCaptureFixture
+) -> None:
+    _table, room_id, mover, waiter = seated
+    with caplog.at_level(logging.INFO, logger="app.services.rooms"):
+        refused(waiter, [mover], {"type": "action", "version": 0, "action": {"type": "x"}})
+    (entry,) = [r for r in caplog.records if getattr(r, "code", None) == "not_your_turn"]
+    assert entry.room_id == room_id  # type: ignore[attr-defined]
+    assert entry.match_id == mover.state["match_id"]  # type: ignore[attr-defined]
+    assert entry.seat == waiter.state["seat"]  # type: ignore[attr-defined]
