@@ -1,0 +1,219 @@
+"""The server process the Docker image runs, against PostgreSQL: what `docker compose up` does.
+
+Each test starts the real server (uvicorn, production settings) as a subprocess on its own
+fresh database, the way the container starts it, and looks at it from outside over HTTP.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import psycopg
+import pytest
+import yaml
+from sqlalchemy.engine import make_url
+
+from app.settings import INSECURE_SECRET, Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+POSTGRES_URL = make_url(
+    os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+)
+SECRET = "5e1f" * 16
+# A hang guard while waiting for start-up, not a measured figure.
+START_DEADLINE_SECONDS = 60
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def admin() -> psycopg.Connection[tuple[object, ...]]:
+    conninfo = POSTGRES_URL.set(drivername="postgresql").render_as_string(hide_password=False)
+    return psycopg.connect(conninfo, autocommit=True)
+
+
+@pytest.fixture
+def fresh_database() -> Iterator[str]:
+    """An empty database of its own, as a new container gets; runs on one machine never meet."""
+    name = f"kr_selfhost_{os.getpid()}"
+    with admin() as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        connection.execute(f"CREATE DATABASE {name}")
+    yield POSTGRES_URL.set(database=name).render_as_string(hide_password=False)
+    with admin() as connection:
+        connection.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def log_lines(self) -> list[str]:
+        return [line for line in self.log.read_text().splitlines() if line.strip()]
+
+    def wait_until_ready(self) -> None:
+        deadline = time.monotonic() + START_DEADLINE_SECONDS
+        while time.monotonic() < deadline and self.process.poll() is None:
+            try:
+                if httpx.get(f"{self.base_url}/readyz").status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        raise AssertionError("the server did not become ready:\n" + self.log.read_text())
+
+    def stop(self) -> None:
+        # docker stop sends SIGTERM too.
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def production_environment(database_url: str, secret: str | None = SECRET) -> dict[str, str]:
+    """The environment the image gives the server, and nothing of this machine's settings."""
+    environment = {
+        name: value
+        for name, value in os.environ.items()
+        if name.lower() not in Settings.model_fields
+    }
+    environment.update(ENVIRONMENT="production", DATABASE_URL=database_url)
+    if secret is not None:
+        environment["SECRET_KEY"] = secret
+    return environment
+
+
+def start_server(environment: dict[str, str], workdir: Path) -> Server:
+    """The image's CMD, run from an empty directory so that no local .env is read."""
+    port = free_port()
+    log = workdir / f"server-{port}.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [
+                sys.executable, "-m", "uvicorn", "app.main:app", "--app-dir", str(ROOT),
+                "--host", "127.0.0.1", "--port", str(port),
+                "--proxy-headers", "--forwarded-allow-ips=*",
+            ],
+            cwd=workdir,
+            env=environment,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    return Server(process, port, log)
+
+
+StartServer = Callable[[], Server]
+
+
+@pytest.fixture
+def start(fresh_database: str, tmp_path: Path) -> Iterator[StartServer]:
+    """Starts a production server on the test's database and waits until it is ready."""
+    servers: list[Server] = []
+
+    def start_ready() -> Server:
+        server = start_server(production_environment(fresh_database), tmp_path)
+        servers.append(server)
+        server.wait_until_ready()
+        return server
+
+    yield start_ready
+    for server in servers:
+        if server.process.poll() is None:
+            server.stop()
+
+
+def create_room(server: Server) -> str:
+    answer = httpx.post(f"{server.base_url}/api/rooms", json={"game": "scoundrel"})
+    assert answer.status_code == 201, answer.text
+    room_id: str = answer.json()["room_id"]
+    return room_id
+
+
+def test_rooms_survive_a_restart_on_the_same_database(start: StartServer) -> None:
+    first = start()
+    room_id = create_room(first)
+    first.stop()
+
+    second = start()
+    answer = httpx.get(f"{second.base_url}/api/rooms/{room_id}")
+    assert answer.status_code == 200
+    assert answer.json()["game"] == "scoundrel"
+
+
+def json_object(line: str) -> dict[str, object] | None:
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        return None
+    return entry if isinstance(entry, dict) else None
+
+
+def test_production_logs_are_json_lines_uvicorn_included(start: StartServer) -> None:
+    server = start()
+    room_id = create_room(server)
+    server.stop()
+    lines = server.log_lines()
+    not_json = [line for line in lines if json_object(line) is None]
+    # uvicorn logs its start before the app's lifespan runs: logging must be configured
+    # when the app is created, or these lines keep uvicorn's own text format.
+    assert not_json == []
+    entries = [entry for entry in map(json_object, lines) if entry is not None]
+    assert all({"time", "level", "logger", "message"} <= entry.keys() for entry in entries)
+    assert {"uvicorn.error", "uvicorn.access"} <= {entry["logger"] for entry in entries}
+    assert any(entry.get("room_id") == room_id for entry in entries)
+
+
+def health_checks() -> dict[str, list[str]]:
+    """The image's and compose's health check commands, as the container would run them."""
+    dockerfile = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
+    image_check = re.search(r"^HEALTHCHECK .*?CMD (\[.*\])$", dockerfile, flags=re.MULTILINE)
+    assert image_check
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    return {
+        "image": json.loads(image_check.group(1)),
+        "compose": compose["services"]["app"]["healthcheck"]["test"][1:],
+    }
+
+
+@pytest.mark.parametrize("owner", ["image", "compose"])
+def test_container_health_check_passes_against_the_running_server(
+    start: StartServer, owner: str
+) -> None:
+    server = start()
+    command = [
+        part.replace("127.0.0.1:8000", f"127.0.0.1:{server.port}")
+        for part in health_checks()[owner]
+    ]
+    assert command[0] == "python"
+    subprocess.run([sys.executable, *command[1:]], check=True)
+
+
+def test_production_refuses_to_start_with_the_default_secret(
+    fresh_database: str, tmp_path: Path
+) -> None:
+    for secret in (None, INSECURE_SECRET):
+        server = start_server(production_environment(fresh_database, secret), tmp_path)
+        assert server.process.wait(timeout=START_DEADLINE_SECONDS) != 0
+        assert "SECRET_KEY must be set" in server.log.read_text()
