@@ -50,10 +50,11 @@ def create_app(
     settings: Settings | None = None, *, idle_check_seconds: float = IDLE_CHECK_SECONDS
 ) -> FastAPI:
     settings = settings or get_settings()
+    # Now, not in the lifespan: uvicorn logs its start before the lifespan runs.
+    observability.configure_logging(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        observability.configure_logging(settings)
         migrate(settings.database_url)
         db_engine = create_db_engine(settings.database_url)
         store = Store(db_engine)

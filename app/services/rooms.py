@@ -360,11 +360,11 @@ class RoomService:
             connection.seat = room.seat_of(connection.token_hash)
             self.broadcaster.subscribe(room.id, connection)
             room.last_active = self.clock()
-            await connection.send(self._state_texts(room, [connection.seat])[connection.seat])
             if connection.seat is not None:
                 room.online[connection.seat] += 1
-                if room.online[connection.seat] == 1:
-                    await self.broadcaster.publish_all(room.id, self._presence(room))
+            await connection.send(self._state_texts(room, [connection.seat])[connection.seat])
+            if connection.seat is not None and room.online[connection.seat] == 1:
+                await self.broadcaster.publish_all(room.id, self._presence(room))
 
     async def disconnect(self, room: LiveRoom, connection: Connection) -> None:
         """A dropped seat keeps the seat; the others learn that it went away."""

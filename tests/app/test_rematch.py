@@ -1,0 +1,94 @@
+"""Rematch: when every seat asked, a new match starts in the same room and seats."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from app.services.rooms import LiveMatch, rematch_starter
+from tests.app.tables import Socket, Table, play
+
+FIXED_SEED = 424242  # a deal in which the random play below has a winner
+
+
+@pytest.fixture
+def fixed_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("app.services.rooms.secrets.randbits", lambda _bits: FIXED_SEED)
+
+
+def finished_expeditionen(table: Table, sockets: list[Socket], room_id: str) -> dict[str, Any]:
+    play(table, room_id, sockets, random.Random(21))
+    return sockets[0].state
+
+
+def test_a_rematch_starts_when_every_seat_asked(table: Table, fixed_deals: None) -> None:
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, cookies[1]) as bo:
+        over = finished_expeditionen(table, [ada, bo], room_id)
+        assert over["rematch"] == {"requested_by": []}
+        ada.send({"type": "rematch"})
+        assert ada.next("rematch")["requested_by"] == [0]
+        assert bo.next("rematch")["requested_by"] == [0]
+        bo.send({"type": "rematch"})
+        for socket in (ada, bo):
+            new = socket.next("state")
+            assert (new["match_number"], new["version"]) == (2, 0)
+            assert new["match_id"] != over["match_id"]
+            assert new["rematch"] is None and new["result"] is None
+            assert new["players"] == over["players"]
+            assert new["tally"]["matches"] == 1
+
+
+def test_in_expeditionen_the_loser_starts_the_rematch(table: Table, fixed_deals: None) -> None:
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, cookies[1]) as bo:
+        winner = finished_expeditionen(table, [ada, bo], room_id)["result"]["winner"]
+        assert winner in (0, 1)
+        ada.send({"type": "rematch"})
+        bo.send({"type": "rematch"})
+        assert ada.wait_version(2, 0)["to_move"] == 1 - winner
+        room = table.client.get(f"/api/rooms/{room_id}").json()
+        assert room["options"]["first"] is None  # the room's own options stay as chosen
+
+
+def test_the_tally_counts_wins_draws_and_matches(table: Table, fixed_deals: None) -> None:
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, cookies[1]) as bo:
+        winner = finished_expeditionen(table, [ada, bo], room_id)["result"]["winner"]
+        wins = [0, 0]
+        wins[winner] = 1
+        assert ada.state["tally"] == {"wins": wins, "draws": 0, "matches": 1}
+    assert table.client.get(f"/api/rooms/{room_id}").json()["tally"]["wins"] == wins
+
+
+def test_a_single_player_rematch_starts_at_once(table: Table) -> None:
+    room_id, cookies = table.seated_room("scoundrel")
+    with table.socket(room_id, cookies[0]) as player:
+        play(table, room_id, [player], random.Random(1))
+        won = player.state["result"]["winner"] == 0
+        player.send({"type": "rematch"})
+        new = player.wait_version(2, 0)
+        assert new["to_move"] == 0
+        assert new["tally"] == {"wins": [int(won)], "draws": 0, "matches": 1}
+
+
+def starter(rule: str | None, first_seat: int, winner: int | None) -> int:
+    game = (
+        SimpleNamespace(seats=2) if rule is None else SimpleNamespace(seats=2, rematch_starter=rule)
+    )
+    previous = LiveMatch(1, 1, first_seat, None, "finished", result={"winner": winner})
+    return rematch_starter(game, previous)  # type: ignore[arg-type]
+
+
+def test_the_loser_starts_when_the_game_says_so() -> None:
+    assert starter("loser", first_seat=1, winner=1) == 0
+    assert starter("loser", first_seat=0, winner=0) == 1
+
+
+def test_otherwise_the_starting_seat_alternates() -> None:
+    assert starter("alternate", first_seat=0, winner=1) == 1
+    assert starter(None, first_seat=1, winner=0) == 0
+    assert starter("loser", first_seat=1, winner=None) == 0  # a draw has no loser

@@ -1,0 +1,73 @@
+"""Storage: the schema that migrations build, and the keys the action path relies on."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import text
+
+from app.settings import Settings
+from app.storage.db import create_db_engine, migrate, normalise_url
+from app.storage.models import Base, Match, Room
+from app.storage.repositories import PlyTaken, Store
+
+
+def test_migrations_agree_with_the_models(settings: Settings) -> None:
+    migrate(settings.database_url)
+    engine = create_db_engine(settings.database_url)
+    with engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        assert compare_metadata(context, Base.metadata) == []
+    engine.dispose()
+
+
+def test_migrating_twice_changes_nothing(settings: Settings) -> None:
+    migrate(settings.database_url)
+    migrate(settings.database_url)
+    engine = create_db_engine(settings.database_url)
+    with engine.connect() as connection:
+        assert connection.scalar(text("SELECT count(*) FROM alembic_version")) == 1
+    engine.dispose()
+
+
+def test_the_database_admits_one_action_per_version(settings: Settings) -> None:
+    """What makes two server processes unable to both accept a move for the same version."""
+    migrate(settings.database_url)
+    engine = create_db_engine(settings.database_url)
+    store = Store(engine)
+    now = datetime.now(UTC)
+    room = Room(id="r1", game="scoundrel", options={}, created_at=now, last_active_at=now)
+    match = Match(
+        room_id="r1",
+        number=1,
+        game="scoundrel",
+        seed=2**62,
+        options={},
+        first_seat=0,
+        status="playing",
+    )
+    store.create_room(room, match)
+    store.record_action(match.id, 1, 0, {"type": "avoid"}, now)
+    with pytest.raises(PlyTaken):
+        store.record_action(match.id, 1, 0, {"type": "take", "card": "7C"}, now)
+    store.record_action(match.id, 2, 0, {"type": "take", "card": "7C"}, now)
+    engine.dispose()
+
+
+def test_sqlite_runs_in_wal_mode_with_synchronous_normal(tmp_path: Path) -> None:
+    engine = create_db_engine(f"sqlite:///{tmp_path}/new/dir/k.db")
+    with engine.connect() as connection:
+        assert connection.scalar(text("PRAGMA journal_mode")) == "wal"
+        assert connection.scalar(text("PRAGMA synchronous")) == 1  # NORMAL
+        assert connection.scalar(text("PRAGMA foreign_keys")) == 1
+    engine.dispose()
+
+
+def test_postgres_urls_go_through_psycopg() -> None:
+    assert normalise_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalise_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalise_url("sqlite:///x.db") == "sqlite:///x.db"
