@@ -96,8 +96,8 @@ def test_values_out_of_range_stop_the_start(
 
 
 def documented_defaults() -> dict[str, str]:
-    """The first table of docs/self-hosting.md's Configuration section: name → default."""
-    text = (ROOT / "docs" / "self-hosting.md").read_text()
+    """The first table of the README's Configuration section: name → default."""
+    text = (ROOT / "README.md").read_text()
     section = text.split("### Configuration", 1)[1].split("\n\n| variable", 2)[1]
     rows = re.findall(r"^\| `([A-Z_]+)` \| (.+?) \|", section, flags=re.MULTILINE)
     return {name: default.strip("`") for name, default in rows}
