@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated, Any, NoReturn
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
@@ -25,13 +26,15 @@ from app.services.rooms import Refusal, RoomNotFound
 from app.settings import Settings
 from engine import games
 
+logger = logging.getLogger(__name__)
 router = APIRouter(prefix="/api", tags=["api"])
 
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorResponse}}
 UNPROCESSABLE: dict[int | str, dict[str, Any]] = {422: {"model": ErrorResponse}}
 
 
-def fail(status_code: int, code: ErrorCode, message: str) -> NoReturn:
+def fail(status_code: int, code: ErrorCode, message: str, **context: object) -> NoReturn:
+    logger.info("refused: %s", message, extra={"code": code, **context})
     raise HTTPException(status_code, detail={"code": code, "message": message})
 
 
@@ -68,7 +71,7 @@ async def create_room(body: CreateRoom, rooms: RoomsDep, settings: SettingsDep) 
     try:
         room = rooms.create_room(body.game, body.options, body.preset)
     except Refusal as refusal:
-        fail(422, refusal.code, refusal.message)
+        fail(422, refusal.code, refusal.message, game=body.game)
     return RoomCreated(room_id=room.id, url=room_url(settings, room.id))
 
 
@@ -77,7 +80,7 @@ async def get_room(room_id: str, rooms: RoomsDep) -> RoomInfo:
     try:
         return RoomInfo.model_validate(rooms.describe(rooms.room(room_id)))
     except RoomNotFound:
-        fail(404, "unknown_room", "no open room with this id")
+        fail(404, "unknown_room", "no open room with this id", room_id=room_id)
 
 
 @router.post(
@@ -108,7 +111,7 @@ async def join_room(
     try:
         seat = await rooms.join(room_id, body.name, token_hash(settings.secret_key, token))
     except (RoomNotFound, Refusal):
-        fail(404, "unknown_room", "no open room with this id")
+        fail(404, "unknown_room", "no open room with this id", room_id=room_id)
     return Joined(seat=seat)
 
 
@@ -149,5 +152,5 @@ def list_matches(
 def replay_match(match_id: int, matches: MatchesDep) -> MatchReplay:
     replay = matches.replay(match_id)
     if replay is None:
-        fail(404, "unknown_match", "no finished match with this id")
+        fail(404, "unknown_match", "no finished match with this id", match_id=match_id)
     return MatchReplay.model_validate(replay)

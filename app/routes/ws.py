@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -14,6 +15,7 @@ from app.routes.deps import PlayerDep, RoomsDep, SettingsDep
 from app.services.rooms import Refusal, RoomNotFound, error_text
 from app.settings import Settings
 
+logger = logging.getLogger(__name__)
 router = APIRouter()
 
 
@@ -43,7 +45,10 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
     return urlsplit(origin).netloc == websocket.headers.get("host")
 
 
-async def refuse(websocket: WebSocket, code: ErrorCode, message: str, close_code: int) -> None:
+async def refuse(
+    websocket: WebSocket, room_id: str, code: ErrorCode, message: str, close_code: int
+) -> None:
+    logger.warning("refused: %s", message, extra={"room_id": room_id, "code": code})
     await websocket.send_text(error_text(code, message))
     await websocket.close(close_code, message)
 
@@ -56,6 +61,7 @@ async def room_socket(
     if not origin_allowed(websocket, settings):
         await refuse(
             websocket,
+            room_id,
             "forbidden_origin",
             "this origin may not open sockets here",
             CLOSE_FORBIDDEN_ORIGIN,
@@ -66,7 +72,9 @@ async def room_socket(
         room = rooms.room(room_id)
         await rooms.connect(room, connection)
     except (RoomNotFound, Refusal):
-        await refuse(websocket, "unknown_room", "no open room with this id", CLOSE_UNKNOWN_ROOM)
+        await refuse(
+            websocket, room_id, "unknown_room", "no open room with this id", CLOSE_UNKNOWN_ROOM
+        )
         return
     WS_CONNECTIONS.inc()
     try:

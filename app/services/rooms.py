@@ -291,6 +291,18 @@ class RoomService:
             room.count_finished(winner)
         return room
 
+    def _catch_up(self, room: LiveRoom) -> None:
+        """Take the match, seats and tally from the database (the source of truth)."""
+        loaded = self.store.load_room(room.id)
+        if loaded is None:
+            raise Refusal("unknown_room", "this room was closed")
+        fresh = self._rebuild(loaded)
+        was_playing = room.match.status == "playing"
+        room.match, room.seats = fresh.match, fresh.seats
+        room.wins, room.draws, room.finished = fresh.wins, fresh.draws, fresh.finished
+        MATCHES_IN_PROGRESS.inc((room.match.status == "playing") - was_playing)
+        logger.info("room caught up", extra={"room_id": room.id, "version": room.match.version})
+
     def _go_live(self, room: LiveRoom) -> None:
         self.rooms[room.id] = room
         ROOMS_OPEN.inc()
@@ -428,7 +440,13 @@ class RoomService:
                 state = room.game.apply(match.state, seat, message.action)
             except IllegalAction as error:
                 raise Refusal(error.code, error.message) from None  # type: ignore[arg-type]
-            self._store_action(room, seat, message.action, state)
+            try:
+                self._store_action(room, seat, message.action, state)
+            except PlyTaken:
+                # Another server process stored this version first: catch up, then say so.
+                self._catch_up(room)
+                await self._publish_state(room)
+                raise Refusal("stale", "another action was stored first") from None
             await self._publish_state(room)
 
     def _store_action(self, room: LiveRoom, seat: int, action: dict[str, Any], state: Any) -> None:
@@ -448,8 +466,6 @@ class RoomService:
                 finish,
                 active_room=room.id if touch else None,
             )
-        except PlyTaken:
-            raise Refusal("stale", "another action was stored first") from None
         except SQLAlchemyError:
             logger.exception(
                 "storing an action failed",

@@ -120,3 +120,20 @@ def test_of_two_actions_for_the_same_version_exactly_one_is_accepted(table: Tabl
             winner = "two" if loser == "one" else "one"
             assert states[0]["last_action"]["action"] == sent[winner]
             assert [m["version"] for m in other.drain() if m["type"] == "state"] == [version + 1]
+
+
+def test_two_server_processes_never_accept_two_actions_for_one_version(
+    settings: Settings,
+) -> None:
+    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
+        first, second = Table(one), Table(two)
+        room_id, cookies = first.seated_room("scoundrel")
+        with first.socket(room_id, cookies[0]) as here, second.socket(room_id, cookies[0]) as there:
+            action, other = here.state["legal_actions"][:2]
+            here.act(action, 0)
+            assert here.next("state")["version"] == 1
+            there.act(other, 0)  # that process has not heard of version 1 yet
+            caught_up = there.next("state")
+            assert (caught_up["version"], caught_up["last_action"]["action"]) == (1, action)
+            assert there.error()["code"] == "stale"
+            assert second.live_state(room_id) == first.live_state(room_id)
