@@ -17,14 +17,10 @@ from typing import Protocol
 Audience = int | None
 
 
-class RateLimit(Protocol):
-    def take(self) -> bool: ...
-
-
 class Connection(Protocol):
     seat: Audience
     token_hash: str | None
-    bucket: RateLimit
+    bucket: TokenBucket
 
     async def send(self, text: str) -> None: ...
 

@@ -36,7 +36,7 @@ class MatchService:
         match, players, actions = found
         game = get_game(match.game)
         state = game.new(seed=match.seed, options=match.options)
-        steps = [
+        steps: list[dict[str, Any]] = [
             {
                 "ply": 0,
                 "seat": None,

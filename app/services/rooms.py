@@ -97,6 +97,11 @@ class LiveMatch:
     last_action: dict[str, Any] | None = None
     result: dict[str, Any] | None = None
 
+    @classmethod
+    def of(cls, row: Match, state: Any) -> LiveMatch:
+        """A new match as stored in `row`, at its first state."""
+        return cls(row.id, row.number, row.first_seat, state, row.status)
+
 
 @dataclass
 class LiveRoom:
@@ -163,7 +168,7 @@ def room_options(game: Game[Any], options: dict[str, Any], preset: str | None) -
 
 def rematch_starter(game: Game[Any], previous: LiveMatch) -> int:
     """The loser starts when the game says so and someone won; otherwise starters alternate."""
-    winner = (previous.result or {}).get("winner")
+    winner: int | None = (previous.result or {}).get("winner")
     if getattr(game, "rematch_starter", "alternate") == "loser" and winner is not None:
         return (winner + 1) % game.seats
     return ((previous.first_seat or 0) + 1) % game.seats
@@ -201,7 +206,7 @@ class RoomService:
             created_at=now,
             last_active_at=now,
         )
-        match, live = self._new_match(room_id, game, resolved, 1, "waiting", now)
+        match, state = self._new_match(room_id, game, resolved, 1, "waiting", now)
         self.store.create_room(row, match)
         room = LiveRoom(
             id=room_id,
@@ -209,7 +214,7 @@ class RoomService:
             options=resolved,
             preset=preset,
             seats=[None] * game.seats,
-            match=live(match.id),
+            match=LiveMatch.of(match, state),
             last_active=now,
             stored_active=now,
             wins=[0] * game.seats,
@@ -239,21 +244,21 @@ class RoomService:
         number: int,
         status: str,
         now: datetime,
-    ) -> tuple[Match, Callable[[int], LiveMatch]]:
+    ) -> tuple[Match, Any]:
+        """A match row to store, and its first state (the seed never leaves the row)."""
         seed = secrets.randbits(63)
         state = game.new(seed=seed, options=options)
-        first = game.to_move(state)
         row = Match(
             room_id=room_id,
             number=number,
             game=game.name,
             seed=seed,
             options=options,
-            first_seat=first,
+            first_seat=game.to_move(state),
             status=status,
             started_at=now if status == "playing" else None,
         )
-        return row, lambda match_id: LiveMatch(match_id, number, first, state, status)
+        return row, state
 
     def _rebuild(self, loaded: LoadedRoom) -> LiveRoom:
         game = get_game(loaded.room.game)
@@ -508,7 +513,7 @@ class RoomService:
         options = dict(room.options)
         if any(option.name == "first" for option in game.options):
             options["first"] = rematch_starter(game, previous)
-        row, live = self._new_match(
+        row, state = self._new_match(
             room.id, game, options, previous.number + 1, "playing", self.clock()
         )
         try:
@@ -516,7 +521,7 @@ class RoomService:
         except SQLAlchemyError:
             logger.exception("storing a rematch failed", extra={"room_id": room.id})
             raise Refusal("unavailable", "the rematch could not be saved; try again") from None
-        room.match = live(row.id)
+        room.match = LiveMatch.of(row, state)
         room.rematch.clear()
         MATCHES_IN_PROGRESS.inc()
         logger.info(

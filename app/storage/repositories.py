@@ -14,11 +14,11 @@ from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.storage.models import ActionRow, Match, Room, Seat
+from app.storage.models import ActionRow, Base, Match, Room, Seat
 
-ACTIONS = ActionRow.__table__
-MATCHES = Match.__table__
-ROOMS = Room.__table__
+ACTIONS = Base.metadata.tables[ActionRow.__tablename__]
+MATCHES = Base.metadata.tables[Match.__tablename__]
+ROOMS = Base.metadata.tables[Room.__tablename__]
 
 
 class SeatTaken(Exception):
