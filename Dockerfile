@@ -18,7 +18,8 @@ FROM python:3.11-slim AS runtime
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    ENVIRONMENT=production
+    ENVIRONMENT=production \
+    FORWARDED_ALLOW_IPS="*"
 RUN useradd --system --uid 10001 --user-group --no-create-home kartenrunde
 WORKDIR /srv/kartenrunde
 COPY --from=builder /opt/venv /opt/venv
@@ -36,4 +37,4 @@ USER kartenrunde
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
     CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4)"]
-CMD ["uvicorn", "app.main:app", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--forwarded-allow-ips=*"]
+CMD ["python", "-m", "app", "--port", "8000"]

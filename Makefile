@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(PY) -m uvicorn app.main:app --host 0.0.0.0 --port $${PORT:-8000} --proxy-headers
+	$(PY) -m app
 
 # The browser tests drive Debian's Chromium; Playwright's own browser download fails here.
 browser:

@@ -70,6 +70,7 @@ def create_app(
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
             rooms.shutdown()
+            store.close()
             db_engine.dispose()
 
     app = FastAPI(

@@ -74,8 +74,7 @@ def start_server(port: int, db_dir: str) -> subprocess.Popen[bytes]:
         "LOG_LEVEL": "WARNING",
         "MESSAGES_PER_SECOND": "1000",
     }
-    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port),
-               "--log-level", "warning", "--no-access-log"]
+    command = [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)]
     return subprocess.Popen(command, cwd=ROOT, env=env)
 
 
@@ -146,6 +145,9 @@ async def act(
 
 
 async def run(args: argparse.Namespace) -> dict[str, float]:
+    if args.url:
+        await wait_ready(args.url)
+        return await drive(args, args.url, args.pid)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as db_dir:
@@ -158,7 +160,7 @@ async def run(args: argparse.Namespace) -> dict[str, float]:
             server.wait(timeout=10)
 
 
-async def drive(args: argparse.Namespace, base: str, pid: int) -> dict[str, float]:
+async def drive(args: argparse.Namespace, base: str, pid: int | None) -> dict[str, float]:
     stats = Stats()
     stop = asyncio.Event()
     limits = httpx.Limits(max_connections=20)
@@ -168,7 +170,7 @@ async def drive(args: argparse.Namespace, base: str, pid: int) -> dict[str, floa
     for room_id, cookies in rooms:
         for cookie in cookies:
             ws = await connect(
-                f"ws://127.0.0.1:{base.rsplit(':', 1)[1]}/ws/rooms/{room_id}",
+                f"ws{base.removeprefix('http')}/ws/rooms/{room_id}",
                 additional_headers={"Cookie": f"kr_player={cookie}"},
                 max_queue=None,
             )
@@ -176,10 +178,10 @@ async def drive(args: argparse.Namespace, base: str, pid: int) -> dict[str, floa
     players = [asyncio.create_task(play(ws, room, args.think, stats, stop)) for ws, room in sockets]
     await asyncio.sleep(args.warmup)
     stats.measuring = True
-    cpu_before, started = cpu_seconds(pid), time.perf_counter()
+    cpu_before, started = cpu_seconds(pid) if pid else 0.0, time.perf_counter()
     await asyncio.sleep(args.window)
     stats.measuring = False
-    cpu_after, elapsed = cpu_seconds(pid), time.perf_counter() - started
+    cpu_after, elapsed = cpu_seconds(pid) if pid else 0.0, time.perf_counter() - started
     stop.set()
     for ws, _ in sockets:
         await ws.close()
@@ -201,7 +203,7 @@ async def drive(args: argparse.Namespace, base: str, pid: int) -> dict[str, floa
         "p99_ms": pct(0.99),
         "errors": stats.errors,
         "server_cpu_ms_per_move": (cpu_after - cpu_before) * 1000 / moves,
-        "server_peak_mib": peak_memory_mib(pid),
+        "server_peak_mib": peak_memory_mib(pid) if pid else float("nan"),
     }
 
 
@@ -211,6 +213,8 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.0, help="mean think time in seconds")
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--window", type=float, default=20.0)
+    parser.add_argument("--url", help="drive a server that is already running, e.g. for profiling")
+    parser.add_argument("--pid", type=int, help="with --url: the server process to measure")
     args = parser.parse_args()
     figures = asyncio.run(run(args))
     print("  ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"

@@ -70,13 +70,22 @@ def breakdown(cards: list[str]) -> dict[str, Any]:
     total = sum(number_value(card) for card in cards)
     wagers = sum(1 for card in cards if is_wager(card))
     bonus = BONUS if len(cards) >= BONUS_CARDS else 0
-    score = (total - EXPEDITION_COST) * (1 + wagers) + bonus if cards else 0
     ranks = [rank(card) for card in cards]
+    score = expedition_score(cards)
     return {"ranks": ranks, "sum": total, "wagers": wagers, "bonus": bonus, "score": score}
 
 
 def expedition_score(cards: list[str]) -> int:
-    return int(breakdown(cards)["score"])
+    """The rule file's four steps in one pass (every view scores all eight expeditions)."""
+    if not cards:
+        return 0
+    total = wagers = 0
+    for card in cards:
+        value = RANK_ORDER[card[:-1]]
+        total += value
+        wagers += value == 0
+    bonus = BONUS if len(cards) >= BONUS_CARDS else 0
+    return (total - EXPEDITION_COST) * (1 + wagers) + bonus
 
 
 def play_refusal(expedition: list[str], card: str) -> str | None:

@@ -167,10 +167,8 @@ def test_image_is_production_and_serves_port_8000_behind_a_proxy() -> None:
     assert "ENVIRONMENT=production" in runtime_stage()
     assert dockerfile_instructions("EXPOSE") == ["8000"]
     command = dockerfile_instructions("CMD")[-1]
-    assert command == (
-        '["uvicorn", "app.main:app", "--host", "0.0.0.0", "--port", "8000", '
-        '"--proxy-headers", "--forwarded-allow-ips=*"]'
-    )
+    assert command == '["python", "-m", "app", "--port", "8000"]'
+    assert 'FORWARDED_ALLOW_IPS="*"' in runtime_stage()
 
 
 def test_image_health_check_asks_the_server_with_python() -> None:

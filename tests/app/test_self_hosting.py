@@ -112,9 +112,7 @@ def start_server(environment: dict[str, str], workdir: Path) -> Server:
     with log.open("wb") as sink:
         process = subprocess.Popen(
             [
-                sys.executable, "-m", "uvicorn", "app.main:app", "--app-dir", str(ROOT),
-                "--host", "127.0.0.1", "--port", str(port),
-                "--proxy-headers", "--forwarded-allow-ips=*",
+                sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port),
             ],
             cwd=workdir,
             env=environment,

@@ -62,7 +62,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     }
     log = (folder / "server.log").open("wb")
     server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port)],
+        [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)],
         cwd=ROOT,
         env=env,
         stdout=log,

@@ -1,0 +1,30 @@
+"""``python -m app``: serve Kartenrunde with uvicorn, the one way `make run`, the image,
+the tests and the benchmarks start the server."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+import uvicorn
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m app", description=__doc__)
+    parser.add_argument("--host", default="0.0.0.0")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    args = parser.parse_args()
+    uvicorn.run(
+        "app.main:app",
+        host=args.host,
+        port=args.port,
+        # Trust X-Forwarded-* only from FORWARDED_ALLOW_IPS (uvicorn's variable; 127.0.0.1).
+        proxy_headers=True,
+        # Views are a few hundred bytes: compressing each one cost a fifth of the server's
+        # CPU per move (bench/load.py) and saved nothing that matters.
+        ws_per_message_deflate=False,
+    )
+
+
+if __name__ == "__main__":
+    main()
