@@ -20,7 +20,7 @@ from app.routes import api, pages, ws
 from app.services.matches import MatchService
 from app.services.rooms import RoomService
 from app.settings import Settings, get_settings
-from app.storage.db import create_db_engine, migrate
+from app.storage.db import create_db_engine, migrate, start_checkpoints
 from app.storage.repositories import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,6 +57,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         migrate(settings.database_url)
         db_engine = create_db_engine(settings.database_url)
+        stop_checkpoints = start_checkpoints(db_engine)
         store = Store(db_engine)
         rooms = RoomService(settings, store, LocalBroadcaster())
         app.state.db_engine = db_engine
@@ -71,6 +72,7 @@ def create_app(
                 await sweeper
             rooms.shutdown()
             store.close()
+            stop_checkpoints()
             db_engine.dispose()
 
     app = FastAPI(

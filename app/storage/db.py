@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +14,9 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 
 ROOT = Path(__file__).resolve().parents[2]
+CHECKPOINT_SECONDS = 1.0
+
+logger = logging.getLogger(__name__)
 
 
 def normalise_url(url: str) -> str:
@@ -40,11 +46,42 @@ def _sqlite_engine(url: str) -> Engine:
         cursor.execute("PRAGMA journal_mode=WAL")
         # With WAL, NORMAL loses at most the last commits on power loss, never consistency.
         cursor.execute("PRAGMA synchronous=NORMAL")
+        # No automatic checkpoints: their fsync would stall the event loop in the middle of
+        # a move (the p99 of bench/load.py); `start_checkpoints` runs them in a thread.
+        cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=5000")
         cursor.close()
 
     return engine
+
+
+def start_checkpoints(engine: Engine, every: float = CHECKPOINT_SECONDS) -> Callable[[], None]:
+    """Checkpoint SQLite's write-ahead log from a background thread; return its stopper.
+
+    A passive checkpoint never blocks the writer; sqlite3 releases the GIL while it works.
+    Does nothing (and stops nothing) on other databases.
+    """
+    if engine.dialect.name != "sqlite":
+        return lambda: None
+    stop = threading.Event()
+
+    def checkpoint_until_stopped() -> None:
+        while not stop.wait(every):
+            try:
+                with engine.connect() as connection:
+                    connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception:  # the next round tries again
+                logger.exception("checkpointing the SQLite log failed")
+
+    thread = threading.Thread(target=checkpoint_until_stopped, name="wal-checkpoint", daemon=True)
+    thread.start()
+
+    def halt() -> None:
+        stop.set()
+        thread.join()
+
+    return halt
 
 
 def alembic_config(url: str) -> Config:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import text
 
 from app.settings import Settings
-from app.storage.db import create_db_engine, migrate, normalise_url
+from app.storage.db import create_db_engine, migrate, normalise_url, start_checkpoints
 from app.storage.models import Base, Match, Room
 from app.storage.repositories import PlyTaken, Store
 
@@ -64,6 +65,29 @@ def test_sqlite_runs_in_wal_mode_with_synchronous_normal(tmp_path: Path) -> None
         assert connection.scalar(text("PRAGMA journal_mode")) == "wal"
         assert connection.scalar(text("PRAGMA synchronous")) == 1  # NORMAL
         assert connection.scalar(text("PRAGMA foreign_keys")) == 1
+    engine.dispose()
+
+
+def test_sqlite_checkpoints_in_a_background_thread_not_on_the_move(tmp_path: Path) -> None:
+    """No automatic checkpoint stalls a commit; the checkpoint thread moves the log into
+    the database file (which only grows when a checkpoint runs)."""
+    database = tmp_path / "k.db"
+    engine = create_db_engine(f"sqlite:///{database}")
+    with engine.begin() as connection:
+        assert connection.scalar(text("PRAGMA wal_autocheckpoint")) == 0
+        connection.execute(text("CREATE TABLE t (x TEXT)"))
+    for _ in range(200):
+        with engine.begin() as connection:
+            connection.execute(text("INSERT INTO t VALUES (:x)"), {"x": "card" * 100})
+    size_before = database.stat().st_size
+    stop = start_checkpoints(engine, every=0.01)
+    try:
+        deadline = time.monotonic() + 10
+        while database.stat().st_size == size_before and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        stop()
+    assert database.stat().st_size > size_before
     engine.dispose()
 
 
