@@ -172,7 +172,7 @@ def room_options(game: Game[Any], options: dict[str, Any], preset: str | None) -
 def rematch_starter(game: Game[Any], previous: LiveMatch) -> int:
     """The loser starts when the game says so and someone won; otherwise starters alternate."""
     winner: int | None = (previous.result or {}).get("winner")
-    if getattr(game, "rematch_starter", "alternate") == "loser" and winner is not None:
+    if game.rematch_starter == "loser" and winner is not None:
         return (winner + 1) % game.seats
     return ((previous.first_seat or 0) + 1) % game.seats
 
@@ -416,17 +416,17 @@ class RoomService:
             await connection.send(error_text(refusal.code, refusal.message))
 
     def _parse(self, connection: Connection, data: str | bytes) -> Any:
+        # Every message counts against the rate, junk included, before any work is done.
+        if not connection.bucket.take():
+            raise Refusal("rate_limited", "too many messages; slow down")
         limit = self.settings.max_message_bytes
         size = len(data) if isinstance(data, bytes) else len(data.encode())
         if size > limit:
             raise Refusal("too_large", f"a message may have at most {limit} bytes")
         try:
-            message = CLIENT_MESSAGE.validate_json(data)
+            return CLIENT_MESSAGE.validate_json(data)
         except ValidationError as error:
             raise Refusal("malformed", describe_error(error)) from None
-        if not connection.bucket.take():
-            raise Refusal("rate_limited", "too many messages; slow down")
-        return message
 
     async def _act(self, room: LiveRoom, connection: Connection, message: ActionMessage) -> None:
         async with room.lock:

@@ -165,6 +165,18 @@ def test_too_many_messages_are_rate_limited(settings: Settings) -> None:
             assert watcher.error()["code"] == "rate_limited"
 
 
+def test_malformed_messages_count_against_the_rate_too(settings: Settings) -> None:
+    slow = settings.model_copy(update={"messages_per_second": 0.001})  # a burst of one
+    with TestClient(create_app(slow)) as client:
+        table = Table(client)
+        room_id = table.create_room("scoundrel")
+        with table.socket(room_id) as watcher:
+            watcher.send({"type": "no-such-message"})
+            assert watcher.error()["code"] == "malformed"
+            watcher.send({"type": "no-such-message"})
+            assert watcher.error()["code"] == "rate_limited"
+
+
 def test_an_unknown_room_is_refused_everywhere(table: Table) -> None:
     for response in (
         table.client.get("/api/rooms/no-such-room"),

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from app.services.rooms import LiveMatch, rematch_starter
+from engine import get_game
 from tests.app.tables import Socket, Table, play
 
 FIXED_SEED = 424242  # a deal in which the random play below has a winner
@@ -75,12 +76,15 @@ def test_a_single_player_rematch_starts_at_once(table: Table) -> None:
         assert new["tally"] == {"wins": [int(won)], "draws": 0, "matches": 1}
 
 
-def starter(rule: str | None, first_seat: int, winner: int | None) -> int:
-    game = (
-        SimpleNamespace(seats=2) if rule is None else SimpleNamespace(seats=2, rematch_starter=rule)
-    )
+def starter(rule: str, first_seat: int, winner: int | None) -> int:
+    game = SimpleNamespace(seats=2, rematch_starter=rule)
     previous = LiveMatch(1, 1, first_seat, None, "finished", result={"winner": winner})
     return rematch_starter(game, previous)  # type: ignore[arg-type]
+
+
+def test_expeditionen_says_the_loser_starts_and_scoundrel_alternates() -> None:
+    assert get_game("expeditionen").rematch_starter == "loser"
+    assert get_game("scoundrel").rematch_starter == "alternate"
 
 
 def test_the_loser_starts_when_the_game_says_so() -> None:
@@ -90,5 +94,5 @@ def test_the_loser_starts_when_the_game_says_so() -> None:
 
 def test_otherwise_the_starting_seat_alternates() -> None:
     assert starter("alternate", first_seat=0, winner=1) == 1
-    assert starter(None, first_seat=1, winner=0) == 0
+    assert starter("alternate", first_seat=1, winner=0) == 0
     assert starter("loser", first_seat=1, winner=None) == 0  # a draw has no loser
