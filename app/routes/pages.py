@@ -9,6 +9,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
+from app.routes.deps import MatchesDep, RoomsDep
+from app.services.rooms import RoomNotFound
 from engine import games
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
@@ -44,7 +46,11 @@ def home(request: Request) -> HTMLResponse:
 
 
 @router.get("/r/{room_id}", response_class=HTMLResponse)
-def table(request: Request, room_id: str) -> HTMLResponse:
+async def table(request: Request, room_id: str, rooms: RoomsDep) -> HTMLResponse:
+    try:
+        rooms.room(room_id)  # async: the room service lives on the event loop
+    except RoomNotFound:
+        return not_found(request, "room")
     return page(request, "table.html", page_name="table", room_id=room_id)
 
 
@@ -54,7 +60,9 @@ def history(request: Request) -> HTMLResponse:
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
-def replay(request: Request, match_id: str) -> HTMLResponse:
+def replay(request: Request, match_id: str, matches: MatchesDep) -> HTMLResponse:
+    if not (match_id.isdigit() and matches.is_finished(int(match_id))):
+        return not_found(request, "match")
     return page(request, "replay.html", page_name="replay", match_id=match_id)
 
 

@@ -7,6 +7,8 @@ from typing import Any
 from app.storage.repositories import Store
 from engine import get_game
 
+MAX_MATCH_ID = 2**31 - 1  # the id column is a 32-bit integer on PostgreSQL
+
 
 class MatchService:
     def __init__(self, store: Store) -> None:
@@ -28,9 +30,12 @@ class MatchService:
             for match, players in self.store.finished_matches(game, player, limit, offset)
         ]
 
+    def is_finished(self, match_id: int) -> bool:
+        return 0 < match_id <= MAX_MATCH_ID and self.store.match_status(match_id) == "finished"
+
     def replay(self, match_id: int) -> dict[str, Any] | None:
         """Every step of a finished match, from the deal to the end; None if not finished."""
-        found = self.store.finished_match(match_id)
+        found = self.store.finished_match(match_id) if self.is_finished(match_id) else None
         if found is None:
             return None
         match, players, actions = found

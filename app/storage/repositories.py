@@ -231,6 +231,10 @@ class Store:
             names = self._names(session, {match.room_id for match in matches})
             return [(match, names[match.room_id]) for match in matches]
 
+    def match_status(self, match_id: int) -> str | None:
+        with self.sessions() as session:
+            return session.scalar(select(Match.status).where(Match.id == match_id))
+
     def finished_match(
         self, match_id: int
     ) -> tuple[Match, list[str | None], list[StoredAction]] | None:

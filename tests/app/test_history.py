@@ -47,7 +47,8 @@ def test_a_finished_match_appears_in_history_and_replays_to_the_same_result(
 def test_a_running_match_is_never_revealed(table: Table) -> None:
     room_id, _cookies = table.seated_room("expeditionen")
     match_id = table.client.get(f"/api/rooms/{room_id}").json()["match_id"]
-    for path in (f"/api/matches/{match_id}", "/api/matches/999999"):
+    out_of_range = "/api/matches/" + "9" * 20  # beyond any id column: still a 404
+    for path in (f"/api/matches/{match_id}", "/api/matches/999999", out_of_range, "/api/matches/0"):
         response = table.client.get(path)
         assert response.status_code == 404
         assert response.json()["detail"]["code"] == "unknown_match"

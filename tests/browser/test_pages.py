@@ -97,7 +97,10 @@ def test_the_rules_pages_are_written_in_both_languages(new_page: NewPage) -> Non
 
 
 def test_unknown_rooms_matches_games_are_friendly_404s(new_page: NewPage, base_url: str) -> None:
-    assert httpx.get(f"{base_url}/rules/poker").status_code == 404
+    too_big = "/matches/" + "9" * 20
+    unknown = ("/rules/poker", "/r/no-such-room", "/matches/987654", "/matches/x", too_big)
+    for path in unknown:
+        assert httpx.get(f"{base_url}{path}").status_code == 404, path
     page = new_page()
     page.goto("/rules/poker")
     expect(page.locator("h1")).to_have_text("We do not know this game")
