@@ -36,7 +36,12 @@ CLOSE_UNKNOWN_ROOM = 4404
 CLOSE_FORBIDDEN_ORIGIN = 4403
 CLOSE_ROOM_CLOSED = 4410
 
-PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+# Printable text only: PostgreSQL refuses NUL, and no name needs control characters.
+PRINTABLE = r"^[^\x00-\x1f\x7f]*$"
+PlayerName = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=24, pattern=PRINTABLE),
+]
 
 
 class Strict(BaseModel):
@@ -170,9 +175,9 @@ class GameInfo(BaseModel):
 
 
 class CreateRoom(Strict):
-    game: str
+    game: str = Field(max_length=32)
     options: dict[str, Any] = Field(default_factory=dict)
-    preset: str | None = None
+    preset: str | None = Field(None, max_length=64)
 
 
 class RoomCreated(BaseModel):

@@ -8,6 +8,7 @@ from typing import Annotated, Any, NoReturn
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 
 from app.protocol import (
+    PRINTABLE,
     CreateRoom,
     ErrorCode,
     ErrorResponse,
@@ -136,10 +137,12 @@ def my_rooms(rooms: RoomsDep, player: PlayerDep, settings: SettingsDep) -> list[
 @router.get("/matches", summary="Finished matches, newest first")
 def list_matches(
     matches: MatchesDep,
-    game: str | None = None,
-    player: Annotated[str | None, Query(max_length=24, description="part of a name")] = None,
+    game: Annotated[str | None, Query(max_length=32, pattern=PRINTABLE)] = None,
+    player: Annotated[
+        str | None, Query(max_length=24, pattern=PRINTABLE, description="part of a name")
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=2**31)] = 0,
 ) -> list[MatchSummary]:
     return [MatchSummary.model_validate(m) for m in matches.history(game, player, limit, offset)]
 

@@ -231,6 +231,22 @@ def test_a_player_name_must_have_1_to_24_characters(table: Table, name: str) -> 
     assert response.json()["detail"]["code"] == "malformed"
 
 
+@pytest.mark.parametrize("name", ["a\x00b", "tab\there", "line\nbreak"])
+def test_a_player_name_is_printable_text(table: Table, name: str) -> None:
+    room_id = table.create_room("scoundrel")
+    response = table.client.post(f"/api/rooms/{room_id}/join", json={"name": name})
+    assert response.status_code == 422
+    assert response.json()["detail"]["code"] == "malformed"
+    assert table.client.get(f"/api/rooms/{room_id}").json()["seats"][0]["name"] is None
+
+
+@pytest.mark.parametrize("query", ["player=a%00b", "game=a%00", "offset=99999999999999999999"])
+def test_history_filters_refuse_what_no_database_could_match(table: Table, query: str) -> None:
+    response = table.client.get(f"/api/matches?{query}")
+    assert response.status_code == 422
+    assert response.json()["detail"]["code"] == "malformed"
+
+
 def test_each_refusal_is_logged_with_room_match_seat_and_code(
     seated: tuple[Table, str, Socket, Socket], caplog: pytest.LogCaptureFixture
 ) -> None:
