@@ -10,9 +10,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
 
 from app import observability
 from app.messaging import LocalBroadcaster
@@ -43,6 +46,17 @@ async def validation_error(_request: Request, error: Exception) -> JSONResponse:
     first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
     where = ".".join(str(part) for part in first["loc"])
     message = f"{where}: {first['msg']}" if where else str(first["msg"])
+    return malformed(message)
+
+
+async def http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    if error.status_code == 400:  # FastAPI's bare answer to a body that is no UTF-8 text
+        return malformed("body: not UTF-8 JSON")
+    return await http_exception_handler(request, error)
+
+
+def malformed(message: str) -> JSONResponse:
     return JSONResponse({"detail": {"code": "malformed", "message": message}}, status_code=422)
 
 
@@ -83,6 +97,7 @@ def create_app(
     )
     app.state.settings = settings
     app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(HTTPException, http_error)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.include_router(api.router)
     app.include_router(ws.router)

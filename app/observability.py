@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import (
     CollectorRegistry,
     Counter,
@@ -60,7 +60,7 @@ def healthz() -> dict[str, str]:
 
 
 # A plain def: FastAPI runs it in a worker thread, so a slow database never blocks the loop.
-@router.get("/readyz")
+@router.get("/readyz", responses={503: {"description": "the database is unreachable"}})
 def readyz(request: Request) -> JSONResponse:
     engine: Engine = request.app.state.db_engine
     try:
@@ -75,7 +75,11 @@ def readyz(request: Request) -> JSONResponse:
     return JSONResponse({"status": "ready"})
 
 
-@router.get("/metrics")
+@router.get(
+    "/metrics",
+    response_class=PlainTextResponse,
+    responses={200: {"content": {"application/openmetrics-text": {}}}},
+)
 def metrics(request: Request) -> Response:
     # The scraper's Accept header picks the format (Prometheus text or OpenMetrics).
     encode, content_type = choose_encoder(request.headers.get("accept", ""))

@@ -10,7 +10,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints, TypeAdapter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StringConstraints,
+    TypeAdapter,
+    WithJsonSchema,
+)
 
 ErrorCode = Literal[
     "malformed",
@@ -41,7 +49,17 @@ PRINTABLE = r"^[^\x00-\x1f\x7f]*$"
 PlayerName = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=24, pattern=PRINTABLE),
+    # The checks above apply after trimming; the schema says what a client may send.
+    WithJsonSchema(
+        {
+            "type": "string",
+            "pattern": r"^\s*[^\x00-\x1f\x7f]{1,24}\s*$",
+            "description": "1 to 24 printable characters after trimming whitespace",
+        }
+    ),
 ]
+# Checked like any text, so an unknown one can be named back (a lone surrogate cannot).
+OptionName = Annotated[str, StringConstraints(max_length=32, pattern=PRINTABLE)]
 
 
 class Strict(BaseModel):
@@ -176,7 +194,7 @@ class GameInfo(BaseModel):
 
 class CreateRoom(Strict):
     game: str = Field(max_length=32)
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: dict[OptionName, Any] = Field(default_factory=dict)
     preset: str | None = Field(None, max_length=64)
 
 

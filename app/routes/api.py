@@ -31,6 +31,7 @@ logger = logging.getLogger(__name__)
 router = APIRouter(prefix="/api", tags=["api"])
 
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorResponse}}
+# Every route with input says so: FastAPI would document its own 422 shape, not ours.
 UNPROCESSABLE: dict[int | str, dict[str, Any]] = {422: {"model": ErrorResponse}}
 
 
@@ -76,7 +77,11 @@ async def create_room(body: CreateRoom, rooms: RoomsDep, settings: SettingsDep) 
     return RoomCreated(room_id=room.id, url=room_url(settings, room.id))
 
 
-@router.get("/rooms/{room_id}", responses=NOT_FOUND, summary="A room: seats, status, tally")
+@router.get(
+    "/rooms/{room_id}",
+    responses=NOT_FOUND | UNPROCESSABLE,
+    summary="A room: seats, status, tally",
+)
 async def get_room(room_id: str, rooms: RoomsDep) -> RoomInfo:
     try:
         return RoomInfo.model_validate(rooms.describe(rooms.room(room_id)))
@@ -86,7 +91,7 @@ async def get_room(room_id: str, rooms: RoomsDep) -> RoomInfo:
 
 @router.post(
     "/rooms/{room_id}/join",
-    responses=NOT_FOUND,
+    responses=NOT_FOUND | UNPROCESSABLE,
     summary="Take a seat (or get the one this browser holds); null = spectator",
 )
 async def join_room(
@@ -134,7 +139,7 @@ def my_rooms(rooms: RoomsDep, player: PlayerDep, settings: SettingsDep) -> list[
     ]
 
 
-@router.get("/matches", summary="Finished matches, newest first")
+@router.get("/matches", responses=UNPROCESSABLE, summary="Finished matches, newest first")
 def list_matches(
     matches: MatchesDep,
     game: Annotated[str | None, Query(max_length=32, pattern=PRINTABLE)] = None,
@@ -149,7 +154,7 @@ def list_matches(
 
 @router.get(
     "/matches/{match_id}",
-    responses=NOT_FOUND,
+    responses=NOT_FOUND | UNPROCESSABLE,
     summary="A finished match, step by step with every card revealed",
 )
 def replay_match(match_id: int, matches: MatchesDep) -> MatchReplay:

@@ -61,7 +61,8 @@ def history(request: Request) -> HTMLResponse:
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
 def replay(request: Request, match_id: str, matches: MatchesDep) -> HTMLResponse:
-    if not (match_id.isdigit() and matches.is_finished(int(match_id))):
+    # isdigit() alone takes "²", which int() refuses.
+    if not (match_id.isascii() and match_id.isdigit() and matches.is_finished(int(match_id))):
         return not_found(request, "match")
     return page(request, "replay.html", page_name="replay", match_id=match_id)
 

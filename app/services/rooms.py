@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 import time
 from collections import Counter
@@ -49,7 +50,8 @@ logger = logging.getLogger(__name__)
 # The database learns of activity at most this often (the hot path stays one INSERT).
 STORE_ACTIVITY_EVERY = timedelta(minutes=1)
 ROOM_ID_BYTES = 18  # 144 bits
-MAX_ROOM_ID_LENGTH = 64
+# What token_urlsafe makes; anything else is no room (and a NUL is an error on PostgreSQL).
+ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # Refusals that a well-behaved client never causes are logged louder.
 SUSPICIOUS = {"malformed", "too_large", "rate_limited", "not_seated", "forbidden_origin"}
 
@@ -231,7 +233,7 @@ class RoomService:
         room = self.rooms.get(room_id)
         if room is not None:
             return room
-        loaded = self.store.load_room(room_id) if len(room_id) <= MAX_ROOM_ID_LENGTH else None
+        loaded = self.store.load_room(room_id) if ROOM_ID.fullmatch(room_id) else None
         if loaded is None:
             raise RoomNotFound(room_id)
         room = self._rebuild(loaded)
