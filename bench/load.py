@@ -71,10 +71,10 @@ def peak_memory_mib(pid: int) -> float:
     return float("nan")
 
 
-def start_server(port: int, db_dir: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, database_url: str) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{db_dir}/load.db",
+        "DATABASE_URL": database_url,
         "LOG_LEVEL": "WARNING",
         "MESSAGES_PER_SECOND": "1000",
     }
@@ -157,7 +157,7 @@ async def run(args: argparse.Namespace) -> dict[str, float]:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as db_dir:
-        server = start_server(port, db_dir)
+        server = start_server(port, args.database_url or f"sqlite:///{db_dir}/load.db")
         try:
             await wait_ready(base)
             return await drive(args, base, server.pid)
@@ -222,6 +222,9 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.0, help="mean think time in seconds")
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--window", type=float, default=20.0)
+    parser.add_argument(
+        "--database-url", help="the server's DATABASE_URL (default: a fresh SQLite file)"
+    )
     parser.add_argument("--url", help="drive a server that is already running, e.g. for profiling")
     parser.add_argument("--pid", type=int, help="with --url: the server process to measure")
     args = parser.parse_args()
