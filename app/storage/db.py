@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKPOINT_SECONDS = 1.0
+MIGRATION_LOCK = 0x4B617274  # "Kart": the PostgreSQL advisory lock held while migrating
 
 logger = logging.getLogger(__name__)
 
@@ -92,5 +95,31 @@ def alembic_config(url: str) -> Config:
 
 
 def migrate(url: str) -> None:
-    """Bring the database to the newest schema (idempotent)."""
-    command.upgrade(alembic_config(url), "head")
+    """Bring the database to the newest schema (idempotent, and safe to run at once from
+    several server processes: they take turns)."""
+    with migration_lock(url):
+        command.upgrade(alembic_config(url), "head")
+
+
+@contextmanager
+def migration_lock(url: str) -> Iterator[None]:
+    """A lock across processes: an advisory lock on PostgreSQL, a lock file beside SQLite's."""
+    engine = create_db_engine(url)
+    database = make_url(normalise_url(url)).database
+    try:
+        if engine.dialect.name == "postgresql":
+            with engine.connect() as connection:
+                connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+                try:
+                    yield
+                finally:
+                    unlock = text("SELECT pg_advisory_unlock(:key)")
+                    connection.execute(unlock, {"key": MIGRATION_LOCK})
+        elif engine.dialect.name == "sqlite" and database and database != ":memory:":
+            with open(f"{database}.migrate-lock", "w") as lock_file:
+                fcntl.flock(lock_file, fcntl.LOCK_EX)
+                yield
+        else:
+            yield
+    finally:
+        engine.dispose()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -56,6 +58,26 @@ def test_the_database_admits_one_action_per_version(settings: Settings) -> None:
     with pytest.raises(PlyTaken):
         store.record_action(match.id, 1, 0, {"type": "take", "card": "7C"}, now)
     store.record_action(match.id, 2, 0, {"type": "take", "card": "7C"}, now)
+    engine.dispose()
+
+
+def test_server_processes_starting_together_migrate_one_after_another(settings: Settings) -> None:
+    # Each process imports first, then all migrate at the same moment.
+    script = (
+        "import sys, time; from app.storage.db import migrate; "
+        "time.sleep(max(0, float(sys.argv[2]) - time.time())); migrate(sys.argv[1])"
+    )
+    together = str(time.time() + 4)
+    starts = [
+        subprocess.Popen([sys.executable, "-c", script, settings.database_url, together])
+        for _ in range(4)
+    ]
+    assert [start.wait(timeout=120) for start in starts] == [0, 0, 0, 0]
+    engine = create_db_engine(settings.database_url)
+    with engine.connect() as connection:
+        context = MigrationContext.configure(connection)
+        assert context.get_current_revision() is not None
+        assert compare_metadata(context, Base.metadata) == []
     engine.dispose()
 
 
