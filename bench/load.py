@@ -82,6 +82,16 @@ def start_server(port: int, database_url: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(command, cwd=ROOT, env=env)
 
 
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    server.terminate()
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        print("the server did not stop within 30 s of SIGTERM; killed", file=sys.stderr)
+        server.kill()
+        server.wait()
+
+
 async def wait_ready(base: str, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     async with httpx.AsyncClient() as http:
@@ -162,8 +172,7 @@ async def run(args: argparse.Namespace) -> dict[str, float]:
             await wait_ready(base)
             return await drive(args, base, server.pid)
         finally:
-            server.terminate()
-            server.wait(timeout=10)
+            stop_server(server)
 
 
 async def drive(args: argparse.Namespace, base: str, pid: int | None) -> dict[str, float]:
