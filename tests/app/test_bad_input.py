@@ -6,6 +6,7 @@ import json
 import logging
 import random
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from fastapi.testclient import TestClient
@@ -153,28 +154,29 @@ def test_a_rematch_before_the_end_is_refused(seated: tuple[Table, str, Socket, S
     assert refused(mover, [waiter], {"type": "rematch"}) == "illegal"
 
 
-def test_too_many_messages_are_rate_limited(settings: Settings) -> None:
+@contextmanager
+def watcher_allowed_one_message(settings: Settings) -> Iterator[Socket]:
     slow = settings.model_copy(update={"messages_per_second": 0.001})  # a burst of one
     with TestClient(create_app(slow)) as client:
         table = Table(client)
-        room_id = table.create_room("scoundrel")
-        with table.socket(room_id) as watcher:
-            watcher.send({"type": "ping"})
-            assert watcher.next("pong")
-            watcher.send({"type": "ping"})
-            assert watcher.error()["code"] == "rate_limited"
+        with table.socket(table.create_room("scoundrel")) as watcher:
+            yield watcher
+
+
+def test_too_many_messages_are_rate_limited(settings: Settings) -> None:
+    with watcher_allowed_one_message(settings) as watcher:
+        watcher.send({"type": "ping"})
+        assert watcher.next("pong")
+        watcher.send({"type": "ping"})
+        assert watcher.error()["code"] == "rate_limited"
 
 
 def test_malformed_messages_count_against_the_rate_too(settings: Settings) -> None:
-    slow = settings.model_copy(update={"messages_per_second": 0.001})  # a burst of one
-    with TestClient(create_app(slow)) as client:
-        table = Table(client)
-        room_id = table.create_room("scoundrel")
-        with table.socket(room_id) as watcher:
-            watcher.send({"type": "no-such-message"})
-            assert watcher.error()["code"] == "malformed"
-            watcher.send({"type": "no-such-message"})
-            assert watcher.error()["code"] == "rate_limited"
+    with watcher_allowed_one_message(settings) as watcher:
+        watcher.send({"type": "no-such-message"})
+        assert watcher.error()["code"] == "malformed"
+        watcher.send({"type": "no-such-message"})
+        assert watcher.error()["code"] == "rate_limited"
 
 
 def test_an_unknown_room_is_refused_everywhere(table: Table) -> None:

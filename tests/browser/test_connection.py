@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from playwright.sync_api import WebSocketRoute, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.browser.conftest import NewPage
 from tests.browser.players import act_and_wait, create_room
@@ -13,8 +13,8 @@ from tests.browser.players import act_and_wait, create_room
 ROOM_SOCKET = re.compile(r"/ws/rooms/")
 
 
-def test_server_errors_become_readable_toasts(new_page: NewPage) -> None:
-    page = new_page()
+def room_sockets(page: Page) -> list[WebSocketRoute]:
+    """The page's room sockets, passed through to the server; the test may inject messages."""
     sockets: list[WebSocketRoute] = []
 
     def through(route: WebSocketRoute) -> None:
@@ -22,6 +22,12 @@ def test_server_errors_become_readable_toasts(new_page: NewPage) -> None:
         sockets.append(route)
 
     page.route_web_socket(ROOM_SOCKET, through)
+    return sockets
+
+
+def test_server_errors_become_readable_toasts(new_page: NewPage) -> None:
+    page = new_page()
+    sockets = room_sockets(page)
     create_room(page, "scoundrel", "Dana")
     refusal = {"type": "error", "code": "stale", "message": "version 3 is not the current version"}
     sockets[-1].send(json.dumps(refusal))
@@ -35,13 +41,7 @@ def test_server_errors_become_readable_toasts(new_page: NewPage) -> None:
 
 def test_a_dropped_connection_reconnects_by_itself(new_page: NewPage) -> None:
     page = new_page()
-    sockets: list[WebSocketRoute] = []
-
-    def through(route: WebSocketRoute) -> None:
-        route.connect_to_server()
-        sockets.append(route)
-
-    page.route_web_socket(ROOM_SOCKET, through)
+    sockets = room_sockets(page)
     create_room(page, "scoundrel", "Dana")
     expect(page.locator("#conn")).to_have_text("Connected")
     page.evaluate(
