@@ -27,7 +27,7 @@ test: $(STAMP) browser services
 	$(PY) -m pytest
 
 bench: $(STAMP)
-	$(PY) bench/engine.py
+	$(PY) bench/playouts.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -192,6 +192,12 @@ class GameInfo(BaseModel):
     presets: list[PresetInfo]
 
 
+class GameSchema(BaseModel):
+    game: str
+    action: dict[str, Any] = Field(description="JSON Schema of one action a seat may send")
+    view: dict[str, Any] = Field(description="JSON Schema of what one seat or a spectator sees")
+
+
 class CreateRoom(Strict):
     game: str = Field(max_length=32)
     options: dict[OptionName, Any] = Field(default_factory=dict)

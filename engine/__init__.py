@@ -6,7 +6,18 @@
     game.legal_actions(state, 0)
 """
 
-from engine.base import Action, Game, IllegalAction, InvalidAction, Option, Preset, View
+from engine.base import (
+    Action,
+    Game,
+    IllegalAction,
+    InvalidAction,
+    Option,
+    Outcome,
+    Preset,
+    View,
+    replay,
+    resolve_options,
+)
 from engine.registry import games, get_game, register
 
 # Importing a game module registers it.
@@ -19,9 +30,12 @@ __all__ = [
     "IllegalAction",
     "InvalidAction",
     "Option",
+    "Outcome",
     "Preset",
     "View",
     "games",
     "get_game",
     "register",
+    "replay",
+    "resolve_options",
 ]

@@ -1,11 +1,10 @@
-"""Card codes as the rules define them: rank then suit (``10H``, ``QS``), ``JK`` a joker."""
+"""Card codes as the rules define them: rank then suit (``10H``, ``QS``)."""
 
 from __future__ import annotations
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("S", "H", "D", "C")
 RANK_VALUE = {rank: value for value, rank in enumerate(RANKS, start=2)}
-JOKER = "JK"
 
 
 def rank(card: str) -> str:
@@ -19,14 +18,3 @@ def suit(card: str) -> str:
 def value(card: str) -> int:
     """2..10 by number, J 11, Q 12, K 13, A 14."""
     return RANK_VALUE[rank(card)]
-
-
-def is_card(code: object) -> bool:
-    return code == JOKER or (
-        isinstance(code, str) and len(code) >= 2 and code[-1] in SUITS and code[:-1] in RANKS
-    )
-
-
-def full_deck() -> list[str]:
-    """The 52 cards without jokers, suit by suit."""
-    return [r + s for s in SUITS for r in RANKS]

@@ -1,16 +1,18 @@
 """Expeditionen (after Lost Cities, Reiner Knizia): two players build ascending expeditions.
 
-Rules: ``/work/shared/rules/expeditionen.md``. A turn has two steps, kept as an explicit
-``phase``: ``play`` (play a card to your expedition or discard it) then ``draw``. A round
-ends when the last card of the draw pile is drawn; the next round is dealt at once, so a
-state is always inside a round or ``over``.
+Rules: ``shared/rules/expeditionen.md`` beside the project. A turn has two steps, kept as
+an explicit ``phase``: ``play`` (play a card to your expedition or discard it) then
+``draw``. A round ends when the last card of the draw pile is drawn; the next round is
+dealt at once, so a state is always inside a round or ``over``.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
+
+from typing_extensions import TypedDict  # pydantic reads these on Python 3.11 too
 
 from engine.base import (
     Action,
@@ -18,9 +20,11 @@ from engine.base import (
     IllegalAction,
     InvalidAction,
     Option,
+    Outcome,
     Preset,
-    Result,
     View,
+    loser_starts,
+    outcome_json,
     resolve_options,
 )
 from engine.cards import SUITS, rank, suit
@@ -122,24 +126,6 @@ class ExpeditionenState(GameState):
     discarded: str | None
     finished: list[dict[str, Any]]
 
-    def clone(self) -> ExpeditionenState:
-        return ExpeditionenState(
-            seed=self.seed,
-            with_aces=self.with_aces,
-            rounds=self.rounds,
-            round=self.round,
-            dealer=self.dealer,
-            to_move=self.to_move,
-            phase=self.phase,
-            hands=[list(hand) for hand in self.hands],
-            expeditions=[{s: list(row) for s, row in side.items()} for side in self.expeditions],
-            discards={s: list(pile) for s, pile in self.discards.items()},
-            draw_pile=list(self.draw_pile),
-            discarded=self.discarded,
-            # Finished rounds are never changed, only appended to.
-            finished=list(self.finished),
-        )
-
 
 def totals(state: ExpeditionenState) -> list[int]:
     return [sum(done["scores"][seat] for done in state.finished) for seat in SEATS]
@@ -178,6 +164,50 @@ def parse_action(action: object) -> tuple[str, str]:
     return kind, value
 
 
+class PlayOrDiscard(TypedDict):
+    type: Literal["play", "discard"]
+    card: str
+
+
+class Draw(TypedDict):
+    type: Literal["draw"]
+    source: Literal["deck", "S", "H", "D", "C"]
+
+
+class ScoredExpedition(TypedDict):
+    cards: list[str]
+    score: int
+
+
+class DiscardPile(TypedDict, total=False):
+    top: str | None
+    size: int
+    cards: list[str]  # revealed only
+
+
+class ExpeditionenView(TypedDict, total=False):
+    seat: int | None
+    round: int
+    rounds: int
+    tiebreak: int
+    max_tiebreaks: int
+    with_aces: bool
+    dealer: int
+    to_move: int | None
+    phase: Literal["play", "draw", "over"]
+    hand: list[str] | None
+    hand_counts: list[int]
+    expeditions: list[dict[str, ScoredExpedition]]
+    discards: dict[str, DiscardPile]
+    draw_pile: int
+    discarded: str | None
+    finished: list[dict[str, Any]]
+    totals: list[int]
+    result: dict[str, Any] | None
+    hands: list[list[str]]  # revealed only
+    draw_pile_cards: list[str]  # revealed only
+
+
 class ExpeditionenGame:
     name: ClassVar[str] = "expeditionen"
     title: ClassVar[dict[str, str]] = {"de": "Expeditionen", "en": "Expeditions"}
@@ -214,8 +244,8 @@ class ExpeditionenGame:
             },
         ),
     )
-    # The rules: the winner of a match's last round deals, so in a rematch the loser starts.
-    rematch_starter: ClassVar[str] = "loser"
+    action_type: ClassVar[Any] = PlayOrDiscard | Draw
+    view_type: ClassVar[Any] = ExpeditionenView
     presets: ClassVar[tuple[Preset, ...]] = (
         Preset("short", {"rounds": 1}, {"de": "Kurzes Spiel", "en": "Short game"}),
         Preset("aces", {"with_aces": True}, {"de": "Mit Assen", "en": "With aces"}),
@@ -350,7 +380,7 @@ class ExpeditionenGame:
             "discarded": state.discarded,
             "finished": list(state.finished),
             "totals": totals(state),
-            "result": self.result(state),
+            "result": outcome_json(self.result(state)),
         }
         if reveal:
             view["hands"] = [sorted(hand, key=sort_key) for hand in state.hands]
@@ -362,12 +392,47 @@ class ExpeditionenGame:
     def is_over(self, state: ExpeditionenState) -> bool:
         return state.phase == "over"
 
-    def result(self, state: ExpeditionenState) -> Result | None:
+    def result(self, state: ExpeditionenState) -> Outcome | None:
         if state.phase != "over":
             return None
         scores = totals(state)
-        winner = None if scores[0] == scores[1] else scores.index(max(scores))
-        return {"scores": scores, "winner": winner, "rounds": list(state.finished)}
+        if scores[0] == scores[1]:
+            winner, reason = None, "tied_after_tiebreaks"
+        else:
+            winner = scores.index(max(scores))
+            reason = "won_tiebreak" if len(state.finished) > state.rounds else "higher_total"
+        return Outcome(tuple(scores), winner, reason, {"rounds": list(state.finished)})
+
+    def rematch_options(
+        self, options: dict[str, Any], previous: Outcome | None, previous_first: int | None
+    ) -> dict[str, Any]:
+        """The winner of a match's last round deals, so in a rematch the loser starts."""
+        return {**options, "first": loser_starts(previous, previous_first, len(SEATS))}
+
+    def redeal_hidden(
+        self, state: ExpeditionenState, viewer: int | None, rng: random.Random
+    ) -> ExpeditionenState:
+        """Hidden from a viewer: the other hands, the draw pile, every discard below a
+        pile's top (even one it saw go) and the seed that deals the later rounds."""
+        other = state.clone()
+        other.seed = rng.randrange(2**63)
+        if state.phase == "over":
+            return other
+        hands = [seat for seat in SEATS if seat != viewer]
+        piles = list(other.discards.values())
+        pool = [card for seat in hands for card in other.hands[seat]] + other.draw_pile
+        pool += [card for pile in piles for card in pile[:-1]]
+        rng.shuffle(pool)
+        for seat in hands:
+            size = len(other.hands[seat])
+            other.hands[seat], pool = pool[:size], pool[size:]
+        size = len(other.draw_pile)
+        other.draw_pile, pool = pool[:size], pool[size:]
+        for pile in piles:
+            below = len(pile) - 1
+            if below > 0:
+                pile[:below], pool = pool[:below], pool[below:]
+        return other
 
     def state_from_json(self, data: dict[str, Any]) -> ExpeditionenState:
         return ExpeditionenState.from_json(data)

@@ -1,6 +1,6 @@
 """Scoundrel (Zach Gage and Kurt Bieg, 2011): a solo dungeon crawl through 44 cards.
 
-Rules: ``/work/shared/rules/scoundrel.md``. Decisions where that file is silent:
+Rules: ``shared/rules/scoundrel.md`` beside the project. Decisions where that file is silent:
 
 - ``weapon`` is a required bool on every take. It is read only for monsters; a weapon or a
   potion is listed (and accepted) with ``weapon: false`` only, and ``weapon: true`` on one
@@ -8,8 +8,9 @@ Rules: ``/work/shared/rules/scoundrel.md``. Decisions where that file is silent:
 - The potion bonus of a win counts whenever health is exactly 20 and the very last card
   taken was a potion, whether or not that potion healed.
 - The dungeon is face down: a view shows its size only (``reveal=True``, for replays of
-  finished games, adds its order). The discard pile is public: every card in it was seen
-  face up. After a loss the result names the monsters still in the dungeon, for the score.
+  finished games, adds its order). The discard pile lies face down as in the seed: a view
+  shows how many cards it holds, and its cards only under ``open_discard`` (or revealed).
+  After a loss the result names the monsters still in the dungeon, for the score.
 - Room order is reveal order: the card left over from the previous room comes first.
 """
 
@@ -17,7 +18,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Literal
+
+from typing_extensions import TypedDict  # pydantic reads these on Python 3.11 too
 
 from engine.base import (
     Action,
@@ -25,9 +28,10 @@ from engine.base import (
     IllegalAction,
     InvalidAction,
     Option,
+    Outcome,
     Preset,
-    Result,
     View,
+    outcome_json,
     resolve_options,
 )
 from engine.cards import RANKS, suit, value
@@ -67,6 +71,7 @@ class ScoundrelState(GameState):
     discard: list[str] = field(default_factory=list)
     health: int = MAX_HEALTH
     strict_weapons: bool = False
+    open_discard: bool = False
     avoided_last_room: bool = False
     last_room: bool = False
     taken: int = 0
@@ -74,22 +79,37 @@ class ScoundrelState(GameState):
     last_card: str | None = None
     phase: str = "room"
 
-    def clone(self) -> Self:
-        return type(self)(
-            dungeon=list(self.dungeon),
-            room=list(self.room),
-            weapon=self.weapon,
-            stack=list(self.stack),
-            discard=list(self.discard),
-            health=self.health,
-            strict_weapons=self.strict_weapons,
-            avoided_last_room=self.avoided_last_room,
-            last_room=self.last_room,
-            taken=self.taken,
-            potion_used=self.potion_used,
-            last_card=self.last_card,
-            phase=self.phase,
-        )
+
+class Avoid(TypedDict):
+    type: Literal["avoid"]
+
+
+class Take(TypedDict):
+    type: Literal["take"]
+    card: str
+    weapon: bool
+
+
+class ScoundrelView(TypedDict, total=False):
+    phase: Literal["room", "over"]
+    health: int
+    max_health: int
+    room: list[str]
+    weapon: str | None
+    stack: list[str]
+    weapon_limit: int | None
+    dungeon_size: int
+    discard: list[str]  # only under open_discard (or revealed)
+    discard_count: int
+    can_avoid: bool
+    avoided_last_room: bool
+    last_room: bool
+    taken_this_room: int
+    potion_used: bool
+    strict_weapons: bool
+    open_discard: bool
+    result: dict[str, Any] | None
+    dungeon: list[str]  # revealed only
 
 
 class ScoundrelGame:
@@ -109,8 +129,21 @@ class ScoundrelGame:
                 "one it slew.",
             },
         ),
+        Option(
+            "open_discard",
+            False,
+            (False, True),
+            label={"de": "Offener Ablagestapel", "en": "Open discard pile"},
+            help={
+                "de": "Der Ablagestapel liegt offen: Du siehst, was schon weg ist, statt "
+                "es dir zu merken.",
+                "en": "The discard pile lies face up: see what has gone instead of "
+                "remembering it.",
+            },
+        ),
     )
-    rematch_starter: ClassVar[str] = "alternate"
+    action_type: ClassVar[Any] = Avoid | Take
+    view_type: ClassVar[Any] = ScoundrelView
     presets: ClassVar[tuple[Preset, ...]] = (
         Preset(
             "strict",
@@ -132,7 +165,11 @@ class ScoundrelGame:
             random.Random(seed).shuffle(dungeon)
         else:
             dungeon = checked_deck(deck)
-        state = ScoundrelState(dungeon=dungeon, strict_weapons=resolved["strict_weapons"])
+        state = ScoundrelState(
+            dungeon=dungeon,
+            strict_weapons=resolved["strict_weapons"],
+            open_discard=resolved["open_discard"],
+        )
         deal_room(state)
         return state
 
@@ -169,7 +206,6 @@ class ScoundrelGame:
             "stack": list(state.stack),
             "weapon_limit": weapon_limit(state),
             "dungeon_size": len(state.dungeon),
-            "discard": list(state.discard),
             "discard_count": len(state.discard),
             "can_avoid": may_avoid(state),
             "avoided_last_room": state.avoided_last_room,
@@ -177,8 +213,11 @@ class ScoundrelGame:
             "taken_this_room": state.taken,
             "potion_used": state.potion_used,
             "strict_weapons": state.strict_weapons,
-            "result": self.result(state),
+            "open_discard": state.open_discard,
+            "result": outcome_json(self.result(state)),
         }
+        if state.open_discard or reveal:
+            shown["discard"] = list(state.discard)
         if reveal:
             shown["dungeon"] = list(state.dungeon)
         return shown
@@ -186,30 +225,54 @@ class ScoundrelGame:
     def is_over(self, state: ScoundrelState) -> bool:
         return state.phase == "over"
 
-    def result(self, state: ScoundrelState) -> Result | None:
+    def result(self, state: ScoundrelState) -> Outcome | None:
         if not self.is_over(state):
             return None
         if state.health > 0:
             bonus = potion_bonus(state)
-            return {
-                "scores": [state.health + bonus],
-                "winner": 0,
-                "outcome": "win",
-                "health": state.health,
-                "potion_bonus": bonus,
-                "monsters_left": [],
-                "last_card": state.last_card,
-            }
+            return Outcome(
+                scores=(state.health + bonus,),
+                winner=0,
+                reason="survived",
+                details={
+                    "health": state.health,
+                    "potion_bonus": bonus,
+                    "monsters_left": [],
+                    "last_card": state.last_card,
+                },
+            )
         left = [card for card in state.room + state.dungeon if is_monster(card)]
-        return {
-            "scores": [state.health - sum(value(card) for card in left)],
-            "winner": None,
-            "outcome": "loss",
-            "health": state.health,
-            "potion_bonus": 0,
-            "monsters_left": left,
-            "last_card": state.last_card,
-        }
+        return Outcome(
+            scores=(state.health - sum(value(card) for card in left),),
+            winner=None,
+            reason="slain",
+            details={
+                "health": state.health,
+                "potion_bonus": 0,
+                "monsters_left": left,
+                "last_card": state.last_card,
+            },
+        )
+
+    def rematch_options(
+        self, options: dict[str, Any], previous: Outcome | None, previous_first: int | None
+    ) -> dict[str, Any]:
+        return dict(options)
+
+    def redeal_hidden(
+        self, state: ScoundrelState, viewer: int | None, rng: random.Random
+    ) -> ScoundrelState:
+        """Hidden from everyone: the dungeon's order, and the discard pile's cards unless open."""
+        if self.is_over(state):
+            return state.clone()
+        other = state.clone()
+        if state.open_discard:
+            rng.shuffle(other.dungeon)
+            return other
+        pool = other.dungeon + other.discard
+        rng.shuffle(pool)
+        other.dungeon, other.discard = pool[: len(state.dungeon)], pool[len(state.dungeon) :]
+        return other
 
     def state_from_json(self, data: dict[str, Any]) -> ScoundrelState:
         return ScoundrelState.from_json(data)

@@ -13,6 +13,7 @@ from app.protocol import (
     ErrorCode,
     ErrorResponse,
     GameInfo,
+    GameSchema,
     Joined,
     JoinRoom,
     MatchReplay,
@@ -22,6 +23,7 @@ from app.protocol import (
     RoomInfo,
 )
 from app.routes.deps import MatchesDep, PlayerDep, RoomsDep, SettingsDep
+from app.services import schemas
 from app.services.identity import COOKIE, COOKIE_MAX_AGE, new_token, token_hash
 from app.services.rooms import Refusal, RoomNotFound
 from app.settings import Settings
@@ -61,6 +63,17 @@ def list_games() -> list[GameInfo]:
         )
         for game in games()
     ]
+
+
+@router.get(
+    "/games/{name}/schema",
+    responses=NOT_FOUND | UNPROCESSABLE,
+    summary="JSON Schema of a game's actions and of one seat's view, for client and bot authors",
+)
+def game_schema(name: str) -> GameSchema:
+    if name not in {game.name for game in games()}:
+        fail(404, "unknown_game", f"no game {name!r} here")
+    return GameSchema.model_validate(schemas.game_schema(name))
 
 
 @router.post(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.storage.repositories import Store
-from engine import get_game
+from engine import get_game, replay
 
 MAX_MATCH_ID = 2**31 - 1  # the id column is a 32-bit integer on PostgreSQL
 
@@ -40,32 +40,26 @@ class MatchService:
             return None
         match, players, actions = found
         game = get_game(match.game)
-        state = game.new(seed=match.seed, options=match.options)
-        steps: list[dict[str, Any]] = [
+        moves = [(stored.seat, stored.action) for stored in actions]
+        states = list(replay(game, match.seed, match.options, moves))
+        steps = [
             {
-                "ply": 0,
-                "seat": None,
-                "action": None,
-                "text": None,
+                "ply": ply,
+                "seat": seat,
+                "action": action,
+                "text": action and game.notation(action),
                 "view": game.view(state, None, reveal=True),
             }
-        ]
-        for stored in actions:
-            state = game.apply(state, stored.seat, stored.action)
-            steps.append(
-                {
-                    "ply": stored.ply,
-                    "seat": stored.seat,
-                    "action": stored.action,
-                    "text": game.notation(stored.action),
-                    "view": game.view(state, None, reveal=True),
-                }
+            for ply, ((seat, action), state) in enumerate(
+                zip([(None, None), *moves], states, strict=True)
             )
+        ]
+        result = game.result(states[-1])
         return {
             "match_id": match.id,
             "game": match.game,
             "options": match.options,
             "players": players,
-            "result": game.result(state),
+            "result": result and result.to_json(),
             "steps": steps,
         }

@@ -43,7 +43,7 @@ from app.storage.repositories import (
     SeatTaken,
     Store,
 )
-from engine import Game, IllegalAction, get_game
+from engine import Game, IllegalAction, Outcome, get_game, replay, resolve_options
 
 logger = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ class LiveMatch:
     status: str  # waiting (seats free), playing, finished
     version: int = 0
     last_action: dict[str, Any] | None = None
-    result: dict[str, Any] | None = None
+    result: Outcome | None = None
 
     @classmethod
     def of(cls, row: Match, state: Any) -> LiveMatch:
@@ -155,7 +155,7 @@ class LiveRoom:
 
 
 def room_options(game: Game[Any], options: dict[str, Any], preset: str | None) -> dict[str, Any]:
-    """The preset's values, then the given ones, over the defaults (validated by game.new)."""
+    """The preset's values, then the given ones, over the defaults."""
     chosen: dict[str, Any] = {}
     if preset is not None:
         found = [p for p in game.presets if p.name == preset]
@@ -165,18 +165,9 @@ def room_options(game: Game[Any], options: dict[str, Any], preset: str | None) -
         chosen.update(found[0].options)
     chosen.update(options)
     try:
-        game.new(seed=0, options=chosen)
+        return resolve_options(game.options, chosen)
     except ValueError as error:
         raise Refusal("bad_option", str(error)) from None
-    return {option.name: chosen.get(option.name, option.default) for option in game.options}
-
-
-def rematch_starter(game: Game[Any], previous: LiveMatch) -> int:
-    """The loser starts when the game says so and someone won; otherwise starters alternate."""
-    winner: int | None = (previous.result or {}).get("winner")
-    if game.rematch_starter == "loser" and winner is not None:
-        return (winner + 1) % game.seats
-    return ((previous.first_seat or 0) + 1) % game.seats
 
 
 class RoomService:
@@ -268,11 +259,9 @@ class RoomService:
     def _rebuild(self, loaded: LoadedRoom) -> LiveRoom:
         game = get_game(loaded.room.game)
         row = loaded.match
-        state = game.new(seed=row.seed, options=row.options)
-        last_action = None
-        for stored in loaded.actions:
-            state = game.apply(state, stored.seat, stored.action)
-            last_action = self._last_action(game, stored.seat, stored.action)
+        moves = [(stored.seat, stored.action) for stored in loaded.actions]
+        *_, state = replay(game, row.seed, row.options, moves)
+        last_action = self._last_action(game, *moves[-1]) if moves else None
         match = LiveMatch(
             row.id,
             row.number,
@@ -281,7 +270,7 @@ class RoomService:
             row.status,
             version=len(loaded.actions),
             last_action=last_action,
-            result=row.result,
+            result=game.result(state),
         )
         seats: list[Holder | None] = [None] * game.seats
         for seat in loaded.seats:
@@ -463,8 +452,8 @@ class RoomService:
         """Store the action, then advance the live match (never the other way round)."""
         game, match = room.game, room.match
         now = self.clock()
-        result = game.result(state) if game.is_over(state) else None
-        finish = None if result is None else Finish(result, result.get("winner"), now)
+        result = game.result(state)
+        finish = None if result is None else Finish(result.to_json(), result.winner, now)
         touch = now - room.stored_active >= STORE_ACTIVITY_EVERY
         try:
             self.store.record_action(
@@ -515,9 +504,7 @@ class RoomService:
 
     def _start_rematch(self, room: LiveRoom) -> None:
         game, previous = room.game, room.match
-        options = dict(room.options)
-        if any(option.name == "first" for option in game.options):
-            options["first"] = rematch_starter(game, previous)
+        options = game.rematch_options(room.options, previous.result, previous.first_seat)
         row, state = self._new_match(
             room.id, game, options, previous.number + 1, "playing", self.clock()
         )
@@ -552,7 +539,7 @@ class RoomService:
             "version": match.version,
             "to_move": to_move,
             "last_action": match.last_action,
-            "result": match.result,
+            "result": match.result and match.result.to_json(),
             "players": room.players(),
             "tally": room.tally(),
             "rematch": {"requested_by": sorted(room.rematch)} if over else None,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,11 +21,7 @@ from starlette.testclient import WebSocketTestSession
 from app.protocol import SERVER_MESSAGE
 from app.services.identity import COOKIE
 from engine import get_game
-from tests.engine.secrets import SECRETS
-
-CARD = re.compile(
-    r"(?<![A-Za-z0-9])(?:10|[2-9JQKA])[SHDC](?![A-Za-z0-9])|(?<![A-Za-z0-9])JK(?![A-Za-z0-9])"
-)
+from tests.engine.leaks import hidden_variants
 
 
 @dataclass
@@ -38,7 +33,7 @@ class Socket:
     received: list[dict[str, Any]] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
     state: dict[str, Any] = field(default_factory=dict)
-    checked: int = 0  # messages already checked for hidden cards
+    checked: int = 0  # messages already checked for hidden information
 
     def receive(self) -> dict[str, Any]:
         text = self.ws.receive_text()
@@ -146,18 +141,37 @@ class Table:
 
 
 def hidden_cards_seen(table: Table, room_id: str, sockets: list[Socket]) -> list[str]:
-    """Card codes in messages received since the last check that their reader may not see."""
-    room = table.app.state.rooms.room(room_id)
+    """States received since the last check that change when what their reader may not see
+    is dealt again (the information-set leak check, on what came over the wire). Presence
+    may have changed since a state was sent; it is public, so it is taken as received."""
+    service = table.app.state.rooms
+    room = service.room(room_id)
+    match = room.match
     leaks = []
     for socket in sockets:
-        hidden = SECRETS[room.game.name](room.match.state, socket.seat)
-        for message in socket.received[socket.checked :]:
-            scanned = json.dumps({k: v for k, v in message.items() if k != "room_id"})
-            leaks += [
-                f"seat {socket.seat}: {card}" for card in CARD.findall(scanned) if card in hidden
-            ]
+        received = socket.received[socket.checked :]
         socket.checked = len(socket.received)
+        for message in received:
+            if message["type"] != "state" or (message["match_id"], message["version"]) != (
+                match.id,
+                match.version,
+            ):
+                continue
+            for other in hidden_variants(room.game, match.state, socket.seat, match.version):
+                again = json.loads(rendered(service, room, other, socket.seat))
+                if {**again, "players": message["players"]} != message:
+                    leaks.append(f"seat {socket.seat} at version {match.version}")
     return leaks
+
+
+def rendered(service: Any, room: Any, state: Any, seat: int | None) -> str:
+    """The text the server sends `seat` when the room's match is in `state`."""
+    live = room.match.state
+    room.match.state = state
+    try:
+        return str(service._state_texts(room, [seat])[seat])
+    finally:
+        room.match.state = live
 
 
 def play(

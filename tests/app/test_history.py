@@ -30,10 +30,10 @@ def test_a_finished_match_appears_in_history_and_replays_to_the_same_result(
     (listed,) = table.client.get("/api/matches").json()
     assert listed["room_id"] == room_id
     assert listed["players"] == ["Ada", "Bo"]
-    assert listed["result"] == game.result(final)
+    assert listed["result"] == game.result(final).to_json()
     assert listed["options"]["rounds"] == 1
     replay = table.client.get(f"/api/matches/{listed['match_id']}").json()
-    assert replay["result"] == game.result(final)
+    assert replay["result"] == game.result(final).to_json()
     assert replay["players"] == ["Ada", "Bo"]
     steps = replay["steps"]
     assert len(steps) == ada.state["version"] + 1

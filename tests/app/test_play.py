@@ -32,7 +32,7 @@ def test_every_game_plays_to_the_end_through_the_websocket(table: Table, game: s
         for socket in sockets:
             assert socket.state["to_move"] is None
             assert socket.state["legal_actions"] == []
-            assert socket.state["result"] == engine_game.result(state)
+            assert socket.state["result"] == engine_game.result(state).to_json()
         close_all(sockets[1:])
 
 
@@ -60,6 +60,23 @@ def test_nobody_receives_a_card_they_may_not_see(table: Table, game: str) -> Non
     assert not any(str(seed) in text for socket in sockets for text in socket.texts[:-1])
     close_all(sockets)
     assert leaks == []
+
+
+def test_the_wire_leak_check_catches_a_view_with_one_hidden_card(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    game = table.app.state.rooms.room(room_id).game
+    honest = game.view
+
+    def leaky(state: Any, seat: int | None, **kwargs: Any) -> dict[str, Any]:
+        return {**honest(state, seat, **kwargs), "hint": state.draw_pile[0]}
+
+    monkeypatch.setattr(game, "view", leaky)
+    sockets = [stack_socket(table, room_id, cookie) for cookie in cookies]
+    leaks = play(table, room_id, sockets, random.Random(11), plies=2)
+    close_all(sockets)
+    assert leaks
 
 
 def test_a_reconnecting_player_gets_a_full_sync_and_keeps_the_seat(table: Table) -> None:

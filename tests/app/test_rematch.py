@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import random
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from app.services.rooms import LiveMatch, rematch_starter
-from engine import get_game
+from engine import Outcome, get_game
 from tests.app.tables import Socket, Table, play
 
 FIXED_SEED = 424242  # a deal in which the random play below has a winner
@@ -76,23 +74,23 @@ def test_a_single_player_rematch_starts_at_once(table: Table) -> None:
         assert new["tally"] == {"wins": [int(won)], "draws": 0, "matches": 1}
 
 
-def starter(rule: str, first_seat: int, winner: int | None) -> int:
-    game = SimpleNamespace(seats=2, rematch_starter=rule)
-    previous = LiveMatch(1, 1, first_seat, None, "finished", result={"winner": winner})
-    return rematch_starter(game, previous)  # type: ignore[arg-type]
+def expeditionen_starter(first_seat: int, winner: int | None) -> int:
+    previous = Outcome((10, 10) if winner is None else (10, 0), winner, "higher_total")
+    options = get_game("expeditionen").rematch_options({"first": None}, previous, first_seat)
+    return int(options["first"])
 
 
-def test_expeditionen_says_the_loser_starts_and_scoundrel_alternates() -> None:
-    assert get_game("expeditionen").rematch_starter == "loser"
-    assert get_game("scoundrel").rematch_starter == "alternate"
+def test_the_expeditionen_rule_names_the_loser_as_next_starter() -> None:
+    assert expeditionen_starter(first_seat=1, winner=1) == 0
+    assert expeditionen_starter(first_seat=0, winner=0) == 1
 
 
-def test_the_loser_starts_when_the_game_says_so() -> None:
-    assert starter("loser", first_seat=1, winner=1) == 0
-    assert starter("loser", first_seat=0, winner=0) == 1
+def test_after_a_draw_the_starting_seat_alternates() -> None:
+    assert expeditionen_starter(first_seat=1, winner=None) == 0
+    assert expeditionen_starter(first_seat=0, winner=None) == 1
 
 
-def test_otherwise_the_starting_seat_alternates() -> None:
-    assert starter("alternate", first_seat=0, winner=1) == 1
-    assert starter("alternate", first_seat=1, winner=0) == 0
-    assert starter("loser", first_seat=1, winner=None) == 0  # a draw has no loser
+def test_scoundrel_keeps_its_options_for_a_rematch() -> None:
+    options = {"strict_weapons": True, "open_discard": False}
+    lost = Outcome((-10,), None, "slain")
+    assert get_game("scoundrel").rematch_options(options, lost, 0) == options

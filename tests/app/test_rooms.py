@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import jsonschema_rs
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
@@ -10,6 +11,7 @@ from app.services.identity import COOKIE, token_hash
 from app.settings import Settings
 from app.storage.models import Seat
 from engine import games
+from engine.playout import playout
 from tests.app.tables import Table
 
 
@@ -168,10 +170,30 @@ def test_openapi_describes_every_api_route_with_a_summary_and_a_response_model(
 ) -> None:
     paths = table.client.get("/openapi.json").json()["paths"]
     api = {path: ops for path, ops in paths.items() if path.startswith("/api/")}
-    assert len(api) == 7
+    assert len(api) == 8
     for operations in api.values():
         for operation in operations.values():
             assert operation["summary"]
             assert operation["responses"]["200" if "201" not in operation["responses"] else "201"][
                 "content"
             ]["application/json"]["schema"]
+
+
+def test_each_game_publishes_the_schema_of_its_actions_and_views(table: Table) -> None:
+    for game in games():
+        schema = table.client.get(f"/api/games/{game.name}/schema").json()
+        assert schema["game"] == game.name
+        action_schema = jsonschema_rs.validator_for(schema["action"])
+        view_schema = jsonschema_rs.validator_for(schema["view"])
+        for state, _, action in playout(game, seed=2):
+            for viewer in [None, *range(game.seats)]:
+                view_schema.validate(game.view(state, viewer))
+            if action is not None:
+                action_schema.validate(action)
+        assert not action_schema.is_valid({"type": "no-such-move"})
+
+
+def test_an_unknown_game_has_no_schema(table: Table) -> None:
+    response = table.client.get("/api/games/chess/schema")
+    assert response.status_code == 404
+    assert response.json()["detail"]["code"] == "unknown_game"

@@ -1,4 +1,4 @@
-"""Expeditionen, rule by rule (``/work/shared/rules/expeditionen.md``), on stacked decks.
+"""Expeditionen, rule by rule (``shared/rules/expeditionen.md``), on stacked decks.
 
 ``start`` deals a stacked deck with ``first=0``: seat 0 is the non-dealer and moves first.
 Hands not named in full are filled, and the draw pile continued, in ``deck_for`` order.
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from engine import IllegalAction, InvalidAction, get_game
+from engine import IllegalAction, InvalidAction, Outcome, get_game
 from engine.cards import SUITS, suit
 from engine.expeditionen import (
     ExpeditionenState,
@@ -451,18 +451,14 @@ def test_match_has_three_rounds_and_higher_total_wins() -> None:
     state = end_round(last_draw(WIN, [], finished=[(10, 0), (0, 10)]))
     assert GAME.is_over(state)
     result = GAME.result(state)
-    assert result["scores"] == [20, 10] and result["winner"] == 0
-    assert [done["scores"] for done in result["rounds"]] == [[10, 0], [0, 10], [10, 0]]
+    assert result.scores == (20, 10) and result.winner == 0
+    assert [done["scores"] for done in result.details["rounds"]] == [[10, 0], [0, 10], [10, 0]]
 
 
 def test_short_game_has_one_round() -> None:
     assert GAME.new(seed=1, options={"rounds": 1}).rounds == 1
     state = end_round(last_draw([], WIN, rounds=1))
-    assert GAME.result(state) == {
-        "scores": [0, 10],
-        "winner": 1,
-        "rounds": state.finished,
-    }
+    assert GAME.result(state) == Outcome((0, 10), 1, "higher_total", {"rounds": state.finished})
 
 
 def test_tie_after_last_round_plays_tiebreak_rounds() -> None:
@@ -474,7 +470,7 @@ def test_tie_after_last_round_plays_tiebreak_rounds() -> None:
 
 def test_tiebreak_round_winner_wins_the_match() -> None:
     state = end_round(last_draw([], WIN, finished=[(10, 0), (0, 10), (5, 5)]))
-    assert GAME.result(state)["winner"] == 1
+    assert GAME.result(state).winner == 1
 
 
 def test_tied_tiebreak_round_plays_another_up_to_three() -> None:
@@ -486,15 +482,15 @@ def test_tied_tiebreak_round_plays_another_up_to_three() -> None:
 def test_three_tied_tiebreaks_is_a_draw() -> None:
     state = end_round(last_draw([], [], finished=[(10, 10), (0, 0), (0, 0), (0, 0), (3, 3)]))
     assert GAME.is_over(state)
-    assert GAME.result(state)["winner"] is None
-    assert GAME.result(state)["scores"] == [13, 13]
+    assert GAME.result(state).winner is None
+    assert GAME.result(state).scores == (13, 13)
 
 
 def test_short_game_tie_plays_the_same_tiebreak_rounds() -> None:
     state = end_round(last_draw([], [], rounds=1))
     assert not GAME.is_over(state) and state.round == 2
     state = end_round(last_draw([], [], rounds=1, finished=[(0, 0), (0, 0), (0, 0)]))
-    assert GAME.is_over(state) and GAME.result(state)["winner"] is None
+    assert GAME.is_over(state) and GAME.result(state).winner is None
 
 
 # Options
@@ -618,7 +614,7 @@ def test_result_is_none_while_running() -> None:
     state = start()
     assert GAME.result(state) is None and GAME.view(state, 0)["result"] is None
     over = end_round(last_draw(WIN, [], rounds=1))
-    assert GAME.view(over, 0)["result"] == GAME.result(over)
+    assert GAME.view(over, 0)["result"] == GAME.result(over).to_json()
     assert GAME.to_move(over) is None and GAME.view(over, 0)["to_move"] is None
 
 

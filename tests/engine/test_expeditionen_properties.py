@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from engine import IllegalAction, get_game
 from engine.cards import SUITS
 from engine.expeditionen import ALL_CODES, ExpeditionenState, deck_for
-from tests.engine.playout import playout
+from engine.playout import playout
 
 GAME = get_game("expeditionen")
 

@@ -1,4 +1,4 @@
-"""Scoundrel, rule by rule (``/work/shared/rules/scoundrel.md``), on stacked decks.
+"""Scoundrel, rule by rule (``shared/rules/scoundrel.md``), on stacked decks.
 
 A stacked deck names its top cards; the rest follow in ``DECK`` order (clubs 2..A first).
 Tests of the end game set the table directly: states are plain data.
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine import IllegalAction, get_game
+from engine import IllegalAction, Outcome, get_game
 from engine.scoundrel import DECK, ScoundrelState
 
 GAME = get_game("scoundrel")
@@ -377,15 +377,12 @@ def test_actions_after_the_end_are_refused_with_game_over() -> None:
 def test_empty_dungeon_and_room_is_a_win() -> None:
     state = play(table(["2S", "3D"], [], last_room=True), "take 2S bare", "take 3D")
     assert GAME.is_over(state)
-    assert GAME.result(state) == {
-        "scores": [18],
-        "winner": 0,
-        "outcome": "win",
-        "health": 18,
-        "potion_bonus": 0,
-        "monsters_left": [],
-        "last_card": "3D",
-    }
+    assert GAME.result(state) == Outcome(
+        scores=(18,),
+        winner=0,
+        reason="survived",
+        details={"health": 18, "potion_bonus": 0, "monsters_left": [], "last_card": "3D"},
+    )
 
 
 def test_only_seat_zero_may_act() -> None:
@@ -405,45 +402,45 @@ def test_result_is_none_while_running() -> None:
 
 def test_win_scores_the_remaining_health() -> None:
     state = play(table(["2S", "4H"], [], last_room=True, health=9), "take 4H", "take 2S bare")
-    assert GAME.result(state)["scores"] == [11]
+    assert GAME.result(state).scores == (11,)
 
 
 def test_potion_bonus_when_health_is_exactly_20_and_the_last_card_was_a_potion() -> None:
     state = play(table(["2D", "8H"], [], last_room=True), "take 2D", "take 8H")
     result = GAME.result(state)
-    assert result["scores"] == [28]
-    assert result["potion_bonus"] == 8
+    assert result.scores == (28,)
+    assert result.details["potion_bonus"] == 8
 
 
 def test_potion_bonus_counts_a_second_potion_that_could_not_heal() -> None:
     state = play(table(["2H", "8H"], [], last_room=True, health=18), "take 2H", "take 8H")
-    assert GAME.result(state)["scores"] == [28]
+    assert GAME.result(state).scores == (28,)
 
 
 def test_no_potion_bonus_below_20() -> None:
     state = play(table(["2D", "8H"], [], last_room=True, health=5), "take 2D", "take 8H")
-    assert GAME.result(state)["scores"] == [13]
+    assert GAME.result(state).scores == (13,)
 
 
 def test_no_potion_bonus_when_the_last_card_was_not_a_potion() -> None:
     state = play(table(["8H", "2D"], [], last_room=True), "take 8H", "take 2D")
-    assert GAME.result(state)["scores"] == [20]
+    assert GAME.result(state).scores == (20,)
 
 
 def test_loss_subtracts_every_monster_not_yet_fought_in_dungeon_and_room() -> None:
     state = play(table(["JC", "4S", "2H", "3D"], ["5C", "6H"], health=5), "take JC bare")
     result = GAME.result(state)
-    assert result["outcome"] == "loss"
-    assert result["winner"] is None
-    assert result["monsters_left"] == ["4S", "5C"]
-    assert result["scores"] == [-6 - 4 - 5]
+    assert result.kind == "loss"
+    assert result.winner is None
+    assert result.details["monsters_left"] == ["4S", "5C"]
+    assert result.scores == (-6 - 4 - 5,)
 
 
 def test_seed_example_minus_32() -> None:
     state = play(table(["KS", "2H", "3D", "4H"], ["9S", "KC"], health=3), "take KS bare")
     result = GAME.result(state)
-    assert result["health"] == -10
-    assert result["scores"] == [-32]
+    assert result.details["health"] == -10
+    assert result.scores == (-32,)
 
 
 # Actions and notation
@@ -534,7 +531,6 @@ def test_view_shows_the_public_table_and_only_the_dungeon_size() -> None:
         "stack": ["9C"],
         "weapon_limit": 9,
         "dungeon_size": 40,
-        "discard": [],
         "discard_count": 0,
         "can_avoid": False,
         "avoided_last_room": False,
@@ -542,10 +538,29 @@ def test_view_shows_the_public_table_and_only_the_dungeon_size() -> None:
         "taken_this_room": 2,
         "potion_used": False,
         "strict_weapons": False,
+        "open_discard": False,
         "result": None,
     }
     text = json.dumps(view)
     assert not [card for card in state.dungeon if f'"{card}"' in text]
+
+
+def test_discard_pile_lies_face_down_by_default() -> None:
+    state = play(start("5H", "9C", "10S", "2H"), "take 5H", "take 9C bare")
+    view = GAME.view(state, 0)
+    assert view["discard_count"] == 2
+    assert "discard" not in view
+    assert '"5H"' not in json.dumps(view) and '"9C"' not in json.dumps(view)
+
+
+def test_open_discard_shows_the_discarded_cards() -> None:
+    state = play(start("5H", "9C", "10S", "2H", open_discard=True), "take 5H", "take 9C bare")
+    assert GAME.view(state, 0)["discard"] == ["5H", "9C"]
+
+
+def test_replays_reveal_the_discard_pile() -> None:
+    state = play(start("5H", "9C", "10S", "2H"), "take 5H", "take 9C bare")
+    assert GAME.view(state, None, reveal=True)["discard"] == ["5H", "9C"]
 
 
 def test_strict_weapon_limit_is_one_below_the_last_monster() -> None:
@@ -567,7 +582,7 @@ def test_view_after_the_end_includes_the_result() -> None:
     state = play(start("KC", "7S", "2H", "3H"), "take KC bare", "take 7S bare")
     view = GAME.view(state, 0)
     assert view["phase"] == "over"
-    assert view["result"] == GAME.result(state)
+    assert view["result"] == GAME.result(state).to_json()
 
 
 def test_state_round_trips_through_json() -> None:

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from engine import IllegalAction, get_game
 from engine.cards import value
+from engine.playout import playout
 from engine.scoundrel import DECK, ScoundrelState, deal_room, is_monster, is_potion
-from tests.engine.playout import playout
 
 GAME = get_game("scoundrel")
 OPTIONS = st.sampled_from([{}, {"strict_weapons": True}])
@@ -66,17 +66,17 @@ def check_actions(state: ScoundrelState, rng: random.Random) -> None:
 def check_result(state: ScoundrelState) -> None:
     result = GAME.result(state)
     assert result is not None
-    (score,) = result["scores"]
+    (score,) = result.scores
     if state.health > 0:
         assert state.dungeon == state.room == []
-        assert result["winner"] == 0
+        assert result.winner == 0
         last = state.last_card
         assert last is not None
         potion_bonus = value(last) if state.health == 20 and is_potion(last) else 0
         assert score == state.health + potion_bonus
     else:
         left = sum(value(card) for card in state.dungeon + state.room if is_monster(card))
-        assert result["winner"] is None
+        assert result.winner is None
         assert score == state.health - left
 
 

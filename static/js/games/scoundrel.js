@@ -134,7 +134,7 @@ export function render(root, state, ctx) {
   const view = state.view;
   const moved = movedCard(state);
   const avoided = state.last_action?.action?.type === "avoid";
-  const discardTop = view.discard.at(-1) ?? null;
+  const discardTop = view.discard?.at(-1) ?? null;  // face down unless open_discard
   fill(root, h("div", { class: "sc-board" },
     pile(t("sc.dungeon"), view.dungeon_size, null, { className: "sc-dungeon", testid: "dungeon-count", moved: avoided, tag: avoided ? t("sc.avoided_tag") : null }),
     roomZone(view, state, ctx),

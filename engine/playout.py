@@ -1,4 +1,4 @@
-"""Random seeded playouts shared by the conformance suite, the property tests and bench/."""
+"""Random seeded playouts: the conformance suite, the property tests, bench/ and bots use them."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from engine import Game
+from engine.base import Game
 
 
 def playout(
@@ -23,4 +23,4 @@ def playout(
         action = rng.choice(game.legal_actions(state, seat))
         yield state, seat, action
         state = game.apply(state, seat, action)
-    raise AssertionError(f"{game.name} seed {seed} did not end within {max_plies} plies")
+    raise RuntimeError(f"{game.name} seed {seed} did not end within {max_plies} plies")
