@@ -6,6 +6,7 @@ from __future__ import annotations
 import httpx
 from playwright.sync_api import expect
 
+from engine import games
 from tests.browser.conftest import NewPage, screenshot
 from tests.browser.players import create_room
 
@@ -14,14 +15,25 @@ def test_home_offers_every_game_with_its_variants(new_page: NewPage) -> None:
     page = new_page()
     page.goto("/")
     page.wait_for_selector("body[data-ready]")
-    expect(page.locator(".game-choice .game-name")).to_have_text(["Scoundrel", "Expeditions"])
-    page.locator("label[for='game-expeditionen']").click()
-    expect(page.locator("#presets .chip-radio")).to_have_text(
-        ["Standard", "Short game", "With aces"]
-    )
+    expect(page.locator(".game-choice .game-name")).to_have_text([g.title["en"] for g in games()])
+    for game in games():
+        choice = page.locator(f"label[for='game-{game.name}']")
+        choice.click()
+        expect(choice.locator(".game-blurb")).not_to_be_empty()
+        expect(page.locator("#presets .chip-radio")).to_have_text(
+            ["Standard", *[preset.label["en"] for preset in game.presets]]
+        )
+        for option in game.options:
+            expect(page.locator("#options-body")).to_contain_text(option.label["en"])
+    game = [game for game in games() if game.options][-1]
+    page.locator(f"label[for='game-{game.name}']").click()
     page.locator("#options summary").click()
-    expect(page.locator("#options-body")).to_contain_text("Rounds")
-    page.select_option("#option-rounds", label="1")
+    option = game.options[0]
+    other = next(i for i, choice in enumerate(option.choices) if choice != option.default)
+    if {type(choice) for choice in option.choices} == {bool}:
+        page.locator(f"#option-{option.name}").click()
+    else:
+        page.select_option(f"#option-{option.name}", index=other)
     expect(page.locator("#presets input:checked + span")).to_have_text("Custom")
     screenshot(page, "home")
 
@@ -71,28 +83,35 @@ def test_the_table_speaks_german(new_page: NewPage) -> None:
 
 
 def test_every_string_exists_in_german_and_english(new_page: NewPage) -> None:
+    """The shared strings and every game's own (each game has a strings file)."""
     page = new_page()
-    page.goto("/rules/scoundrel")
-    missing = page.evaluate(
-        """import('/static/js/i18n.js')
-            .then(m => [m.missingKeys('en', 'de'), m.missingKeys('de', 'en')])"""
+    page.goto("/history")
+    loaded, missing = page.evaluate(
+        """import('/static/js/i18n.js').then(async m => {
+            const games = await (await fetch('/api/games')).json();
+            const loaded = {};
+            for (const game of games) loaded[game.name] = await m.loadGameStrings(game.name);
+            return [loaded, [m.missingKeys('en', 'de'), m.missingKeys('de', 'en')]];
+        })"""
     )
+    assert loaded == {game.name: True for game in games()}
     assert missing == [[], []]
 
 
 def test_the_rules_pages_are_written_in_both_languages(new_page: NewPage) -> None:
     page = new_page()
-    for game, english, german in (
-        ("scoundrel", "Weapons wear out.", "Waffen nutzen sich ab."),
-        ("expeditionen", "A turn: two steps", "Ein Zug: zwei Schritte"),
-    ):
-        page.goto(f"/rules/{game}")
-        expect(page.get_by_text(english)).to_be_visible()
-        expect(page.get_by_text(german)).to_be_hidden()
+    for game in games():
+        page.goto(f"/rules/{game.name}")
+        english = page.locator("article.rules > [lang='en']")
+        german = page.locator("article.rules > [lang='de']")
+        expect(english.locator("h1")).to_have_text(game.title["en"])
+        expect(german.locator("h1")).to_have_text(game.title["de"])
+        expect(english).to_be_visible()
+        expect(german).to_be_hidden()
         page.get_by_role("button", name="Deutsch").click()
-        expect(page.get_by_text(german)).to_be_visible()
-        expect(page.get_by_text(english)).to_be_hidden()
-        screenshot(page, f"rules-{game}")
+        expect(german).to_be_visible()
+        expect(english).to_be_hidden()
+        screenshot(page, f"rules-{game.name}")
         page.get_by_role("button", name="English").click()
 
 

@@ -3,9 +3,12 @@
 // Every control comes from legal_actions; the client never decides what is allowed.
 
 import { card, cardChip, rankOf, suitIcon, suitOf, SUITS } from "../cards.js";
-import { t } from "../i18n.js";
+import { addStrings, t } from "../i18n.js";
 import { fill, h } from "../ui.js";
 import { lastTurnOf, legalMatching, num } from "./common.js";
+import strings from "./expeditionen.strings.js";
+
+addStrings(strings);
 
 function seats(view) {
   const bottom = view.seat ?? 0;

@@ -2,9 +2,12 @@
 // monsters, the discard pile. Buttons come only from legal_actions.
 
 import { card, cardChip, suitOf } from "../cards.js";
-import { t } from "../i18n.js";
+import { addStrings, t } from "../i18n.js";
 import { fill, h } from "../ui.js";
 import { legalMatching, num, signed } from "./common.js";
+import strings from "./scoundrel.strings.js";
+
+addStrings(strings);
 
 const VALUES = { J: 11, Q: 12, K: 13, A: 14 };
 const RANK_OF_VALUE = { 11: "J", 12: "Q", 13: "K", 14: "A" };
