@@ -114,12 +114,14 @@ const STRINGS = {
 
     "card.name": "{rank} of {suit}",
     "card.joker": "Joker",
+    "card.night": "Night card {rank}",
     "card.back": "Face-down card",
     "card.unknown": "Card",
     "rank.2": "Two", "rank.3": "Three", "rank.4": "Four", "rank.5": "Five", "rank.6": "Six",
     "rank.7": "Seven", "rank.8": "Eight", "rank.9": "Nine", "rank.10": "Ten",
     "rank.J": "Jack", "rank.Q": "Queen", "rank.K": "King", "rank.A": "Ace",
     "suit.S": "spades", "suit.H": "hearts", "suit.D": "diamonds", "suit.C": "clubs", "suit.JK": "joker",
+    "suit.N": "night",
 
     "history.title": "Finished matches",
     "history.lead": "Every finished match can be replayed move by move, with all hands shown.",
@@ -254,12 +256,14 @@ const STRINGS = {
 
     "card.name": "{suit} {rank}",
     "card.joker": "Joker",
+    "card.night": "Nachtkarte {rank}",
     "card.back": "Verdeckte Karte",
     "card.unknown": "Karte",
     "rank.2": "Zwei", "rank.3": "Drei", "rank.4": "Vier", "rank.5": "Fünf", "rank.6": "Sechs",
     "rank.7": "Sieben", "rank.8": "Acht", "rank.9": "Neun", "rank.10": "Zehn",
     "rank.J": "Bube", "rank.Q": "Dame", "rank.K": "König", "rank.A": "Ass",
     "suit.S": "Pik", "suit.H": "Herz", "suit.D": "Karo", "suit.C": "Kreuz", "suit.JK": "Joker",
+    "suit.N": "Nacht",
 
     "history.title": "Beendete Partien",
     "history.lead": "Jede beendete Partie lässt sich Zug für Zug ansehen, mit allen Handkarten.",

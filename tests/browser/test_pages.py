@@ -164,6 +164,51 @@ def test_cards_tell_every_suit_apart_by_shape_not_only_by_colour(new_page: NewPa
     assert cards[5]["label"] == "Queen of hearts"
 
 
+def test_cards_take_every_code_of_the_rules_night_cards_and_repeats_included(
+    new_page: NewPage,
+) -> None:
+    page = new_page()
+    page.goto("/rules/scoundrel")
+    checks = page.evaluate(
+        """import('/static/js/cards.js').then(({ card, cardChip, isCard, rankOf, suitOf }) => {
+          const row = document.createElement('div');
+          document.querySelector('main').prepend(row);
+          const shown = ['N5', '7H', '7H', 'N5', 'N2', 'N9'].map(code => {
+            const el = card(code);
+            row.append(el);
+            return {
+              label: el.getAttribute('aria-label'),
+              rank: el.querySelector('.card-rank').textContent,
+              symbol: el.querySelector('use').getAttribute('href'),
+              ink: getComputedStyle(el.querySelector('.card-rank')).fill,
+            };
+          });
+          const ranks = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
+          const codes = [...ranks.flatMap(r => ['S', 'H', 'D', 'C'].map(s => r + s)), 'JK'];
+          const night = ['2', '3', '4', '5', '6', '7', '8', '9'].map(r => 'N' + r);
+          return {
+            shown,
+            cards: row.querySelectorAll('.card').length,
+            chip: cardChip('N5').getAttribute('aria-label'),
+            accepted: [...codes, ...night].every(isCard),
+            refused: ['N1', 'N10', 'NJ', 'N', '1H', '11C', '7h', 'JKS', ''].filter(isCard),
+            night: night.map(code => [rankOf(code), suitOf(code)].join('')),
+          };
+        })"""
+    )
+    night, seven = checks["shown"][0], checks["shown"][1]
+    assert night["label"] == checks["chip"] == "Night card Five"
+    assert night["rank"] == "5"
+    assert night["symbol"] == "#kr-suit-N"
+    assert night["ink"] != seven["ink"]
+    assert checks["shown"][2] == seven and checks["shown"][3] == night
+    assert [c["label"] for c in checks["shown"][4:]] == ["Night card Two", "Night card Nine"]
+    assert checks["cards"] == 6
+    assert checks["accepted"] is True
+    assert checks["refused"] == []
+    assert checks["night"] == [f"{rank}N" for rank in range(2, 10)]
+
+
 def test_the_card_gallery(new_page: NewPage) -> None:
     page = new_page()
     page.goto("/rules/scoundrel")
@@ -174,11 +219,12 @@ def test_the_card_gallery(new_page: NewPage) -> None:
             gallery.id = 'gallery';
             gallery.className = 'card-row';
             for (const s of ['S','H','D','C']) for (const r of ranks) gallery.append(card(r + s));
+            for (const r of ranks.slice(0, 8)) gallery.append(card('N' + r));
             gallery.append(card('JK'), card(null, { faceDown: true }));
             document.querySelector('main').prepend(gallery);
         })"""
     )
-    expect(page.locator("#gallery .card")).to_have_count(54)
+    expect(page.locator("#gallery .card")).to_have_count(62)
     screenshot(page, "cards")
 
 
