@@ -22,11 +22,14 @@ from starlette.testclient import WebSocketTestSession
 from app.protocol import SERVER_MESSAGE
 from app.services.identity import COOKIE
 from engine import get_game
-from tests.engine.secrets import SECRETS
 
-CARD = re.compile(
-    r"(?<![A-Za-z0-9])(?:10|[2-9JQKA])[SHDC](?![A-Za-z0-9])|(?<![A-Za-z0-9])JK(?![A-Za-z0-9])"
-)
+# Every card code of shared/rules/README.md: rank and suit, the joker, the night cards N2..N9.
+CARD = re.compile(r"(?<![A-Za-z0-9])(?:(?:10|[2-9JQKA])[SHDC]|JK|N[2-9])(?![A-Za-z0-9])")
+
+
+def card_codes(value: Any) -> set[str]:
+    """The card codes anywhere in a JSON-like value (each once, however often it appears)."""
+    return set(CARD.findall(json.dumps(value)))
 
 
 @dataclass
@@ -146,16 +149,27 @@ class Table:
 
 
 def hidden_cards_seen(table: Table, room_id: str, sockets: list[Socket]) -> list[str]:
-    """Card codes in messages received since the last check that their reader may not see."""
+    """What messages received since the last check showed their reader beyond their view.
+
+    A reader may see what the engine's view for their seat shows (the engine's conformance
+    suite proves by invariance that views hide what they must). So a state message must carry
+    exactly that view, and no message may name a card of the match that this view does not
+    show. This needs nothing per game, and holds for two decks with repeated codes.
+    """
     room = table.app.state.rooms.room(room_id)
+    game, match = room.game, room.match
+    in_match = card_codes(match.state.to_json())
     leaks = []
     for socket in sockets:
-        hidden = SECRETS[room.game.name](room.match.state, socket.seat)
+        view = json.loads(json.dumps(game.view(match.state, socket.seat)))
+        hidden = in_match - card_codes(view)
         for message in socket.received[socket.checked :]:
-            scanned = json.dumps({k: v for k, v in message.items() if k != "room_id"})
-            leaks += [
-                f"seat {socket.seat}: {card}" for card in CARD.findall(scanned) if card in hidden
-            ]
+            current = (message.get("match_number"), message.get("version"))
+            if message["type"] == "state" and current == (match.number, match.version):
+                if message["view"] != view:
+                    leaks.append(f"seat {socket.seat}: a view that is not the engine's")
+            scanned = {k: v for k, v in message.items() if k != "room_id"}
+            leaks += [f"seat {socket.seat}: {card}" for card in card_codes(scanned) & hidden]
         socket.checked = len(socket.received)
     return leaks
 
