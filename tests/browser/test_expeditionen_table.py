@@ -373,7 +373,8 @@ def test_repeated_codes_are_told_apart_by_their_place(new_page: NewPage) -> None
           document.querySelector('main').prepend(root);
           const ctx = {
             seat: 0, readOnly: false, pending: false, ui: {}, recent: [state.last_action],
-            act: () => {}, name: (seat) => `P${seat + 1}`, rerender: () => game.render(root, state, ctx),
+            act: () => {}, name: (seat) => `P${seat + 1}`,
+            rerender: () => game.render(root, state, ctx),
           };
           ctx.rerender();
           root.querySelectorAll('.ex-hand button.card')[1].click();
