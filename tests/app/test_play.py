@@ -66,6 +66,15 @@ def test_nobody_receives_a_card_they_may_not_see(table: Table, game: str) -> Non
     assert leaks == []
 
 
+def test_the_leak_check_reads_every_code_of_the_rules_and_repeats() -> None:
+    ranks = [str(n) for n in range(2, 11)] + ["J", "Q", "K", "A"]
+    codes = [rank + suit for rank in ranks for suit in "SHDC"] + ["JK"]
+    codes += [f"N{n}" for n in range(2, 10)]
+    two_decks = {"hand": codes + codes, "text": "take 7C weapon, N5"}
+    assert card_codes(two_decks) == set(codes)
+    assert card_codes({"not": ["N1", "N10", "1H", "11C", "7h", "JKS", "A7Hx", "10"]}) == set()
+
+
 @pytest.mark.parametrize("game", [game.name for game in games()])
 @pytest.mark.parametrize("place", ["view", "last_action"])
 def test_the_leak_check_finds_a_planted_leak(
