@@ -47,7 +47,7 @@ export function rankOf(code) {
   return CODE.exec(code)?.[1] ?? NIGHT.exec(code)?.[1] ?? null;
 }
 
-/** The card's name in the chosen language: "Queen of spades", "Pik Dame", "Night card five". */
+/** The card's name in the chosen language: "Queen of spades", "Pik Dame", "Night card Five". */
 export function cardName(code) {
   if (code === "JK") return t("card.joker");
   if (!isCard(code)) return t("card.unknown");

@@ -1,4 +1,5 @@
-// expeditionen: every string of its table, in English and German (added by i18n.js's addStrings).
+// Expeditionen's own strings, in English and German: its table and its blurb on the home page.
+// The table module adds them (i18n.js addStrings); the home page loads them by name.
 
 export default {
   en: {
