@@ -1,14 +1,16 @@
-// One card component for every game: a code like "10H", "QS" or "JK", or a face-down back,
-// drawn in SVG so it stays crisp at any size. Four colours AND four shapes: every suit has
-// its own symbol, ink colour and frame marking, so no one needs colour to tell suits apart.
+// One card component for every game: a code like "10H", "QS", "JK" or the night card "N5"
+// (shared/rules/README.md and pilzwanderung.md), or a face-down back, drawn in SVG so it
+// stays crisp at any size. Colours AND shapes: every suit (and the night cards) has its own
+// symbol, ink colour and frame marking, so no one needs colour to tell suits apart.
 // A game may pass `face(code)` to draw its own centre (a later Morels preset draws mushrooms).
+// Two decks repeat codes: a code names a card, never one element; games key by index and code.
 
 import { t } from "./i18n.js";
 
 export const SUITS = ["S", "H", "D", "C"];
-const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 const FACES = new Set(["J", "Q", "K"]);
 const CODE = /^(10|[2-9JQKA])([SHDC])$/;
+const NIGHT = /^N([2-9])$/;  // a night card: rank 2..9 of the night deck, suit "N" here
 
 const SUIT_SHAPES = {
   S: '<path d="M50 4C50 4 6 40 6 62C6 76 17 85 30 85C38 85 44 81 47 76C46 86 41 93 33 97L67 97C59 93 54 86 53 76C56 81 62 85 70 85C83 85 94 76 94 62C94 40 50 4 50 4Z"/>',
@@ -16,39 +18,41 @@ const SUIT_SHAPES = {
   D: '<path d="M50 2L90 50L50 98L10 50Z"/>',
   C: '<circle cx="50" cy="27" r="21"/><circle cx="26" cy="58" r="21"/><circle cx="74" cy="58" r="21"/><circle cx="50" cy="52" r="12"/><path d="M45 52C45 76 41 88 31 97L69 97C59 88 55 76 55 52Z"/>',
   JK: '<path d="M50 3L62 36L97 37L69 58L79 92L50 72L21 92L31 58L3 37L38 36Z"/>',
+  N: '<path d="M58 4A46 46 0 1 0 96 64A36 36 0 0 1 58 4Z"/>',
 };
 
-// Frame markings, one per suit: solid, dotted, dashed, double.
+// Frame markings, one per suit: solid, dotted, dashed, double (and the joker's, the night's).
 const FRAMES = {
   S: 'stroke-width="2"',
   H: 'stroke-width="2.6" stroke-dasharray="0.1 5" stroke-linecap="round"',
   D: 'stroke-width="2" stroke-dasharray="8 4"',
   C: 'stroke-width="1.2"',
   JK: 'stroke-width="2" stroke-dasharray="2 3"',
+  N: 'stroke-width="2.4" stroke-dasharray="9 3 0.1 3" stroke-linecap="round"',
 };
 
 export function isCard(code) {
-  return code === "JK" || CODE.test(code ?? "");
+  return code === "JK" || CODE.test(code ?? "") || NIGHT.test(code ?? "");
 }
 
+/** "S", "H", "D", "C", "JK", or "N" for a night card; null for anything else. */
 export function suitOf(code) {
-  return code === "JK" ? "JK" : CODE.exec(code)?.[2] ?? null;
+  if (code === "JK") return "JK";
+  if (NIGHT.test(code ?? "")) return "N";
+  return CODE.exec(code)?.[2] ?? null;
 }
 
 export function rankOf(code) {
-  return code === "JK" ? "JK" : CODE.exec(code)?.[1] ?? null;
+  if (code === "JK") return "JK";
+  return CODE.exec(code)?.[1] ?? NIGHT.exec(code)?.[1] ?? null;
 }
 
-/** Ordering by suit (S, H, D, C) then rank, for hands and lists. */
-export function bySuitThenRank(a, b) {
-  return SUITS.indexOf(suitOf(a)) - SUITS.indexOf(suitOf(b)) || RANKS.indexOf(rankOf(a)) - RANKS.indexOf(rankOf(b));
-}
-
-/** The card's name in the chosen language: "Queen of spades", "Pik Dame". */
+/** The card's name in the chosen language: "Queen of spades", "Pik Dame", "Night card Five". */
 export function cardName(code) {
   if (code === "JK") return t("card.joker");
   if (!isCard(code)) return t("card.unknown");
-  return t("card.name", { rank: t(`rank.${rankOf(code)}`), suit: t(`suit.${suitOf(code)}`) });
+  const key = suitOf(code) === "N" ? "card.night" : "card.name";
+  return t(key, { rank: t(`rank.${rankOf(code)}`), suit: t(`suit.${suitOf(code)}`) });
 }
 
 function escapeText(text) {

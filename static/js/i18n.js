@@ -1,4 +1,6 @@
-// Every string of the interface, in German and English, and the language switch.
+// The shared strings of the interface, in German and English, and the language switch.
+// Each game brings its own strings in static/js/games/<name>.strings.js ({en: {...}, de: {...}});
+// its table module adds them with addStrings, pages without it load them with loadGameStrings.
 // The language comes from the saved choice, else from the browser (lang-boot.js sets it first).
 
 const STRINGS = {
@@ -24,8 +26,6 @@ const STRINGS = {
     "home.solo": "Solo",
     "home.seats": "{n} players",
     "home.rules_link": "Read the rules",
-    "game.scoundrel.blurb": "Fight your way through a dungeon of 44 cards.",
-    "game.expeditionen.blurb": "Build rising expeditions, bet on the good ones.",
     "choice.none": "By lot",
     "choice.first.null": "By lot",
     "choice.first.0": "Player 1 (who creates the room)",
@@ -114,98 +114,14 @@ const STRINGS = {
 
     "card.name": "{rank} of {suit}",
     "card.joker": "Joker",
+    "card.night": "Night card {rank}",
     "card.back": "Face-down card",
     "card.unknown": "Card",
     "rank.2": "Two", "rank.3": "Three", "rank.4": "Four", "rank.5": "Five", "rank.6": "Six",
     "rank.7": "Seven", "rank.8": "Eight", "rank.9": "Nine", "rank.10": "Ten",
     "rank.J": "Jack", "rank.Q": "Queen", "rank.K": "King", "rank.A": "Ace",
     "suit.S": "spades", "suit.H": "hearts", "suit.D": "diamonds", "suit.C": "clubs", "suit.JK": "joker",
-
-    "sc.dungeon": "Dungeon",
-    "sc.discard": "Discard",
-    "sc.room": "The room",
-    "sc.room_empty": "Empty",
-    "sc.empty": "empty",
-    "sc.health": "Health",
-    "sc.weapon": "Weapon",
-    "sc.slain": "Monsters slain with this weapon",
-    "sc.no_weapon": "No weapon yet: take a diamond to equip one.",
-    "sc.no_weapon_short": "No weapon",
-    "sc.weapon_fresh": "Fresh: it can be used on any monster.",
-    "sc.weapon_limit": "Worn: usable on monsters up to {n}.",
-    "sc.weapon_spent": "Worn out: no monster is weak enough for it.",
-    "sc.kind.monster": "Monster {n}",
-    "sc.kind.weapon": "Weapon {n}",
-    "sc.kind.potion": "Potion {n}",
-    "sc.equip": "Equip",
-    "sc.drink": "Drink ({n})",
-    "sc.potion_wasted": "Discard (no effect)",
-    "sc.fight_weapon": "With weapon ({n})",
-    "sc.fight_bare": "Bare hands ({n})",
-    "sc.avoid": "Avoid this room",
-    "sc.avoided_tag": "avoided",
-    "sc.note.take": "Take {n} more",
-    "sc.note.last_room": "The last room: take every card.",
-    "sc.note.avoided": "you avoided the last room",
-    "sc.note.potion_used": "a potion already healed here",
-    "sc.dungeon_revealed": "The dungeon, top first (revealed)",
-    "sc.hint.avoid_or_take": "Avoid the room or take a card.",
-    "sc.hint.take": "Take a card ({n} left in this room).",
-    "sc.hint.last_room": "The last room: take every card.",
-    "sc.did.avoid": "avoided the room",
-    "sc.did.fight_weapon": "fought {card} with the weapon",
-    "sc.did.fight_bare": "fought {card} bare-handed",
-    "sc.did.weapon": "equipped {card}",
-    "sc.did.potion": "drank {card}",
-    "sc.end.win": "You made it out of the dungeon! Score {score}",
-    "sc.end.loss": "You fell in the dungeon. Score {score}",
-    "sc.result.health": "Health left",
-    "sc.result.bonus": "Bonus for a last potion at full health",
-    "sc.result.left": "Monsters not fought:",
-    "sc.result.score": "Score",
-
-    "ex.deck": "Draw pile",
-    "ex.in_hand": "Cards in hand",
-    "ex.round_score": "Round score",
-    "ex.expedition": "{suit} expedition: {n} cards, {score} points",
-    "ex.side": "Expeditions of {name}",
-    "ex.middle": "Draw pile and discard piles",
-    "ex.draw_deck": "Draw from the draw pile ({n} cards)",
-    "ex.draw_discard": "Take {card} from the {suit} discard pile",
-    "ex.tag.discarded": "{name} discarded",
-    "ex.tag.drew": "{name} drew",
-    "ex.tag.took": "{name} took",
-    "ex.tag.not_drawable": "just discarded",
-    "ex.draw_here": "Draw",
-    "ex.steps": "The two steps of your turn",
-    "ex.step.play": "Play or discard",
-    "ex.step.draw": "Draw",
-    "ex.your_hand": "Your hand",
-    "ex.hand_of": "Hand of {name}",
-    "ex.select_card": "Select a card from your hand, then play it or discard it.",
-    "ex.play": "Play",
-    "ex.discard": "Discard",
-    "ex.cannot_play": "It cannot go onto your expedition now.",
-    "ex.hint.play": "Step 1 of 2: play a card to an expedition or discard it.",
-    "ex.hint.draw": "Step 2 of 2: draw a card.",
-    "ex.hint.draw_where": "Click the draw pile or a glowing discard pile.",
-    "ex.waiting_for": "Waiting for {name}…",
-    "ex.watching": "You are watching: the hands stay hidden.",
-    "ex.round": "Round {n} of {of}",
-    "ex.tiebreak": "Tie-break round {n} of {max}",
-    "ex.final": "Final score",
-    "ex.round_col": "Round",
-    "ex.now": "now",
-    "ex.total": "Total",
-    "ex.dealer": "{name} deals this round.",
-    "ex.suit": "Suit",
-    "ex.not_started": "not started",
-    "ex.round_over": "Round {n} is over",
-    "ex.continue": "Continue",
-    "ex.did.play": "played {card}",
-    "ex.did.discard": "discarded {card}",
-    "ex.did.draw_deck": "drew from the draw pile",
-    "ex.did.draw_pile": "took from the {suit} discard pile",
+    "suit.N": "night",
 
     "history.title": "Finished matches",
     "history.lead": "Every finished match can be replayed move by move, with all hands shown.",
@@ -252,8 +168,6 @@ const STRINGS = {
     "home.solo": "Solo",
     "home.seats": "{n} Personen",
     "home.rules_link": "Regeln lesen",
-    "game.scoundrel.blurb": "Kämpf dich durch ein Verlies aus 44 Karten.",
-    "game.expeditionen.blurb": "Steigende Expeditionen bauen, auf die guten wetten.",
     "choice.none": "Per Los",
     "choice.first.null": "Per Los",
     "choice.first.0": "Person 1 (wer den Raum eröffnet)",
@@ -342,98 +256,14 @@ const STRINGS = {
 
     "card.name": "{suit} {rank}",
     "card.joker": "Joker",
+    "card.night": "Nachtkarte {rank}",
     "card.back": "Verdeckte Karte",
     "card.unknown": "Karte",
     "rank.2": "Zwei", "rank.3": "Drei", "rank.4": "Vier", "rank.5": "Fünf", "rank.6": "Sechs",
     "rank.7": "Sieben", "rank.8": "Acht", "rank.9": "Neun", "rank.10": "Zehn",
     "rank.J": "Bube", "rank.Q": "Dame", "rank.K": "König", "rank.A": "Ass",
     "suit.S": "Pik", "suit.H": "Herz", "suit.D": "Karo", "suit.C": "Kreuz", "suit.JK": "Joker",
-
-    "sc.dungeon": "Verlies",
-    "sc.discard": "Ablage",
-    "sc.room": "Der Raum",
-    "sc.room_empty": "Leer",
-    "sc.empty": "leer",
-    "sc.health": "Lebenspunkte",
-    "sc.weapon": "Waffe",
-    "sc.slain": "Mit dieser Waffe besiegte Monster",
-    "sc.no_weapon": "Noch keine Waffe: Nimm eine Karo-Karte, um sie anzulegen.",
-    "sc.no_weapon_short": "Keine Waffe",
-    "sc.weapon_fresh": "Frisch: wirkt gegen jedes Monster.",
-    "sc.weapon_limit": "Abgenutzt: wirkt gegen Monster bis {n}.",
-    "sc.weapon_spent": "Abgenutzt: Kein Monster ist schwach genug dafür.",
-    "sc.kind.monster": "Monster {n}",
-    "sc.kind.weapon": "Waffe {n}",
-    "sc.kind.potion": "Heiltrank {n}",
-    "sc.equip": "Anlegen",
-    "sc.drink": "Trinken ({n})",
-    "sc.potion_wasted": "Ablegen (wirkungslos)",
-    "sc.fight_weapon": "Mit Waffe ({n})",
-    "sc.fight_bare": "Bloße Hände ({n})",
-    "sc.avoid": "Raum meiden",
-    "sc.avoided_tag": "gemieden",
-    "sc.note.take": "Noch {n} nehmen",
-    "sc.note.last_room": "Der letzte Raum: Nimm alle Karten.",
-    "sc.note.avoided": "du hast den letzten Raum gemieden",
-    "sc.note.potion_used": "ein Trank hat hier schon geheilt",
-    "sc.dungeon_revealed": "Das Verlies, oberste Karte zuerst (aufgedeckt)",
-    "sc.hint.avoid_or_take": "Meide den Raum oder nimm eine Karte.",
-    "sc.hint.take": "Nimm eine Karte (noch {n} in diesem Raum).",
-    "sc.hint.last_room": "Der letzte Raum: Nimm alle Karten.",
-    "sc.did.avoid": "Raum gemieden",
-    "sc.did.fight_weapon": "{card} mit der Waffe bekämpft",
-    "sc.did.fight_bare": "{card} mit bloßen Händen bekämpft",
-    "sc.did.weapon": "{card} angelegt",
-    "sc.did.potion": "{card} getrunken",
-    "sc.end.win": "Du hast das Verlies überlebt! Punkte: {score}",
-    "sc.end.loss": "Du bist im Verlies gefallen. Punkte: {score}",
-    "sc.result.health": "Übrige Lebenspunkte",
-    "sc.result.bonus": "Bonus für einen letzten Trank bei vollen Lebenspunkten",
-    "sc.result.left": "Nicht bekämpfte Monster:",
-    "sc.result.score": "Punkte",
-
-    "ex.deck": "Ziehstapel",
-    "ex.in_hand": "Karten auf der Hand",
-    "ex.round_score": "Rundenergebnis",
-    "ex.expedition": "{suit}-Expedition: {n} Karten, {score} Punkte",
-    "ex.side": "Expeditionen von {name}",
-    "ex.middle": "Ziehstapel und Ablagestapel",
-    "ex.draw_deck": "Vom Ziehstapel ziehen ({n} Karten)",
-    "ex.draw_discard": "{card} vom {suit}-Ablagestapel nehmen",
-    "ex.tag.discarded": "{name} legte ab",
-    "ex.tag.drew": "{name} zog",
-    "ex.tag.took": "{name} nahm",
-    "ex.tag.not_drawable": "gerade abgelegt",
-    "ex.draw_here": "Ziehen",
-    "ex.steps": "Die zwei Schritte deines Zugs",
-    "ex.step.play": "Anlegen oder ablegen",
-    "ex.step.draw": "Ziehen",
-    "ex.your_hand": "Deine Hand",
-    "ex.hand_of": "Hand von {name}",
-    "ex.select_card": "Wähl eine Karte aus deiner Hand, dann leg sie an oder ab.",
-    "ex.play": "Anlegen",
-    "ex.discard": "Ablegen",
-    "ex.cannot_play": "Sie passt gerade nicht an deine Expedition.",
-    "ex.hint.play": "Schritt 1 von 2: Leg eine Karte an eine Expedition an oder leg sie ab.",
-    "ex.hint.draw": "Schritt 2 von 2: Zieh eine Karte.",
-    "ex.hint.draw_where": "Klick auf den Ziehstapel oder einen leuchtenden Ablagestapel.",
-    "ex.waiting_for": "Warte auf {name}…",
-    "ex.watching": "Du schaust zu: Die Handkarten bleiben verdeckt.",
-    "ex.round": "Runde {n} von {of}",
-    "ex.tiebreak": "Stechen: Runde {n} von {max}",
-    "ex.final": "Endstand",
-    "ex.round_col": "Runde",
-    "ex.now": "jetzt",
-    "ex.total": "Gesamt",
-    "ex.dealer": "{name} gibt in dieser Runde.",
-    "ex.suit": "Farbe",
-    "ex.not_started": "nicht gestartet",
-    "ex.round_over": "Runde {n} ist vorbei",
-    "ex.continue": "Weiter",
-    "ex.did.play": "{card} angelegt",
-    "ex.did.discard": "{card} abgelegt",
-    "ex.did.draw_deck": "vom Ziehstapel gezogen",
-    "ex.did.draw_pile": "vom {suit}-Ablagestapel genommen",
+    "suit.N": "Nacht",
 
     "history.title": "Beendete Partien",
     "history.lead": "Jede beendete Partie lässt sich Zug für Zug ansehen, mit allen Handkarten.",
@@ -506,6 +336,32 @@ export function translateStatic(root = document) {
     const data = `i18n${attr.replace(/(^|-)(\w)/g, (m, dash, c) => c.toUpperCase())}`;
     for (const el of root.querySelectorAll(`[data-i18n-${attr}]`)) el.setAttribute(attr, t(el.dataset[data]));
   }
+}
+
+/**
+ * Adds strings, {en: {...}, de: {...}}: a game module adds the ones of its own strings file.
+ * Adding the same text again is harmless; a key may not change a text that is already there.
+ */
+export function addStrings(texts) {
+  for (const language of LANGUAGES) {
+    for (const [key, text] of Object.entries(texts?.[language] ?? {})) {
+      const known = STRINGS[language][key];
+      if (known !== undefined && known !== text) throw new Error(`the string ${key} (${language}) is defined twice`);
+      STRINGS[language][key] = text;
+    }
+  }
+}
+
+/** Loads and adds the strings of the game `name` (games/<name>.strings.js); false when it has none. */
+export async function loadGameStrings(name) {
+  let module;
+  try {
+    module = await import(`./games/${encodeURIComponent(name)}.strings.js`);
+  } catch {
+    return false;
+  }
+  addStrings(module.default);
+  return true;
 }
 
 /** Every key of `base` that `other` lacks, for the tests that keep both languages complete. */

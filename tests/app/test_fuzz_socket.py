@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import random
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -22,12 +24,41 @@ from starlette.websockets import WebSocketDisconnect
 
 from app.protocol import CLOSE_UNKNOWN_ROOM
 from app.settings import Settings
+from engine import games
 from tests.app.tables import Socket, Table
 
 EXAMPLES_PER_MATCH = 120
-WORDS = ["action", "rematch", "ping", "play", "discard", "draw", "deck", "take", "avoid"]
-WORDS += ["type", "version", "card", "source", "weapon", "S", "H", "D", "C"]
-WORDS += ["2C", "7H", "10D", "QS", "AS", "JK", "1H", "11C", "7h"]
+
+# Every card code of shared/rules/README.md: rank and suit, the joker, the night cards N2..N9.
+CARD = re.compile(r"(?:10|[2-9JQKA])[SHDC]|JK|N[2-9]")
+
+
+def action_words(plies: int = 60) -> list[str]:
+    """The field names and words (not card codes) of every game's actions, from random play."""
+    words: set[str] = set()
+    rng = random.Random(0)
+    for game in games():
+        state = game.new(seed=0)
+        for _ in range(plies):
+            seat = game.to_move(state)
+            if seat is None:
+                break
+            legal = game.legal_actions(state, seat)
+            words.update(
+                word
+                for action in legal
+                for item in action.items()
+                for word in item
+                if isinstance(word, str) and not CARD.fullmatch(word)
+            )
+            state = game.apply(state, seat, rng.choice(legal))
+    return sorted(words)
+
+
+WORDS = sorted(
+    {"action", "rematch", "ping", "type", "version", "S", "H", "D", "C", *action_words()}
+)
+WORDS += ["2C", "7H", "10D", "QS", "AS", "JK", "N5", "1H", "11C", "7h", "N1", "N10"]
 HUGE = [2**31, 2**53 + 1, 2**63, 2**64, -(2**63) - 1, 10**100, 10**4000]
 ODD_CHARACTERS = ["\x00", "\ud800", "\udfff", "\ufeff", "\u2028", "\x7f", '"', "\\"]
 
@@ -201,7 +232,7 @@ class Match:
             return fresh.state
 
 
-@pytest.fixture(params=["expeditionen", "scoundrel"])
+@pytest.fixture(params=[game.name for game in games()])
 def match(request: pytest.FixtureRequest, table: Table) -> Iterator[Match]:
     room_id, cookies = table.seated_room(request.param)
     with contextlib.ExitStack() as stack:

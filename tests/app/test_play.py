@@ -10,17 +10,21 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app.main import create_app
+from app.services import rooms
 from app.settings import Settings
 from app.storage.models import Match
 from engine import games, get_game
 from tests.app.tables import Socket, Table, play
 
-SHORT: dict[str, dict[str, Any]] = {"expeditionen": {"preset": "short"}}
+
+def short(game: str) -> dict[str, Any]:
+    """The room body for the game's preset named "short" when it has one (a quicker match)."""
+    return {"preset": "short"} if "short" in [p.name for p in get_game(game).presets] else {}
 
 
 @pytest.mark.parametrize("game", [game.name for game in games()])
 def test_every_game_plays_to_the_end_through_the_websocket(table: Table, game: str) -> None:
-    room_id, cookies = table.seated_room(game, **SHORT.get(game, {}))
+    room_id, cookies = table.seated_room(game, **short(game))
     with table.socket(room_id, cookies[0]) as first:
         sockets = [first]
         if len(cookies) > 1:
@@ -51,7 +55,7 @@ def close_all(sockets: list[Socket]) -> None:
 
 @pytest.mark.parametrize("game", [game.name for game in games()])
 def test_nobody_receives_a_card_they_may_not_see(table: Table, game: str) -> None:
-    room_id, cookies = table.seated_room(game, **SHORT.get(game, {}))
+    room_id, cookies = table.seated_room(game, **short(game))
     sockets = [stack_socket(table, room_id, cookie) for cookie in [*cookies, None]]
     assert [socket.seat for socket in sockets] == [*range(len(cookies)), None]
     leaks = play(table, room_id, sockets, random.Random(11))
@@ -75,6 +79,33 @@ def test_the_wire_leak_check_catches_a_view_with_one_hidden_card(
     monkeypatch.setattr(game, "view", leaky)
     sockets = [stack_socket(table, room_id, cookie) for cookie in cookies]
     leaks = play(table, room_id, sockets, random.Random(11), plies=2)
+    close_all(sockets)
+    assert leaks
+
+
+@pytest.mark.parametrize("game", [game.name for game in games()])
+@pytest.mark.parametrize("place", ["view", "last_action"])
+def test_the_leak_check_finds_a_planted_leak(
+    table: Table, game: str, place: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check above fails when the server sends the whole state it keeps: in a view, or
+    in the words of the last move."""
+    room_id, cookies = table.seated_room(game, **short(game))
+    honest = rooms.dumps
+
+    def leaky(message: dict[str, Any]) -> str:
+        if message["type"] == "state":
+            everything = table.live_state(room_id).to_json()
+            if place == "view":
+                message = {**message, "view": {**message["view"], "peek": everything}}
+            elif message["last_action"] is not None:
+                text = str(everything)
+                message = {**message, "last_action": {**message["last_action"], "text": text}}
+        return honest(message)
+
+    monkeypatch.setattr(rooms, "dumps", leaky)
+    sockets = [stack_socket(table, room_id, cookie) for cookie in cookies]
+    leaks = play(table, room_id, sockets, random.Random(5), plies=2)
     close_all(sockets)
     assert leaks
 

@@ -18,7 +18,8 @@ def fixed_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("app.services.rooms.secrets.randbits", lambda _bits: FIXED_SEED)
 
 
-def finished_expeditionen(table: Table, sockets: list[Socket], room_id: str) -> dict[str, Any]:
+def finished(table: Table, sockets: list[Socket], room_id: str) -> dict[str, Any]:
+    """Random legal play to the end; the last state."""
     play(table, room_id, sockets, random.Random(21))
     return sockets[0].state
 
@@ -26,7 +27,7 @@ def finished_expeditionen(table: Table, sockets: list[Socket], room_id: str) -> 
 def test_a_rematch_starts_when_every_seat_asked(table: Table, fixed_deals: None) -> None:
     room_id, cookies = table.seated_room("expeditionen", preset="short")
     with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, cookies[1]) as bo:
-        over = finished_expeditionen(table, [ada, bo], room_id)
+        over = finished(table, [ada, bo], room_id)
         assert over["rematch"] == {"requested_by": []}
         ada.send({"type": "rematch"})
         assert ada.next("rematch")["requested_by"] == [0]
@@ -44,7 +45,7 @@ def test_a_rematch_starts_when_every_seat_asked(table: Table, fixed_deals: None)
 def test_in_expeditionen_the_loser_starts_the_rematch(table: Table, fixed_deals: None) -> None:
     room_id, cookies = table.seated_room("expeditionen", preset="short")
     with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, cookies[1]) as bo:
-        winner = finished_expeditionen(table, [ada, bo], room_id)["result"]["winner"]
+        winner = finished(table, [ada, bo], room_id)["result"]["winner"]
         assert winner in (0, 1)
         ada.send({"type": "rematch"})
         bo.send({"type": "rematch"})
@@ -56,7 +57,7 @@ def test_in_expeditionen_the_loser_starts_the_rematch(table: Table, fixed_deals:
 def test_the_tally_counts_wins_draws_and_matches(table: Table, fixed_deals: None) -> None:
     room_id, cookies = table.seated_room("expeditionen", preset="short")
     with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, cookies[1]) as bo:
-        winner = finished_expeditionen(table, [ada, bo], room_id)["result"]["winner"]
+        winner = finished(table, [ada, bo], room_id)["result"]["winner"]
         wins = [0, 0]
         wins[winner] = 1
         assert ada.state["tally"] == {"wins": wins, "draws": 0, "matches": 1}

@@ -345,3 +345,53 @@ def test_the_end_of_a_round_shows_its_score_breakdown(new_page: NewPage) -> None
     expect(page.locator(".ex-round-title")).to_have_text("Round 2 of 3")
     summary.get_by_role("button", name="Continue").click()
     expect(page.get_by_test_id("round-summary")).to_have_count(0)
+
+
+def test_repeated_codes_are_told_apart_by_their_place(new_page: NewPage) -> None:
+    """Two decks repeat codes: selecting one of two 7♥ selects that one, the mark of a move
+    lies on the card on top, and no two controls share a key."""
+    game = get_game("expeditionen")
+    view = game.view(game.new(seed=1), 0)
+    view["hand"] = ["7H", "7H", "N5", *view["hand"][:5]]
+    view["expeditions"][1]["H"] = {"cards": ["3H", "3H"], "score": -14}
+    state = {
+        "seat": 0,
+        "to_move": 0,
+        "view": view,
+        "legal_actions": [
+            {"type": kind, "card": code} for code in view["hand"] for kind in ("play", "discard")
+        ],
+        "result": None,
+        "last_action": {"seat": 1, "action": {"type": "play", "card": "3H"}},
+    }
+    page = new_page()
+    page.goto("/rules/expeditionen")
+    shown = page.evaluate(
+        """async (state) => {
+          const game = await import('/static/js/games/expeditionen.js');
+          const root = document.createElement('div');
+          document.querySelector('main').prepend(root);
+          const ctx = {
+            seat: 0, readOnly: false, pending: false, ui: {}, recent: [state.last_action],
+            act: () => {}, name: (seat) => `P${seat + 1}`,
+            rerender: () => game.render(root, state, ctx),
+          };
+          ctx.rerender();
+          root.querySelectorAll('.ex-hand button.card')[1].click();
+          return {
+            pressed: [...root.querySelectorAll('.ex-hand button.card')]
+              .map(b => b.getAttribute('aria-pressed')),
+            keys: [...root.querySelectorAll('[data-key]')].map(el => el.dataset.key),
+            moved: [...root.querySelectorAll('[data-testid=expedition-top-H] .card')]
+              .map(c => c.classList.contains('just-moved')),
+            play: root.querySelector('[data-testid=play]').textContent,
+            night: root.querySelector('.ex-hand [data-card=N5]').getAttribute('aria-label'),
+          };
+        }""",
+        state,
+    )
+    assert shown["pressed"] == ["false", "true"] + ["false"] * 6
+    assert len(shown["keys"]) == len(set(shown["keys"]))
+    assert shown["moved"] == [False, True]
+    assert shown["play"] == "Play 7"
+    assert shown["night"] == "Night card Five"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import httpx
 from playwright.sync_api import expect
 
+from engine import games
 from tests.browser.conftest import NewPage, screenshot
 from tests.browser.players import create_room
 
@@ -14,14 +15,25 @@ def test_home_offers_every_game_with_its_variants(new_page: NewPage) -> None:
     page = new_page()
     page.goto("/")
     page.wait_for_selector("body[data-ready]")
-    expect(page.locator(".game-choice .game-name")).to_have_text(["Scoundrel", "Expeditions"])
-    page.locator("label[for='game-expeditionen']").click()
-    expect(page.locator("#presets .chip-radio")).to_have_text(
-        ["Standard", "Short game", "With aces"]
-    )
+    expect(page.locator(".game-choice .game-name")).to_have_text([g.title["en"] for g in games()])
+    for game in games():
+        choice = page.locator(f"label[for='game-{game.name}']")
+        choice.click()
+        expect(choice.locator(".game-blurb")).not_to_be_empty()
+        expect(page.locator("#presets .chip-radio")).to_have_text(
+            ["Standard", *[preset.label["en"] for preset in game.presets]]
+        )
+        for option in game.options:
+            expect(page.locator("#options-body")).to_contain_text(option.label["en"])
+    game = [game for game in games() if game.options][-1]
+    page.locator(f"label[for='game-{game.name}']").click()
     page.locator("#options summary").click()
-    expect(page.locator("#options-body")).to_contain_text("Rounds")
-    page.select_option("#option-rounds", label="1")
+    option = game.options[0]
+    other = next(i for i, choice in enumerate(option.choices) if choice != option.default)
+    if {type(choice) for choice in option.choices} == {bool}:
+        page.locator(f"#option-{option.name}").click()
+    else:
+        page.select_option(f"#option-{option.name}", index=other)
     expect(page.locator("#presets input:checked + span")).to_have_text("Custom")
     screenshot(page, "home")
 
@@ -29,12 +41,13 @@ def test_home_offers_every_game_with_its_variants(new_page: NewPage) -> None:
 def test_my_rooms_lists_the_room_and_copies_its_link(new_page: NewPage) -> None:
     page = new_page()
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    room_url = create_room(page, "expeditionen", "Erik")
+    game = next(game for game in games() if game.seats > 1)
+    room_url = create_room(page, game.name, "Erik")
     page.goto("/")
     page.wait_for_selector("body[data-ready]")
     room = page.locator(".room-item")
     expect(room).to_have_count(1)
-    expect(room).to_contain_text("Expeditions")
+    expect(room).to_contain_text(game.title["en"])
     expect(room).to_contain_text("waiting")
     room.get_by_role("button", name="Copy link").click()
     expect(page.locator(".toast")).to_contain_text("Link copied")
@@ -54,45 +67,44 @@ def test_the_language_follows_the_browser_and_the_switch_is_remembered(new_page:
     expect(page.locator("#create-room")).to_have_text("Raum eröffnen")
     page.get_by_role("button", name="English").click()
     expect(page.locator("h1")).to_have_text("Card games with friends")
-    expect(page.locator("label[for='game-scoundrel'] .game-seats")).to_have_text("Solo")
+    seats = ["Solo" if g.seats == 1 else f"{g.seats} players" for g in games()]
+    expect(page.locator(".game-choice .game-seats")).to_have_text(seats)
     page.reload()
     page.wait_for_selector("body[data-ready]")
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.locator("#create-room")).to_have_text("Create room")
 
 
-def test_the_table_speaks_german(new_page: NewPage) -> None:
-    page = new_page(locale="de-DE")
-    create_room(page, "scoundrel", "Dana")
-    expect(page.locator("#banner")).to_contain_text("Du bist dran")
-    expect(page.get_by_test_id("avoid")).to_have_text("Raum meiden")
-    expect(page.locator(".sc-health .zone-label")).to_have_text("Lebenspunkte")
-    screenshot(page, "scoundrel-german")
-
-
 def test_every_string_exists_in_german_and_english(new_page: NewPage) -> None:
+    """The shared strings and every game's own (each game has a strings file)."""
     page = new_page()
-    page.goto("/rules/scoundrel")
-    missing = page.evaluate(
-        """import('/static/js/i18n.js')
-            .then(m => [m.missingKeys('en', 'de'), m.missingKeys('de', 'en')])"""
+    page.goto("/history")
+    loaded, missing = page.evaluate(
+        """import('/static/js/i18n.js').then(async m => {
+            const games = await (await fetch('/api/games')).json();
+            const loaded = {};
+            for (const game of games) loaded[game.name] = await m.loadGameStrings(game.name);
+            return [loaded, [m.missingKeys('en', 'de'), m.missingKeys('de', 'en')]];
+        })"""
     )
+    assert loaded == {game.name: True for game in games()}
     assert missing == [[], []]
 
 
 def test_the_rules_pages_are_written_in_both_languages(new_page: NewPage) -> None:
     page = new_page()
-    for game, english, german in (
-        ("scoundrel", "Weapons wear out.", "Waffen nutzen sich ab."),
-        ("expeditionen", "A turn: two steps", "Ein Zug: zwei Schritte"),
-    ):
-        page.goto(f"/rules/{game}")
-        expect(page.get_by_text(english)).to_be_visible()
-        expect(page.get_by_text(german)).to_be_hidden()
+    for game in games():
+        page.goto(f"/rules/{game.name}")
+        english = page.locator("article.rules > [lang='en']")
+        german = page.locator("article.rules > [lang='de']")
+        expect(english.locator("h1")).to_have_text(game.title["en"])
+        expect(german.locator("h1")).to_have_text(game.title["de"])
+        expect(english).to_be_visible()
+        expect(german).to_be_hidden()
         page.get_by_role("button", name="Deutsch").click()
-        expect(page.get_by_text(german)).to_be_visible()
-        expect(page.get_by_text(english)).to_be_hidden()
-        screenshot(page, f"rules-{game}")
+        expect(german).to_be_visible()
+        expect(english).to_be_hidden()
+        screenshot(page, f"rules-{game.name}")
         page.get_by_role("button", name="English").click()
 
 
@@ -115,7 +127,7 @@ def test_unknown_rooms_matches_games_are_friendly_404s(new_page: NewPage, base_u
 
 def test_cards_tell_every_suit_apart_by_shape_not_only_by_colour(new_page: NewPage) -> None:
     page = new_page()
-    page.goto("/rules/scoundrel")
+    page.goto("/history")
     cards = page.evaluate(
         """import('/static/js/cards.js').then(({ card }) =>
           ['7S', '7H', '7D', '7C', 'JK', 'QH'].map(code => {
@@ -145,9 +157,54 @@ def test_cards_tell_every_suit_apart_by_shape_not_only_by_colour(new_page: NewPa
     assert cards[5]["label"] == "Queen of hearts"
 
 
+def test_cards_take_every_code_of_the_rules_night_cards_and_repeats_included(
+    new_page: NewPage,
+) -> None:
+    page = new_page()
+    page.goto("/history")
+    checks = page.evaluate(
+        """import('/static/js/cards.js').then(({ card, cardChip, isCard, rankOf, suitOf }) => {
+          const row = document.createElement('div');
+          document.querySelector('main').prepend(row);
+          const shown = ['N5', '7H', '7H', 'N5', 'N2', 'N9'].map(code => {
+            const el = card(code);
+            row.append(el);
+            return {
+              label: el.getAttribute('aria-label'),
+              rank: el.querySelector('.card-rank').textContent,
+              symbol: el.querySelector('use').getAttribute('href'),
+              ink: getComputedStyle(el.querySelector('.card-rank')).fill,
+            };
+          });
+          const ranks = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
+          const codes = [...ranks.flatMap(r => ['S', 'H', 'D', 'C'].map(s => r + s)), 'JK'];
+          const night = ['2', '3', '4', '5', '6', '7', '8', '9'].map(r => 'N' + r);
+          return {
+            shown,
+            cards: row.querySelectorAll('.card').length,
+            chip: cardChip('N5').getAttribute('aria-label'),
+            accepted: [...codes, ...night].every(isCard),
+            refused: ['N1', 'N10', 'NJ', 'N', '1H', '11C', '7h', 'JKS', ''].filter(isCard),
+            night: night.map(code => [rankOf(code), suitOf(code)].join('')),
+          };
+        })"""
+    )
+    night, seven = checks["shown"][0], checks["shown"][1]
+    assert night["label"] == checks["chip"] == "Night card Five"
+    assert night["rank"] == "5"
+    assert night["symbol"] == "#kr-suit-N"
+    assert night["ink"] != seven["ink"]
+    assert checks["shown"][2] == seven and checks["shown"][3] == night
+    assert [c["label"] for c in checks["shown"][4:]] == ["Night card Two", "Night card Nine"]
+    assert checks["cards"] == 6
+    assert checks["accepted"] is True
+    assert checks["refused"] == []
+    assert checks["night"] == [f"{rank}N" for rank in range(2, 10)]
+
+
 def test_the_card_gallery(new_page: NewPage) -> None:
     page = new_page()
-    page.goto("/rules/scoundrel")
+    page.goto("/history")
     page.evaluate(
         """import('/static/js/cards.js').then(({ card }) => {
             const ranks = ['2','3','4','5','6','7','8','9','10','J','Q','K','A'];
@@ -155,17 +212,18 @@ def test_the_card_gallery(new_page: NewPage) -> None:
             gallery.id = 'gallery';
             gallery.className = 'card-row';
             for (const s of ['S','H','D','C']) for (const r of ranks) gallery.append(card(r + s));
+            for (const r of ranks.slice(0, 8)) gallery.append(card('N' + r));
             gallery.append(card('JK'), card(null, { faceDown: true }));
             document.querySelector('main').prepend(gallery);
         })"""
     )
-    expect(page.locator("#gallery .card")).to_have_count(54)
+    expect(page.locator("#gallery .card")).to_have_count(62)
     screenshot(page, "cards")
 
 
 def test_the_socket_drops_stale_states_and_backs_off(new_page: NewPage) -> None:
     page = new_page()
-    page.goto("/rules/scoundrel")
+    page.goto("/history")
     checks = page.evaluate(
         """import('/static/js/socket.js').then(({ compareStates, backoffDelay, RoomSocket }) => {
           const at = (match_number, version) => ({ match_number, version });

@@ -113,3 +113,12 @@ def test_avoid_is_offered_only_when_the_rules_allow_it(new_page: NewPage) -> Non
         take_something(page)
     if not page.locator("#end").is_visible():
         expect(page.get_by_test_id("avoid")).to_be_visible()
+
+
+def test_the_table_speaks_german(new_page: NewPage) -> None:
+    page = new_page(locale="de-DE")
+    create_room(page, "scoundrel", "Dana")
+    expect(page.locator("#banner")).to_contain_text("Du bist dran")
+    expect(page.get_by_test_id("avoid")).to_have_text("Raum meiden")
+    expect(page.locator(".sc-health .zone-label")).to_have_text("Lebenspunkte")
+    screenshot(page, "scoundrel-german")

@@ -1,7 +1,10 @@
 // Helpers every game's table module may use.
 //
-// Adding a game's table is one module, static/js/games/<name>.js (plus its stylesheet,
-// static/css/games/<name>.css, which the shell links). It exports
+// Adding a game's table is one module, static/js/games/<name>.js, plus its stylesheet
+// static/css/games/<name>.css (which the shell links) and its strings
+// static/js/games/<name>.strings.js (`export default {en: {...}, de: {...}}`, with the home
+// page's "game.<name>.blurb"; the module adds them with i18n.js's addStrings, the home page
+// loads them by name). Nothing shared names a game. The module exports
 //   render(root, state, ctx)        re-renders the whole snapshot into root (like 2048's actuate)
 // and may export
 //   renderResult(root, state, ctx)  the score breakdown of a finished match

@@ -3,9 +3,12 @@
 // Every control comes from legal_actions; the client never decides what is allowed.
 
 import { card, cardChip, rankOf, suitIcon, suitOf, SUITS } from "../cards.js";
-import { t } from "../i18n.js";
+import { addStrings, t } from "../i18n.js";
 import { fill, h } from "../ui.js";
 import { lastTurnOf, legalMatching, num } from "./common.js";
+import strings from "./expeditionen.strings.js";
+
+addStrings(strings);
 
 function seats(view) {
   const bottom = view.seat ?? 0;
@@ -25,7 +28,7 @@ function myTurn(state, ctx) {
 function marksFor(state, ctx) {
   const view = state.view;
   const moves = isSeated(view, ctx) ? lastTurnOf(ctx, seats(view).top) : (ctx.recent ?? []).slice(-1);
-  const marks = { cards: new Set(), piles: {}, deck: null };
+  const marks = { cards: new Set(), piles: {}, deck: null };  // cards: "seat:code", the code played last
   for (const { seat, action } of moves) {
     const name = ctx.name(seat);
     if (action.type === "play") marks.cards.add(`${seat}:${action.card}`);
@@ -50,8 +53,10 @@ function whoCell(view, seat, ctx, position) {
 function expeditionColumn(view, seat, suit, marks, position) {
   const { cards, score } = view.expeditions[seat][suit];
   const wagers = cards.filter((code) => ["J", "Q", "K"].includes(rankOf(code))).length;
+  // A played card lies on top of its expedition: mark that copy only (two decks repeat codes).
+  const moved = (code, index) => marks.cards.has(`${seat}:${code}`) && index === cards.lastIndexOf(code);
   const stack = cards.length
-    ? cards.map((code) => card(code, { classes: marks.cards.has(`${seat}:${code}`) ? ["just-moved"] : [] }))
+    ? cards.map((code, index) => card(code, { classes: moved(code, index) ? ["just-moved"] : [] }))
     : [h("div", { class: "card-slot ex-empty" }, suitIcon(suit))];
   const label = cards.length
     ? h("span", { class: ["ex-col-score", score < 0 && "neg"] }, num(score), wagers ? h("span", { class: "ex-wager" }, ` ×${wagers + 1}`) : null)
@@ -123,14 +128,18 @@ function stepper(view, active) {
     step(2, "ex.step.draw", active && view.phase === "draw"));
 }
 
+/** The selected hand card is one position and its code (two decks repeat codes). */
 function handCards(state, ctx) {
   const view = state.view;
   const choosing = myTurn(state, ctx) && view.phase === "play";
-  if (!view.hand.includes(ctx.ui.selected) || !choosing) ctx.ui.selected = null;
-  return view.hand.map((code) => choosing
+  if (view.hand[ctx.ui.selectedIndex] !== ctx.ui.selected || !choosing) {
+    ctx.ui.selected = null;
+    ctx.ui.selectedIndex = null;
+  }
+  return view.hand.map((code, index) => choosing
     ? card(code, {
-      button: true, selected: ctx.ui.selected === code, disabled: ctx.pending,
-      data: { key: `hand-${code}`, testid: `hand-${code}` },
+      button: true, selected: ctx.ui.selectedIndex === index, disabled: ctx.pending,
+      data: { key: `hand-${index}-${code}`, testid: `hand-${code}`, index: String(index) },
       classes: [legalMatching(state, { type: "play", card: code }).length ? "is-playable" : "is-discard-only"],
     })
     : card(code, { data: { testid: `hand-${code}` } }));
@@ -158,7 +167,10 @@ function handZone(state, ctx) {
   hand.addEventListener("click", (event) => {
     const target = event.target.closest("button.card");
     if (!target || target.disabled) return;
-    ctx.ui.selected = ctx.ui.selected === target.dataset.card ? null : target.dataset.card;
+    const index = Number(target.dataset.index);
+    const again = ctx.ui.selectedIndex === index;
+    ctx.ui.selected = again ? null : target.dataset.card;
+    ctx.ui.selectedIndex = again ? null : index;
     ctx.rerender();
   });
   return h("section", { class: ["ex-hand-zone", active && "is-active"] },

@@ -2,9 +2,12 @@
 // monsters, the discard pile. Buttons come only from legal_actions.
 
 import { card, cardChip, suitOf } from "../cards.js";
-import { t } from "../i18n.js";
+import { addStrings, t } from "../i18n.js";
 import { fill, h } from "../ui.js";
 import { legalMatching, num, signed } from "./common.js";
+import strings from "./scoundrel.strings.js";
+
+addStrings(strings);
 
 const VALUES = { J: 11, Q: 12, K: 13, A: 14 };
 const RANK_OF_VALUE = { 11: "J", 12: "Q", 13: "K", 14: "A" };
@@ -20,10 +23,10 @@ function kind(code) {
 
 /* The room: one slot per card with its possible takes. */
 
-function takeButton(ctx, action, label, style) {
+function takeButton(ctx, slot, action, label, style) {
   return h("button", {
     type: "button", class: ["btn", "btn-small", style], disabled: ctx.pending,
-    data: { key: `take-${action.card}-${action.weapon}`, testid: `take-${action.card}-${action.weapon ? "weapon" : "bare"}` },
+    data: { key: `take-${slot}-${action.card}-${action.weapon}`, testid: `take-${action.card}-${action.weapon ? "weapon" : "bare"}` },
     onclick: () => ctx.act(action),
   }, label);
 }
@@ -39,13 +42,13 @@ function takeLabel(view, action) {
   return t("sc.fight_bare", { n: signed(-value(card)) });
 }
 
-function roomSlot(view, state, ctx, code) {
+function roomSlot(view, state, ctx, code, slot) {
   const takes = ctx.readOnly ? [] : legalMatching(state, { type: "take", card: code });
   takes.sort((a, b) => Number(b.weapon) - Number(a.weapon));
   return h("li", { class: ["sc-slot", `sc-slot-${kind(code)}`] },
     card(code),
     h("span", { class: "sc-kind" }, t(`sc.kind.${kind(code)}`, { n: value(code) })),
-    takes.length ? h("div", { class: "sc-takes" }, takes.map((action) => takeButton(ctx, action, takeLabel(view, action), action.weapon ? "btn-turn" : ""))) : null);
+    takes.length ? h("div", { class: "sc-takes" }, takes.map((action) => takeButton(ctx, slot, action, takeLabel(view, action), action.weapon ? "btn-turn" : ""))) : null);
 }
 
 function roomNote(view) {
@@ -69,7 +72,7 @@ function roomZone(view, state, ctx) {
         data: { key: "avoid", testid: "avoid" }, onclick: () => ctx.act({ type: "avoid" }),
       }, t("sc.avoid")) : null),
     h("ul", { class: "sc-room" },
-      view.room.length ? view.room.map((code) => roomSlot(view, state, ctx, code)) : h("li", { class: "card-slot" }, t("sc.room_empty"))));
+      view.room.length ? view.room.map((code, slot) => roomSlot(view, state, ctx, code, slot)) : h("li", { class: "card-slot" }, t("sc.room_empty"))));
 }
 
 /* Piles, health, weapon */

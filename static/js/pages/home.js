@@ -1,7 +1,7 @@
 // Home: choose a game, a variant or options, create a room and go to the table; list your rooms.
 
 import { card } from "../cards.js";
-import { localized, t } from "../i18n.js";
+import { loadGameStrings, localized, t } from "../i18n.js";
 import { boot } from "../page.js";
 import { ago, api, copyText, fill, h, roomLink, storedName, storeName, toast, when } from "../ui.js";
 
@@ -173,6 +173,7 @@ async function start() {
   form.addEventListener("submit", createRoom);
   try {
     games = await api("/api/games");
+    await Promise.all(games.map((game) => loadGameStrings(game.name)));  // the blurbs
     chooseGame(games[0]?.name);
   } catch (error) {
     toast(error.message);
