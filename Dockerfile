@@ -23,7 +23,7 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     ENVIRONMENT=production \
-    FORWARDED_ALLOW_IPS="*"
+    FORWARDED_ALLOW_IPS=127.0.0.1,::1,local-networks
 RUN useradd --system --uid 10001 --user-group --no-create-home kartenrunde
 WORKDIR /srv/kartenrunde
 COPY --from=builder /opt/venv /opt/venv

@@ -177,7 +177,8 @@ def test_image_is_production_and_serves_port_8000_behind_a_proxy() -> None:
     assert dockerfile_instructions("EXPOSE") == ["8000"]
     command = dockerfile_instructions("CMD")[-1]
     assert command == '["python", "-m", "app", "--port", "8000"]'
-    assert 'FORWARDED_ALLOW_IPS="*"' in runtime_stage()
+    # forwarded headers from loopback and the container's own network, not from anyone
+    assert "FORWARDED_ALLOW_IPS=127.0.0.1,::1,local-networks" in runtime_stage()
 
 
 def test_image_health_check_asks_the_server_with_python() -> None:
