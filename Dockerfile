@@ -1,25 +1,29 @@
-# Kartenrunde server image: docker compose up (see docs/self-hosting.md).
+# Kartenrunde server image: docker compose up (README.md, "Self-hosting").
 #
-# The builder stage installs the dependencies named in pyproject.toml (not the dev extras)
-# into a virtualenv; the runtime stage copies that virtualenv and the source, nothing else.
-# Migrations are applied by the app itself at start-up (its lifespan runs
-# `alembic upgrade head`), so starting a new image is the whole upgrade.
+# The builder stage installs the pinned dependencies of requirements.lock (the versions
+# the tests passed with; not the dev extras) into a virtualenv; the runtime stage copies
+# that virtualenv and the source, nothing else. Migrations are applied by the app itself
+# at start-up (its lifespan runs `alembic upgrade head`), so starting a new image is the
+# whole upgrade.
 
 FROM python:3.11-slim AS builder
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
-RUN python -m venv /opt/venv
-# Only pyproject.toml first: the dependency layer is rebuilt when dependencies change,
-# not on every code change.
-COPY pyproject.toml /tmp/pyproject.toml
-RUN python -c "import tomllib; deps = tomllib.load(open('/tmp/pyproject.toml', 'rb'))['project']['dependencies']; print('\n'.join(deps))" > /tmp/requirements.txt \
-    && /opt/venv/bin/pip install -r /tmp/requirements.txt
+# The virtualenv gets no pip or setuptools of its own: the server never uses them. The
+# base image's pip installs into it (--python) from the lock alone: --require-hashes
+# refuses any version or file that is not pinned there, and --no-deps anything not listed.
+# Only the lock file first: this layer is rebuilt when the pins change, not on every
+# code change.
+COPY requirements.lock /tmp/requirements.lock
+RUN python -m venv --without-pip /opt/venv \
+    && python -m pip --python /opt/venv/bin/python install --no-deps --require-hashes \
+        -r /tmp/requirements.lock
 
 FROM python:3.11-slim AS runtime
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     ENVIRONMENT=production \
-    FORWARDED_ALLOW_IPS="*"
+    FORWARDED_ALLOW_IPS=127.0.0.1,::1,local-networks
 RUN useradd --system --uid 10001 --user-group --no-create-home kartenrunde
 WORKDIR /srv/kartenrunde
 COPY --from=builder /opt/venv /opt/venv

@@ -3,13 +3,26 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench services browser clean
+.PHONY: run test lint bench services browser clean lock
 
-$(STAMP): pyproject.toml
+# The exact versions (with hashes) of requirements-dev.lock, the ones the tests pass with;
+# the image installs the same pins from requirements.lock. Then the project itself,
+# editable and without dependencies.
+$(STAMP): requirements-dev.lock pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+# After changing the dependencies in pyproject.toml: pins what is new and keeps the rest.
+# `make lock UPGRADE=--upgrade` moves every pin to the newest release allowed.
+LOCK := $(VENV)/bin/uv pip compile pyproject.toml --quiet --universal --python-version 3.11 \
+	--generate-hashes --custom-compile-command 'make lock' $(UPGRADE)
+lock:
+	@test -x $(VENV)/bin/uv || $(MAKE) $(STAMP)
+	$(LOCK) -o requirements.lock
+	$(LOCK) --extra dev --constraint requirements.lock -o requirements-dev.lock
 
 run: $(STAMP)
 	$(PY) -m app

@@ -4,9 +4,15 @@ the tests and the benchmarks start the server."""
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 
 import uvicorn
+
+from app import observability, proxies
+from app.settings import get_settings
+
+logger = logging.getLogger("app.launcher")
 
 
 def main() -> None:
@@ -14,12 +20,22 @@ def main() -> None:
     parser.add_argument("--host", default="0.0.0.0")
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     args = parser.parse_args()
+    settings = get_settings()
+    observability.configure_logging(settings)
+    trusted = proxies.resolve(settings.forwarded_allow_ips)
+    logger.info(
+        "X-Forwarded-For and X-Forwarded-Proto are believed from %s only",
+        ", ".join(trusted) or "nobody",
+        extra={"forwarded_allow_ips": trusted},
+    )
     uvicorn.run(
         "app.main:app",
         host=args.host,
         port=args.port,
-        # Trust X-Forwarded-* only from FORWARDED_ALLOW_IPS (uvicorn's variable; 127.0.0.1).
+        # A client's address and scheme from X-Forwarded-* only when the peer is one of
+        # FORWARDED_ALLOW_IPS (a reverse proxy): anyone else could fake them.
         proxy_headers=True,
+        forwarded_allow_ips=trusted,
         # Views are a few hundred bytes: compressing each one cost a fifth of the server's
         # CPU per move (bench/load.py) and saved nothing that matters.
         ws_per_message_deflate=False,

@@ -5,8 +5,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from app import proxies
 
 INSECURE_SECRET = "change-me-in-production"
 
@@ -43,6 +45,16 @@ class Settings(BaseSettings):
     messages_per_second: float = Field(
         20.0, gt=0, description="per-connection websocket message rate limit"
     )
+    forwarded_allow_ips: str = Field(
+        "127.0.0.1,::1",
+        description="peers whose X-Forwarded-For/-Proto are believed (app/proxies.py)",
+    )
+
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def known_proxy_entries(cls, value: str) -> str:
+        proxies.parse(value)
+        return value
 
     @model_validator(mode="after")
     def refuse_insecure_production(self) -> Settings:

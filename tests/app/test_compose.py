@@ -1,13 +1,16 @@
 """The container set-up, read as files (no Docker engine runs where the tests run).
 
-What the image and the compose file promise is checked here; that the server process
-inside them works against PostgreSQL is checked by test_self_hosting.py.
+What the image and the compose file promise is checked here; what the app container
+really gets from compose by test_compose_config.py (`docker compose config`); that the
+server process inside them works against PostgreSQL by test_self_hosting.py; all of it
+for real, with a Docker daemon, by scripts/compose-check.
 """
 
 from __future__ import annotations
 
 import re
 import shlex
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +74,12 @@ def test_app_starts_once_the_db_is_healthy() -> None:
     assert SERVICES["app"]["depends_on"] == {"db": {"condition": "service_healthy"}}
 
 
+def test_compose_file_says_how_to_start_it() -> None:
+    header = (ROOT / "docker-compose.yml").read_text().split("\nname:")[0]
+    assert "docker compose up -d --wait" in header
+    assert "Compose v2" in header
+
+
 def test_app_is_healthy_when_it_answers_over_http_with_python() -> None:
     test = SERVICES["app"]["healthcheck"]["test"]
     assert test[:3] == ["CMD", "python", "-c"]
@@ -122,7 +131,9 @@ def test_env_example_values_are_accepted_by_settings(monkeypatch: pytest.MonkeyP
     for name, value in re.findall(r"^#?([A-Z][A-Z0-9_]*)=(.*)$", text, flags=re.MULTILINE):
         if name in SETTINGS and value:
             monkeypatch.setenv(name, value)
+    monkeypatch.setenv("SECRET_KEY", "0123456789abcdef" * 4)  # left empty there
     settings = Settings(_env_file=None)
+    assert settings.environment == "production"
     assert settings.allowed_origins == ["https://other.example.org"]
 
 
@@ -142,10 +153,19 @@ def test_image_has_a_build_stage_and_a_slim_runtime_stage() -> None:
     assert "COPY --from=builder /opt/venv /opt/venv" in runtime_stage()
 
 
-def test_image_installs_the_dependencies_without_dev_extras() -> None:
-    assert "['project']['dependencies']" in DOCKERFILE
+def test_image_installs_the_pinned_dependencies_without_dev_extras() -> None:
+    (builder, _) = DOCKERFILE.split("\nFROM python:3.11-slim AS runtime")
+    assert "COPY requirements.lock /tmp/requirements.lock" in builder
+    install = builder.replace("\\\n", " ")
+    pip = r"pip --python /opt/venv/bin/python install .*-r /tmp/requirements.lock"
+    assert re.search(pip, install)
+    assert "--require-hashes" in install
+    assert "requirements-dev.lock" not in DOCKERFILE
     assert "[dev]" not in DOCKERFILE
-    assert "optional-dependencies" not in DOCKERFILE
+
+
+def test_image_virtualenv_has_no_pip_or_setuptools() -> None:
+    assert "python -m venv --without-pip /opt/venv" in DOCKERFILE
 
 
 def test_image_copies_what_the_server_needs_and_it_exists() -> None:
@@ -153,7 +173,7 @@ def test_image_copies_what_the_server_needs_and_it_exists() -> None:
     copied = {source.rstrip("/") for source in sources if not source.startswith("--from")}
     needed = {"app", "engine", "static", "templates", "migrations", "alembic.ini"}
     assert needed <= copied
-    for source in copied - {"pyproject.toml"}:
+    for source in copied:
         assert (ROOT / source).exists(), source
 
 
@@ -168,7 +188,8 @@ def test_image_is_production_and_serves_port_8000_behind_a_proxy() -> None:
     assert dockerfile_instructions("EXPOSE") == ["8000"]
     command = dockerfile_instructions("CMD")[-1]
     assert command == '["python", "-m", "app", "--port", "8000"]'
-    assert 'FORWARDED_ALLOW_IPS="*"' in runtime_stage()
+    # forwarded headers from loopback and the container's own network, not from anyone
+    assert "FORWARDED_ALLOW_IPS=127.0.0.1,::1,local-networks" in runtime_stage()
 
 
 def test_image_health_check_asks_the_server_with_python() -> None:
@@ -179,5 +200,24 @@ def test_image_health_check_asks_the_server_with_python() -> None:
 
 def test_build_context_leaves_secrets_and_local_data_out() -> None:
     ignored = (ROOT / ".dockerignore").read_text().splitlines()
-    for pattern in (".env", ".git/", ".venv/", "data/", "*.db"):
+    for pattern in (".env", ".git/", ".venv/", "data/", "*.db", "*.dump"):
         assert pattern in ignored
+
+
+def test_git_ignores_backups_and_secrets() -> None:
+    ignored = (ROOT / ".gitignore").read_text().splitlines()
+    for pattern in (".env", "*.dump"):
+        assert pattern in ignored
+
+
+def test_no_file_points_at_a_page_that_is_not_there() -> None:
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    pointers = re.compile(r"\b(docs/[\w.-]+\.md)\b")
+    for name in tracked:
+        path = ROOT / name
+        if path.suffix in {".png", ".svg", ".ico", ".woff2"} or not path.is_file():
+            continue
+        for target in pointers.findall(path.read_text(errors="replace")):
+            assert (ROOT / target).is_file(), f"{name} points at {target}"
