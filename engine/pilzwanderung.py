@@ -37,6 +37,7 @@ Decisions where the rule file is silent (the tests name each):
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -113,9 +114,11 @@ DAY_CODES = frozenset(code for code, role in ROLE.items() if role != NIGHT and c
 HAND_ROLES = (MUSHROOM, NIGHT, BUTTER, CIDER, PAN)
 HAND_CODES = frozenset(code for code, role in ROLE.items() if role in HAND_ROLES)
 HANDABLE_DAY = frozenset(c for c in HAND_CODES if ROLE[c] != NIGHT and c != START_PAN)
-# Where a card is counted in a hand tally: day kinds at 2..10, night kinds at 12..19.
+# Where a card is counted in a hand tally: day kinds at 2..10, night kinds at 11..18 (19,
+# the night morel, stays 0).
+NIGHT_SLOT = 9
 SLOT: dict[str, int] = {code: KIND_OF[code] for code, role in ROLE.items() if role == MUSHROOM}
-SLOT |= {f"N{r}": 10 + r for r in NIGHT_KINDS}
+SLOT |= {f"N{r}": NIGHT_SLOT + r for r in NIGHT_KINDS}
 BUTTER_SLOT, CIDER_SLOT, PAN_SLOT, SLOTS = 20, 21, 22, 23
 SLOT |= {"QH": BUTTER_SLOT, "QD": BUTTER_SLOT, "KH": CIDER_SLOT, "KD": CIDER_SLOT}
 SLOT |= {code: PAN_SLOT for code, role in ROLE.items() if role == PAN}
@@ -206,7 +209,7 @@ class PilzwanderungState(GameState):
     discard: list[str]
     hands: list[list[str]]
     pans: list[list[str]]
-    dishes: list[list[list[str]]]
+    dishes: list[list[str]]  # cooked cards in order; each dish starts with its pan card
     baskets: list[list[str]]
     poison: list[list[str]]
     poison_turns: list[list[int]]  # turn-ends each poison mushroom still lasts
@@ -286,7 +289,7 @@ def cook_refusal(
     name = NAMES[kind]
     if day > counts[kind]:
         return f"You hold only {counts[kind]} day cards of {name} ({kind})."
-    if night and (kind == 10 or not counts[10 + kind]):
+    if night and not counts[NIGHT_SLOT + kind]:
         return f"You hold no night card of {name} ({kind})."
     mushrooms = day + 2 * night
     if mushrooms < 3:
@@ -312,7 +315,7 @@ def sell_refusal(
     name = NAMES[kind]
     if day > counts[kind]:
         return f"You hold only {counts[kind]} day cards of {name} ({kind})."
-    if night and (kind == 10 or not counts[10 + kind]):
+    if night and not counts[NIGHT_SLOT + kind]:
         return f"You hold no night card of {name} ({kind})."
     if day + 2 * night < 2:
         return "Sell at least 2 mushrooms of one kind (a single night card is enough)."
@@ -322,15 +325,15 @@ def sell_refusal(
 def can_act(state: PilzwanderungState, seat: int) -> bool:
     """Whether any of the five actions is possible (a fast form of legal_actions != [])."""
     hand = state.hands[seat]
-    full = len(hand) >= hand_limit(state, seat)
-    sticks = state.sticks[seat]
-    for index, card in enumerate(state.forest):
-        if index >= FREE_POSITIONS and index - 1 > sticks:
-            break
-        if not full or not takes_room(state, card):
+    if len(hand) < hand_limit(state, seat):
+        return bool(state.forest)  # position 1 is free, and there is room
+    for card in state.forest[: state.sticks[seat] + FREE_POSITIONS]:
+        if not takes_room(state, card):
             return True
     counts = tally(hand)
-    if counts[PAN_SLOT] or any(counts[12:20]) or any(n >= 2 for n in counts[2:11]):
+    if counts[PAN_SLOT] or any(counts[NIGHT_SLOT + 2 : NIGHT_SLOT + 10]):
+        return True
+    if any(number >= 2 for number in counts[2:11]):
         return True
     return bool(state.decay) and decay_refusal(state, seat) is None
 
@@ -439,19 +442,20 @@ def remove_first(hand: list[str], wanted: int, number: int, taken: list[str]) ->
             index += 1
 
 
-def combinations(items: list[tuple[str, int]], size: int) -> list[list[str]]:
-    """Every distinct multiset of ``size`` codes from (code, copies) pairs."""
-    if size == 0:
-        return [[]]
-    if not items:
-        return []
-    (code, copies), rest = items[0], items[1:]
-    found: list[list[str]] = []
-    for used in range(min(copies, size), -1, -1):
-        if sum(n for _, n in rest) < size - used:
-            continue
-        found += [[code] * used + tail for tail in combinations(rest, size - used)]
-    return found
+def discard_choices(hand: list[str], size: int) -> list[tuple[str, ...]]:
+    """Every distinct set of ``size`` cards of ``hand`` (two decks repeat codes), sorted."""
+    ordered = sorted(hand, key=hand_sort_key)
+    return list(dict.fromkeys(itertools.combinations(ordered, size)))
+
+
+def split_dishes(state: PilzwanderungState, seat: int) -> list[list[str]]:
+    dishes: list[list[str]] = []
+    for card in state.dishes[seat]:
+        if ROLE[card] == PAN:
+            dishes.append([card])
+        else:
+            dishes[-1].append(card)
+    return dishes
 
 
 def hand_sort_key(card: str) -> tuple[int, int, str]:
@@ -724,29 +728,30 @@ class PilzwanderungGame:
         hand = state.hands[seat]
         if state.phase == "discard":
             excess = len(hand) - hand_limit(state, seat)
-            copies = sorted(Counter(hand).items(), key=lambda item: hand_sort_key(item[0]))
-            return [{"type": "discard", "cards": cards} for cards in combinations(copies, excess)]
-        actions: list[Action] = []
-        full = len(hand) >= hand_limit(state, seat)
-        sticks = state.sticks[seat]
-        night_left = bool(state.night_deck)
-        for index, card in enumerate(state.forest):
-            if index >= FREE_POSITIONS and index - 1 > sticks:
-                break
-            if not full:
-                actions.append({"type": "take", "position": index + 1})
-                continue
-            role = ROLE[card]
-            if role == BASKET or role == POISON or (role == MOON and not night_left):
-                actions.append({"type": "take", "position": index + 1})
-        if state.decay and decay_refusal(state, seat) is None:
-            actions.append({"type": "take_decay"})
+            choices = discard_choices(hand, excess)
+            return [{"type": "discard", "cards": list(cards)} for cards in choices]
+        limit = hand_limit(state, seat)
+        forest = state.forest
+        reach = min(len(forest), state.sticks[seat] + FREE_POSITIONS)
+        actions: list[Action]
+        if len(hand) < limit:
+            actions = [{"type": "take", "position": position} for position in range(1, reach + 1)]
+        else:
+            actions = [
+                {"type": "take", "position": index + 1}
+                for index in range(reach)
+                if not takes_room(state, forest[index])
+            ]
+        if state.decay:
+            cards, extra = decay_room(state)
+            if len(hand) + cards <= limit + extra:
+                actions.append({"type": "take_decay"})
         counts = tally(hand)
         pans = (["display"] if state.pans[seat] else []) + (["hand"] if counts[PAN_SLOT] else [])
         butters, ciders = counts[BUTTER_SLOT], counts[CIDER_SLOT]
         for kind in KINDS:
             days = counts[kind]
-            nights = counts[10 + kind] if kind < 10 else 0
+            nights = counts[NIGHT_SLOT + kind]
             if days + nights == 0 or days + 2 * nights < 2:
                 continue
             for night in range(nights + 1):
@@ -844,7 +849,7 @@ class PilzwanderungGame:
     def result(self, state: PilzwanderungState) -> Outcome | None:
         if state.phase != "over":
             return None
-        dishes = [[dish_breakdown(dish) for dish in state.dishes[seat]] for seat in SEATS]
+        dishes = [[dish_breakdown(dish) for dish in split_dishes(state, seat)] for seat in SEATS]
         scores = tuple(sum(dish["score"] for dish in side) for side in dishes)
         cooked = [sum(dish["mushrooms"] for dish in side) for side in dishes]
         details = {"dishes": dishes, "mushrooms_cooked": cooked}
@@ -1010,7 +1015,7 @@ def deal(state: PilzwanderungState, first: int) -> None:
 
 
 def display(state: PilzwanderungState, seat: int) -> Display:
-    dishes = [dish_breakdown(dish) for dish in state.dishes[seat]]
+    dishes = [dish_breakdown(dish) for dish in split_dishes(state, seat)]
     hand = state.hands[seat]
     nights = [card for card in hand if ROLE[card] == NIGHT]
     shown: Display = {
@@ -1077,10 +1082,10 @@ def cook(state: PilzwanderungState, seat: int, action: Action) -> PilzwanderungS
     else:
         remove_first(hand, PAN_SLOT, 1, dish)
     remove_first(hand, kind, day, dish)
-    remove_first(hand, 10 + kind, night, dish)
+    remove_first(hand, NIGHT_SLOT + kind, night, dish)
     remove_first(hand, BUTTER_SLOT, butter, dish)
     remove_first(hand, CIDER_SLOT, cider, dish)
-    new.dishes[seat].append(dish)
+    new.dishes[seat] += dish
     end_turn(new, seat)
     return new
 
@@ -1095,7 +1100,7 @@ def sell(
     new.skipped = []
     hand = new.hands[seat]
     remove_first(hand, kind, day, new.discard)
-    remove_first(hand, 10 + kind, night, new.discard)
+    remove_first(hand, NIGHT_SLOT + kind, night, new.discard)
     new.sticks[seat] += STICKS[kind] * (day + 2 * night)
     end_turn(new, seat)
     return new
