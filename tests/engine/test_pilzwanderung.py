@@ -10,13 +10,12 @@ on the draw pile (or, when ``draw`` is given, on the discard pile), so every car
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
-from engine import IllegalAction, InvalidAction, Outcome, get_game
+from engine import IllegalAction, get_game
 from engine.pilzwanderung import (
     START_PAN,
     PilzwanderungState,
@@ -24,8 +23,6 @@ from engine.pilzwanderung import (
     night_deck,
     role_key,
 )
-from engine.playout import playout
-from tests.engine.leaks import leaks
 
 GAME = get_game("pilzwanderung")
 XX = START_PAN
@@ -289,7 +286,8 @@ def test_basket_dealt_goes_to_the_display_without_replacement() -> None:
 
 
 def test_moon_dealt_is_discarded_for_the_top_night_card() -> None:
-    state = start(PLAIN, ["AS", "2H", "AH"], night=["N7", "N3", *without(night_deck(), ["N7", "N3"])])
+    night = ["N7", "N3", *without(night_deck(), ["N7", "N3"])]
+    state = start(PLAIN, ["AS", "2H", "AH"], night=night)
     assert state.hands[0] == ["N7", "2H", "N3"]
     assert state.discard == ["AS", "AH"]
     assert len(state.night_deck) == 6
@@ -393,7 +391,7 @@ def test_baskets_poison_and_sticks_never_count_as_hand_cards() -> None:
 # After every turn
 
 
-def test_the_card_at_the_feet_falls_onto_the_decay_pile_then_the_forest_closes_and_refills() -> None:
+def test_the_card_at_the_feet_falls_to_the_decay_pile_the_forest_closes_and_refills() -> None:
     state = act(table(draw=["10H", "10D", "2H"]), "take 2")
     assert state.decay == ["2S"]
     assert state.forest == ["4S", "5S", "6S", "7S", "8S", "9S", "10H", "10D"]
