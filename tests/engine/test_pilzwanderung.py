@@ -10,12 +10,13 @@ on the draw pile (or, when ``draw`` is given, on the discard pile), so every car
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
-from engine import IllegalAction, get_game
+from engine import IllegalAction, InvalidAction, Outcome, get_game
 from engine.pilzwanderung import (
     START_PAN,
     PilzwanderungState,
@@ -23,6 +24,8 @@ from engine.pilzwanderung import (
     night_deck,
     role_key,
 )
+from engine.playout import playout
+from tests.engine.leaks import leaks
 
 GAME = get_game("pilzwanderung")
 XX = START_PAN
@@ -662,3 +665,519 @@ def test_place_a_pan_needs_a_pan_card() -> None:
     state = table(hand0=["2S"])
     assert "pan" not in listed(state)
     assert refused(state, "pan") == "You hold no pan card."
+
+
+# The poison mushroom
+
+
+def test_poison_goes_to_the_display_and_asks_to_discard_down_to_4() -> None:
+    state = act(table(["KS", *PLAIN[1:]], SINGLES), "take 1")
+    view = shown(state)
+    assert (view["phase"], view["must_discard"], view["to_move"]) == ("discard", 4, 0)
+    assert view["displays"][0]["poison"] == [{"card": "KS", "turns": 2}]
+    assert view["displays"][0]["hand_limit"] == 4
+    moves = listed(state)
+    assert len(moves) == 70 and all(len(move.split()) == 5 for move in moves)
+    assert all(move.startswith("discard ") for move in moves)
+    assert state.decay == [], "the end-of-turn steps come after the discard"
+    state = act(state, "discard 2H 3H 4H 5H")
+    assert state.hands[0] == ["6H", "7H", "8H", "9H"]
+    assert state.discard == ["2H", "3H", "4H", "5H"]
+    assert state.decay == ["3S"] and GAME.to_move(state) == 1
+    assert shown(state, 1)["displays"][0]["poison"] == [{"card": "KS", "turns": 1}]
+
+
+def test_poison_limit_is_4_plus_2_per_basket() -> None:
+    state = act(table(["KS", *PLAIN[1:]], SINGLES, baskets=(("QS",), ())), "take 1")
+    assert shown(state)["must_discard"] == 2
+
+
+def test_with_that_few_cards_nothing_may_be_discarded() -> None:
+    state = act(table(["KS", *PLAIN[1:]], ["2H", "3H", "4H", "5H"]), "take 1")
+    assert GAME.to_move(state) == 1 and shown(state)["phase"] == "turn"
+    assert state.hands[0] == ["2H", "3H", "4H", "5H"]
+    assert "Discard only" in refused(state, "discard 2H")
+
+
+def test_discard_exactly_the_cards_over_the_limit_from_the_hand() -> None:
+    state = act(table(["KS", *PLAIN[1:]], SINGLES), "take 1")
+    assert "exactly 4" in refused(state, "discard 2H 3H 4H")
+    assert "exactly 4" in refused(state, "discard 2H 3H 4H 5H 6H")
+    assert refused(state, "discard 2H 3H 4H 10H") == "You do not hold 10H."
+    assert refused(state, "discard 2H 2H 3H 4H") == "You do not hold 2H."
+
+
+def test_while_asked_to_discard_nothing_else_may_be_done() -> None:
+    state = act(table(["KS", *PLAIN[1:]], [*SINGLES[:6], "JH", "JK"]), "take 1")
+    assert refused(state, "take 1") == "First discard 4 cards for the poison mushroom."
+    refused(state, "pan")
+    assert GAME.legal_actions(state, 1) == []
+    refused(state, "discard 2H 3H 4H 5H", "not_your_turn", seat=1)
+
+
+def test_night_cards_count_and_may_be_discarded_for_the_poison() -> None:
+    state = act(table(["KS", *PLAIN[1:]], [*SINGLES[:7], "N5"]), "take 1")
+    assert shown(state)["must_discard"] == 4
+    state = act(state, "discard N5 2H 3H 4H")
+    assert state.hands[0] == ["5H", "6H", "7H", "8H"]
+    assert state.discard == ["N5", "2H", "3H", "4H"]
+
+
+def test_poison_from_the_decay_pile_asks_for_the_discard_too() -> None:
+    state = act(table(hand0=SINGLES[:5], decay=["9D", "KC"]), "decay")
+    assert state.poison[0] == ["KC"] and shown(state)["must_discard"] == 2
+
+
+def test_the_smaller_limit_lasts_to_the_end_of_the_next_turn_then_the_poison_is_discarded() -> None:
+    state = table(["KS", *PLAIN[1:]], ["2H", "2D", "3H", "4H", "5H", "6H"], ["7H", "7D"])
+    state = act(state, "take 1", "discard 5H 6H", "sell 7 day2 night0")
+    assert GAME.to_move(state) == 0 and shown(state)["displays"][0]["hand_limit"] == 4
+    assert refused(state, "take 1") == "Your hand is full (4 cards): that card does not fit."
+    state = act(state, "sell 2 day2 night0")
+    assert state.poison[0] == [] and state.discard[-1] == "KS"
+    assert shown(state)["displays"][0]["hand_limit"] == 8
+
+
+def test_each_poison_mushroom_counts_its_own_two_turn_ends() -> None:
+    forest = ["KS", "2S", "3S", "KC", *PLAIN[3:7]]
+    hand = ["2H", "2D", "3H", "4H", "5H", "6H"]
+    state = table(forest, hand, ["7H", "7D", "8H", "8D"])
+    state = act(state, "take 1", "discard 5H 6H", "sell 7 day2 night0")
+    assert state.forest[0] == "KC"
+    state = act(state, "take 1")
+    assert GAME.to_move(state) == 1, "4 cards: nothing to discard"
+    assert shown(state)["displays"][0]["poison"] == [{"card": "KC", "turns": 1}]
+    assert shown(state)["displays"][0]["hand_limit"] == 4 and "KS" in state.discard
+    state = act(state, "sell 8 day2 night0", "sell 2 day2 night0")
+    assert state.poison[0] == [] and shown(state)["displays"][0]["hand_limit"] == 8
+
+
+def test_a_skipped_turn_counts_for_the_poison() -> None:
+    state = table(hand0=["2H", "3H", "4H", "5H"], hand1=["7H", "7D"], to_move=1,
+                  poison=(("KS",), ()))
+    state = act(state, "sell 7 day2 night0")
+    assert state.skipped == [0] and GAME.to_move(state) == 1
+    assert state.poison[0] == [] and state.discard[-1] == "KS"
+    state = act(state, "take 1")
+    assert GAME.to_move(state) == 0, "the normal limit again: seat 0 can act"
+
+
+def test_the_game_ends_at_once_when_the_last_card_is_a_poison_mushroom() -> None:
+    state = act(table(["KS"], SINGLES, draw=[]), "take 1")
+    assert GAME.is_over(state) and state.hands[0] == SINGLES
+
+
+# No action possible
+
+
+STUCK = ["2H", "3D", "4D", "5D", "6D", "7D", "8D", "10H"]  # full, nothing to sell, cook or place
+
+
+def test_a_player_who_cannot_act_is_skipped_and_the_opponent_plays_on() -> None:
+    state = act(table(hand1=STUCK), "take 1")
+    assert GAME.to_move(state) == 0 and state.skipped == [1]
+    assert shown(state, 1)["skipped"] == [1] and GAME.legal_actions(state, 1) == []
+    assert state.decay == ["3S"], "a skipped turn has no end-of-turn steps"
+    state = act(state, "take 1")
+    assert state.skipped == [1] and state.decay == ["3S", "5S"]
+    assert GAME.to_move(state) == 0
+
+
+def test_skipped_list_is_cleared_by_the_next_action() -> None:
+    state = act(table(hand0=["JH"], hand1=STUCK), "take 1")
+    state = act(state, "pan")
+    assert state.skipped == [1]
+    state = table(hand0=["JH"], hand1=STUCK[:7])
+    assert act(state, "take 1").skipped == []
+
+
+def test_both_players_stuck_run_the_end_of_turn_steps_once_and_the_first_skipped_plays() -> None:
+    forest = ["2S", "3S", "4S", "5S", "QS", "6S", "7S", "8S"]
+    state = table(forest, SINGLES[1:], STUCK, draw=["9S", "10S", "9D", "10D"])
+    state = act(state, "take 1")
+    assert state.skipped == [1, 0]
+    assert state.decay == ["3S", "4S"]
+    assert state.forest[:2] == ["5S", "QS"] and len(state.forest) == 8
+    assert GAME.to_move(state) == 1 and "take 2" in listed(state)
+
+
+def test_both_players_stuck_may_end_the_game() -> None:
+    state = act(table(["2S", "3S", "4S"], SINGLES[1:], STUCK, draw=[]), "take 1")
+    assert GAME.is_over(state) and state.decay == ["3S", "4S"]
+    assert GAME.result(state) == Outcome((0, 0), None, "tied",
+                                         {"dishes": [[], []], "mushrooms_cooked": [0, 0]})
+
+
+# End and score
+
+
+def ended(dish0: Sequence[str], dish1: Sequence[str], **given: Any) -> PilzwanderungState:
+    """The last forest card is taken at once: the game is over with these dishes."""
+    state = act(table(["9S"], draw=[], dishes=(dish0, dish1), **given), "take 1")
+    assert GAME.is_over(state)
+    return state
+
+
+def test_dishes_score_cooking_points_night_double_butter_3_cider_5() -> None:
+    state = ended(["JK", "2S", "2H", "2D", "2C", "N2", "KH"], [XX, "6S", "6H", "6D", "6C", "QD"])
+    result = GAME.result(state)
+    assert result is not None
+    assert result.scores == (6 + 5, 12 + 3) and result.winner == 1
+    assert result.reason == "higher_score" and result.kind == "win"
+    assert result.details["mushrooms_cooked"] == [6, 4]
+    assert result.details["dishes"][0] == [
+        {"pan": "JK", "rank": 2, "cards": ["2S", "2H", "2D", "2C", "N2", "KH"], "mushrooms": 6,
+         "points": 6, "butter": 0, "cider": 1, "score": 11}
+    ]
+    assert shown(state)["result"] == result.to_json()
+
+
+def test_cards_in_hand_sticks_and_empty_pans_score_nothing() -> None:
+    state = ended([], [], hand0=["10S", "10H", "10D"], sticks=(20, 0), pans=((XX, "JH"), (XX,)))
+    assert GAME.result(state) == Outcome(
+        (0, 0), None, "tied", {"dishes": [[], []], "mushrooms_cooked": [0, 0]}
+    )
+
+
+def test_a_tie_is_won_by_more_mushrooms_cooked_night_cards_counting_2() -> None:
+    state = ended([XX, "4S", "4H", "4D"], [XX, "2S", "2H", "2D", "2C", "N2"])
+    result = GAME.result(state)
+    assert result is not None and result.scores == (6, 6)
+    assert (result.winner, result.reason) == (1, "more_mushrooms_cooked")
+
+
+def test_still_tied_is_a_draw() -> None:
+    result = GAME.result(ended([XX, "4S", "4H", "4D"], [XX, "5S", "5H", "5D"]))
+    assert result is not None and result.scores == (6, 6)
+    assert (result.winner, result.reason, result.kind) == (None, "tied", "draw")
+
+
+def test_result_is_none_while_the_game_runs() -> None:
+    state = table()
+    assert GAME.result(state) is None and shown(state)["result"] is None
+
+
+# Options and presets
+
+
+def test_options_are_counts_night_cards_card_faces_and_first() -> None:
+    described = {option.name: option.describe() for option in GAME.options}
+    assert {name: (d["default"], d["choices"]) for name, d in described.items()} == {
+        "counts": ("standard", ["standard", "original"]),
+        "night_cards": ("open", ["open", "hidden"]),
+        "card_faces": ("playing_cards", ["playing_cards", "mushrooms"]),
+        "first": (None, [None, 0, 1]),
+    }
+    assert all(set(d["label"]) == set(d["help"]) == {"de", "en"} for d in described.values())
+
+
+def test_presets_pilzwanderung_and_morels_original_rules() -> None:
+    presets = {preset.name: preset for preset in GAME.presets}
+    assert presets["pilzwanderung"].options == {}
+    assert presets["morels"].options == {
+        "counts": "original", "night_cards": "hidden", "card_faces": "mushrooms"
+    }
+    assert presets["morels"].label == {"de": "Morels (Originalregeln)",
+                                       "en": "Morels (original rules)"}
+    state = GAME.new(seed=2, options=presets["morels"].options)
+    view = shown(state)
+    assert (view["counts"], view["night_cards"], view["card_faces"]) == (
+        "original", "hidden", "mushrooms"
+    )
+
+
+def test_open_night_cards_lie_face_up_in_the_display() -> None:
+    state = table(hand0=["2H", "N5", "N9"])
+    for viewer in (0, 1, None):
+        assert shown(state, viewer)["displays"][0]["night"] == ["N5", "N9"]
+        assert shown(state, viewer)["displays"][0]["night_count"] == 2
+        assert shown(state, viewer)["displays"][0]["hand_count"] == 3
+    assert shown(state, 0)["hand"] == ["2H"]
+
+
+def test_hidden_night_cards_are_held_in_the_hand_the_opponent_sees_a_count() -> None:
+    state = table(hand0=["2H", "N5", "N9"], night_cards="hidden")
+    assert shown(state, 0)["hand"] == ["2H", "N5", "N9"]
+    for viewer in (1, None):
+        view = shown(state, viewer)
+        assert "night" not in view["displays"][0]
+        assert view["displays"][0]["night_count"] == 2
+        assert view["displays"][0]["hand_count"] == 3
+        assert '"N5"' not in json.dumps(view) and '"N9"' not in json.dumps(view)
+
+
+def test_hidden_night_cards_play_as_open_ones() -> None:
+    state = table(hand0=["5S", "N5"], night_cards="hidden")
+    assert act(state, "sell 5 day1 night1").sticks[0] == 6
+
+
+def test_card_faces_is_passed_to_the_view() -> None:
+    for faces in ("playing_cards", "mushrooms"):
+        state = GAME.new(seed=1, options={"card_faces": faces})
+        assert all(GAME.view(state, seat)["card_faces"] == faces for seat in (0, 1, None))
+
+
+def test_rematch_is_started_by_the_loser() -> None:
+    won = Outcome((10, 20), 1, "higher_score")
+    assert GAME.rematch_options({"counts": "original"}, won, 1) == {"counts": "original",
+                                                                    "first": 0}
+    assert GAME.rematch_options({}, Outcome((5, 5), None, "tied"), 0) == {"first": 1}
+
+
+# What each seat sees
+
+
+def test_view_shows_the_forest_with_costs_the_decay_pile_and_the_pile_sizes() -> None:
+    state = table(decay=["QH", "AS"], night=["N2", "N3"], draw=["10S", "10H"])
+    view = shown(state, 1)
+    assert view["forest"][2] == {"position": 3, "card": "4S", "cost": 1}
+    assert view["decay"] == ["QH", "AS"]
+    assert view["draw_pile"] == 2 and view["night_deck"] == 2
+    assert view["discard"] == {"top": state.discard[-1], "size": len(state.discard)}
+    assert view["to_move"] == 0 and view["phase"] == "turn" and view["must_discard"] == 0
+
+
+def test_view_shows_both_displays() -> None:
+    state = table(hand0=["2H"], baskets=(("QS",), ()), poison=((), ("KC",)), sticks=(3, 5),
+                  pans=((XX, "JD"), ()), dishes=([], ["JK", "8S", "8H", "8D"]))
+    displays = shown(state, None)["displays"]
+    assert displays[0] == {
+        "hand_count": 1, "hand_limit": 10, "night_count": 0, "night": [], "sticks": 3,
+        "pans": [XX, "JD"], "dishes": [], "baskets": ["QS"], "poison": [], "score": 0,
+        "mushrooms_cooked": 0,
+    }
+    assert displays[1]["poison"] == [{"card": "KC", "turns": 1}]
+    assert displays[1]["hand_limit"] == 4 and displays[1]["score"] == 9
+    assert displays[1]["dishes"][0]["cards"] == ["8S", "8H", "8D"]
+
+
+def test_view_hides_the_opponent_hand_the_draw_pile_and_the_night_deck() -> None:
+    state = table(hand0=["10S", "JH"], hand1=["10D", "QD"], night=["N7", "N8"],
+                  draw=["KD", "JC"])
+    for seat, other in ((0, ["10D", "QD"]), (1, ["10S", "JH"]), (None, ["10S", "10D"])):
+        text = json.dumps(GAME.view(state, seat))
+        for card in [*other, "N7", "N8", "KD", "JC"]:
+            assert f'"{card}"' not in text
+    assert shown(state, 1)["hand"] == ["10D", "QD"] and shown(state, None)["hand"] is None
+
+
+def test_view_never_contains_the_seed() -> None:
+    state = GAME.new(seed=424242)
+    for seat in (0, 1, None):
+        for reveal in (False, True):
+            text = json.dumps(GAME.view(state, seat, reveal=reveal))
+            assert "seed" not in text and "424242" not in text
+
+
+def test_reveal_shows_both_hands_the_draw_pile_the_night_deck_and_the_discard_pile() -> None:
+    state = table(hand0=["10S", "N3"], hand1=["10D"], night=["N7", "N8"], draw=["KD"])
+    view = GAME.view(state, None, reveal=True)
+    assert view["hands"] == [["N3", "10S"], ["10D"]]
+    assert view["draw_pile_cards"] == ["KD"] and view["night_deck_cards"] == ["N7", "N8"]
+    assert view["discard"]["cards"] == state.discard
+
+
+def test_hand_is_sorted_by_kind_then_butter_cider_and_pans() -> None:
+    state = table(hand0=["JK", "KH", "QD", "9S", "N2", "2D", "10H"], night_cards="hidden")
+    assert shown(state)["hand"] == ["2D", "N2", "9S", "10H", "QD", "KH", "JK"]
+
+
+# Actions and their refusals
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        None,
+        "take 1",
+        {},
+        {"type": "pass"},
+        {"type": "take"},
+        {"type": "take", "position": 0},
+        {"type": "take", "position": 9},
+        {"type": "take", "position": "1"},
+        {"type": "take", "position": True},
+        {"type": "take", "position": 1, "extra": 1},
+        {"type": "take_decay", "position": 1},
+        {"type": "cook", "rank": 9, "day": 2, "night": 1, "pan": "display", "butter": 0},
+        {"type": "cook", "rank": 11, "day": 3, "night": 0, "pan": "display", "butter": 0,
+         "cider": 0},
+        {"type": "cook", "rank": 9, "day": 3, "night": 0, "pan": "table", "butter": 0,
+         "cider": 0},
+        {"type": "cook", "rank": 9, "day": -1, "night": 0, "pan": "hand", "butter": 0,
+         "cider": 0},
+        {"type": "sell", "rank": 9, "day": 2, "night": 2},
+        {"type": "sell", "rank": "9", "day": 2, "night": 0},
+        {"type": "place_pan", "card": "JH"},
+        {"type": "discard", "cards": "2H"},
+        {"type": "discard", "cards": ["2H", "XX"]},
+        {"type": "discard", "cards": ["N10"]},
+        {"type": "discard", "cards": ["KS"]},
+    ],
+)
+def test_action_of_the_wrong_shape_is_malformed(action: Any) -> None:
+    with pytest.raises(InvalidAction) as refusal:
+        GAME.apply(table(), 0, action)
+    assert refusal.value.code == "malformed"
+
+
+def test_only_the_seat_to_move_may_act() -> None:
+    state = table(hand1=["2H", "2D"])
+    assert GAME.legal_actions(state, 1) == []
+    assert refused(state, "sell 2 day2 night0", "not_your_turn", seat=1) == "It is not your turn."
+
+
+def test_no_action_after_the_game_is_over() -> None:
+    over = ended([], [])
+    assert GAME.legal_actions(over, 0) == [] and GAME.legal_actions(over, 1) == []
+    refused(over, "take 1", "game_over", seat=1)
+
+
+def test_a_position_beyond_the_forest_is_illegal() -> None:
+    state = table(PLAIN[:3], draw=[], sticks=(9, 0))
+    assert refused(state, "take 4") == "The forest has only 3 cards: there is no position 4."
+
+
+def test_apply_does_not_mutate_its_input() -> None:
+    for state, move in [
+        (table(["KS", *PLAIN[1:]], SINGLES), "take 1"),
+        (table(hand0=["9S", "9H", "N9", "QH", "JH"]), "cook 9 day2 night1 pan:hand butter1 cider0"),
+        (table(hand0=SINGLES[:3], decay=["QS", "AS", "KC", "2D"]), "decay"),
+        (table(hand1=STUCK, decay=["2D", "3C", "4C", "5C"]), "take 1"),
+    ]:
+        before = state.to_json()
+        after = act(state, move)
+        assert state.to_json() == before and after != state
+
+
+def test_state_round_trips_through_json() -> None:
+    state = act(table(["KS", *PLAIN[1:]], SINGLES, dishes=([XX, "4S", "4H", "4D"], [])), "take 1")
+    assert GAME.state_from_json(json.loads(json.dumps(state.to_json()))) == state
+    assert state.clone() == state
+
+
+def test_notation_round_trips() -> None:
+    texts = ["take 5", "decay", "cook 9 day2 night1 pan:display butter1 cider0",
+             "cook 10 day3 night0 pan:hand butter0 cider0", "sell 8 day3 night0", "pan",
+             "discard 2H QD N5"]
+    for text in texts:
+        assert GAME.notation(GAME.parse_notation(text)) == text
+    assert GAME.parse_notation("take 5") == {"type": "take", "position": 5}
+    assert GAME.parse_notation("cook 9 day2 night1 pan:display butter1 cider0") == {
+        "type": "cook", "rank": 9, "day": 2, "night": 1, "pan": "display", "butter": 1,
+        "cider": 0,
+    }
+    assert GAME.parse_notation("discard 2H QD N5") == {"type": "discard",
+                                                        "cards": ["2H", "QD", "N5"]}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "take", "take 9", "take x", "decay now", "cook 9 day2 night1", "sell 8 3 0",
+     "sell 8 day3 night2", "cook 9 day2 night1 pan:box butter1 cider0", "discard",
+     "discard 2H 1Z", "pan JH", "sell 11 day2 night0"],
+)
+def test_parse_notation_refuses_junk(text: str) -> None:
+    with pytest.raises(InvalidAction):
+        GAME.parse_notation(text)
+
+
+def test_registered_with_title_and_two_seats() -> None:
+    assert GAME.title == {"de": "Pilzwanderung", "en": "Mushroom Walk"}
+    assert GAME.seats == 2 and GAME.name == "pilzwanderung"
+
+
+# Hidden information: what a viewer cannot know is dealt again (tests/engine/leaks.py)
+
+
+class Leaky:
+    """Pilzwanderung with a view that adds one thing (``hint``) for its viewer."""
+
+    def __init__(self, hint: Any) -> None:
+        self.hint = hint
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(GAME, attribute)
+
+    def view(self, state: Any, seat: int | None, **kwargs: Any) -> dict[str, Any]:
+        return {**GAME.view(state, seat, **kwargs), "hint": self.hint(state, seat)}
+
+
+def running(plies: int, **options: Any) -> PilzwanderungState:
+    for ply, (state, _, _) in enumerate(playout(GAME, seed=5, options=options)):
+        if ply == plies:
+            return state
+    raise AssertionError("the game ended too early")
+
+
+NIGHT_HELD = {"hand0": ["2H", "N5"], "hand1": ["3H", "N7", "JH"], "night": ["N2", "N3", "N4"]}
+
+
+def test_the_leak_check_passes_the_real_views() -> None:
+    for night_cards in ("open", "hidden"):
+        for state in (running(9, night_cards=night_cards),
+                      table(**NIGHT_HELD, night_cards=night_cards)):
+            for viewer in (None, 0, 1):
+                assert leaks(GAME, state, viewer) == []
+
+
+@pytest.mark.parametrize(
+    ("hint", "viewer"),
+    [
+        (lambda state, seat: sorted(state.hands[1 - seat]), 0),
+        (lambda state, seat: sorted(state.hands[0]), None),
+        (lambda state, seat: state.draw_pile[0], 1),
+        (lambda state, seat: state.draw_pile[-1], None),
+        (lambda state, seat: state.night_deck[0], 0),
+        (lambda state, seat: [card for card in state.hands[1] if card[0] == "N"], None),
+    ],
+    ids=["opponent hand", "a hand to a spectator", "top of the draw pile", "its bottom",
+         "top of the night deck", "hidden night cards to a spectator"],
+)
+def test_the_leak_check_catches_a_planted_leak(hint: Any, viewer: int | None) -> None:
+    state = table(**NIGHT_HELD, night_cards="hidden")
+    assert leaks(Leaky(hint), state, viewer)  # type: ignore[arg-type]
+
+
+def test_open_night_cards_are_not_hidden_but_hidden_ones_are() -> None:
+    def hint(state: PilzwanderungState, seat: int | None) -> list[str]:
+        return sorted(card for card in state.hands[1] if card[0] == "N")
+
+    assert not leaks(Leaky(hint), table(**NIGHT_HELD), 0)  # type: ignore[arg-type]
+    assert leaks(Leaky(hint), table(**NIGHT_HELD, night_cards="hidden"), 0)  # type: ignore[arg-type]
+
+
+def test_redeal_keeps_every_count_and_deals_only_hand_cards_into_hands() -> None:
+    rng = random.Random(1)
+    for night_cards in ("open", "hidden"):
+        state = table(**NIGHT_HELD, night_cards=night_cards)
+        for viewer in (0, 1, None):
+            for _ in range(30):
+                other = GAME.redeal_hidden(state, viewer, rng)
+                assert other.seed != state.seed
+                assert sorted(other.draw_pile + other.night_deck + sum(other.hands, [])) == sorted(
+                    state.draw_pile + state.night_deck + sum(state.hands, [])
+                )
+                assert len(other.draw_pile) == len(state.draw_pile)
+                assert len(other.night_deck) == len(state.night_deck)
+                for seat in (0, 1):
+                    assert len(other.hands[seat]) == len(state.hands[seat])
+                    nights = [card for card in other.hands[seat] if card[0] == "N"]
+                    assert len(nights) == len([c for c in state.hands[seat] if c[0] == "N"])
+                    assert all(role_key(card) not in ("basket", "poison", "moon")
+                               for card in other.hands[seat])
+                    if seat == viewer or night_cards == "open":
+                        assert sorted(nights) == sorted(
+                            card for card in state.hands[seat] if card[0] == "N"
+                        )
+                    if seat == viewer:
+                        assert other.hands[seat] == state.hands[seat]
+
+
+def test_redeal_varies_the_opponent_hand_and_both_piles() -> None:
+    state = table(**NIGHT_HELD, night_cards="hidden")
+    rng = random.Random(2)
+    others = [GAME.redeal_hidden(state, 0, rng) for _ in range(20)]
+    assert len({tuple(other.hands[1]) for other in others}) > 1
+    assert len({tuple(other.draw_pile) for other in others}) > 1
+    assert len({tuple(other.night_deck) for other in others}) > 1
