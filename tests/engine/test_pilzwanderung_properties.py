@@ -100,7 +100,7 @@ def check_result(state: PilzwanderungState) -> None:
         assert 4 * dish["butter"] + 5 * dish["cider"] <= dish["mushrooms"]
 
 
-@games(600)
+@games(400)
 @given(seed=seeds, chosen=options)
 def test_every_game_ends_and_keeps_every_card(seed: int, chosen: dict[str, Any]) -> None:
     everything = sorted([*deck_for(chosen["counts"]), *night_deck(), START_PAN, START_PAN])
@@ -138,7 +138,7 @@ def canonical(action: dict[str, Any]) -> dict[str, Any]:
     return action
 
 
-@games(150)
+@games(100)
 @given(seed=seeds, chosen=options)
 def test_legal_actions_agree_with_apply(seed: int, chosen: dict[str, Any]) -> None:
     rng = random.Random(seed)
