@@ -10,8 +10,17 @@ hand in the state, as they count as hand cards; the view shows them in the displ
 ``night_cards: "open"``. A starting pan is the code ``XX`` (a spare card lying face down).
 
 A turn is one action; a poison mushroom adds a second step, the phase ``discard``, in
-which the same seat names the cards to discard. A seat that cannot act is skipped at once
-(``skipped`` in the view lists the seats skipped since the last action).
+which the same seat names the cards to discard (``must_discard`` in the view says how
+many). A seat that cannot act is skipped at once (``skipped`` in the view lists the seats
+skipped since the last action).
+
+Notation: ``take 5``, ``decay``, ``cook 9 day2 night1 pan:display butter1 cider0``,
+``sell 8 day3 night0``, ``pan``, ``discard 2H QD N5`` (the cards in any order).
+
+A view shows the viewer's own hand, the other hand's size (and its night cards under
+"open", their number under "hidden"), the forest with each position's cost, the decay
+pile, the discard pile's top and size, the sizes of the draw pile and night deck, and both
+displays with each dish's score. ``redeal_hidden`` says what is hidden from whom.
 
 Decisions where the rule file is silent (the tests name each):
 
@@ -24,7 +33,10 @@ Decisions where the rule file is silent (the tests name each):
   counts; one inside the decay pile does not, it asks for a discard afterwards); a moon
   counts as a hand card only while the night deck still has a card for it.
 - Taking a moon while the night deck has cards needs room for the night card; with the
-  night deck empty a moon can always be taken.
+  night deck empty a moon can be taken even with a full hand.
+- The moons of a decay pile take night cards in the pile's order, as long as there are.
+- The end-of-turn steps that run after two skipped turns are nobody's turn: no poison
+  mushroom counts them (the two skipped turns did count, one for each seat).
 - When the last forest card is taken the game ends at once, even if that card was a
   poison mushroom (no discard is asked for).
 - After a turn the forest steps come first, then expired poison mushrooms go to the
