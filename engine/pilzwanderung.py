@@ -35,8 +35,6 @@ Decisions where the rule file is silent (the tests name each):
 - Taking a moon while the night deck has cards needs room for the night card; with the
   night deck empty a moon can be taken even with a full hand.
 - The moons of a decay pile take night cards in the pile's order, as long as there are.
-- The end-of-turn steps that run after two skipped turns are nobody's turn: no poison
-  mushroom counts them (the two skipped turns did count, one for each seat).
 - When the last forest card is taken the game ends at once, even if that card was a
   poison mushroom (no discard is asked for).
 - After a turn the forest steps come first, then expired poison mushrooms go to the
