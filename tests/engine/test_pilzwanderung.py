@@ -652,6 +652,12 @@ def test_sell_may_keep_some_of_the_kind() -> None:
     assert state.hands[0] == ["2D"] and state.sticks[0] == 3
 
 
+def test_one_kind_per_turn() -> None:
+    state = table(hand0=["2S", "2H", "3H", "3D", "3C"])
+    state = act(state, "sell 2 day2 night0")
+    assert GAME.to_move(state) == 1 and state.hands[0] == ["3H", "3D", "3C"]
+
+
 # A turn: place a pan
 
 
