@@ -23,6 +23,7 @@ from engine.registry import games, get_game, register
 # Importing a game module registers it.
 from engine import scoundrel  # noqa: E402,F401,I001  isort: skip
 from engine import expeditionen  # noqa: E402,F401  isort: skip
+from engine import pilzwanderung  # noqa: E402,F401  isort: skip
 
 __all__ = [
     "Action",
