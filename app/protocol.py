@@ -263,3 +263,17 @@ class MatchReplay(BaseModel):
     players: list[str | None]
     result: dict[str, Any]
     steps: list[Step]
+
+
+class Move(BaseModel):
+    ply: int
+    seat: int
+    action: dict[str, Any]
+    text: str
+
+
+class RoomMoves(BaseModel):
+    room_id: str
+    match_id: int
+    match_number: int
+    moves: list[Move]

@@ -21,6 +21,7 @@ from app.protocol import (
     MyRoom,
     RoomCreated,
     RoomInfo,
+    RoomMoves,
 )
 from app.routes.deps import MatchesDep, PlayerDep, RoomsDep, SettingsDep
 from app.services import schemas
@@ -100,6 +101,23 @@ async def get_room(room_id: str, rooms: RoomsDep) -> RoomInfo:
         return RoomInfo.model_validate(rooms.describe(rooms.room(room_id)))
     except RoomNotFound:
         fail(404, "unknown_room", "no open room with this id", room_id=room_id)
+
+
+@router.get(
+    "/rooms/{room_id}/moves",
+    responses=NOT_FOUND | UNPROCESSABLE,
+    summary="The moves of the room's current match so far (public information only)",
+)
+async def room_moves(room_id: str, rooms: RoomsDep, matches: MatchesDep) -> RoomMoves:
+    try:
+        room = rooms.room(room_id)
+    except RoomNotFound:
+        fail(404, "unknown_room", "no open room with this id", room_id=room_id)
+    match = room.match
+    moves = matches.moves(room.game.name, match.id)[: match.version]
+    return RoomMoves.model_validate(
+        {"room_id": room.id, "match_id": match.id, "match_number": match.number, "moves": moves}
+    )
 
 
 @router.post(

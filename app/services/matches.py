@@ -30,6 +30,27 @@ class MatchService:
             for match, players in self.store.finished_matches(game, player, limit, offset)
         ]
 
+    def moves(self, game_name: str, match_id: int) -> list[dict[str, Any]]:
+        """The moves of a match so far, for the table's move log after a reload.
+
+        Every action of today's games is public (what was played, discarded, taken, and from
+        where). A game whose actions may name something hidden provides `public_action(action)`
+        and only its answer is sent."""
+        game = get_game(game_name)
+        public = getattr(game, "public_action", None)
+        moves = []
+        for stored in self.store.match_actions(match_id):
+            action = public(stored.action) if public is not None else stored.action
+            moves.append(
+                {
+                    "ply": stored.ply,
+                    "seat": stored.seat,
+                    "action": action,
+                    "text": game.notation(action),
+                }
+            )
+        return moves
+
     def is_finished(self, match_id: int) -> bool:
         return 0 < match_id <= MAX_MATCH_ID and self.store.match_status(match_id) == "finished"
 

@@ -250,6 +250,16 @@ class Store:
             actions = [StoredAction(ply, seat, action) for ply, seat, action in rows]
             return match, self._names(session, {match.room_id})[match.room_id], actions
 
+    def match_actions(self, match_id: int) -> list[StoredAction]:
+        """Every stored action of a match, in order (a running match's too)."""
+        with self.sessions() as session:
+            rows = session.execute(
+                select(ActionRow.ply, ActionRow.seat, ActionRow.action)
+                .where(ActionRow.match_id == match_id)
+                .order_by(ActionRow.ply)
+            ).all()
+            return [StoredAction(ply, seat, action) for ply, seat, action in rows]
+
     @staticmethod
     def _names(session: Session, room_ids: set[str]) -> dict[str, list[str | None]]:
         """Players' names by seat, per room (a finished match had every seat taken)."""
