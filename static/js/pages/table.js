@@ -264,7 +264,7 @@ function extendLog(message, resync) {
 
 function renderOffline() {
   const panel = document.getElementById("offline");
-  const offline = isOffline() && shell.connection !== "gone" && Boolean(shell.state);
+  const offline = isOffline() && shell.connection !== "gone" && (Boolean(shell.state) || shell.connection === "reconnecting");
   panel.hidden = !offline;
   board.inert = offline;
   if (!offline) return;
@@ -513,8 +513,8 @@ function receiveState(message, { resync = false } = {}) {
   }
   const before = shell.state && !resync && message.match_number === shell.state.match_number ? snapshotCards(board) : null;
   if (message.last_action && !resync) shell.recent = [...shell.recent, { ...message.last_action, version: message.version }].slice(-4);
-  extendLog(message, resync);
   shell.state = message;
+  extendLog(message, resync);
   shell.seat = message.seat;
   shell.players = message.players ?? shell.players;
   shell.rematch = message.rematch;
