@@ -43,6 +43,10 @@ class Settings(BaseSettings):
     messages_per_second: float = Field(
         20.0, gt=0, description="per-connection websocket message rate limit"
     )
+    public_history: bool = Field(
+        True,
+        description="the history may list every finished match (off: only your own matches)",
+    )
 
     @model_validator(mode="after")
     def refuse_insecure_production(self) -> Settings:

@@ -173,14 +173,25 @@ def my_rooms(rooms: RoomsDep, player: PlayerDep, settings: SettingsDep) -> list[
 @router.get("/matches", responses=UNPROCESSABLE, summary="Finished matches, newest first")
 def list_matches(
     matches: MatchesDep,
+    me: PlayerDep,
+    settings: SettingsDep,
     game: Annotated[str | None, Query(max_length=32, pattern=PRINTABLE)] = None,
     player: Annotated[
         str | None, Query(max_length=24, pattern=PRINTABLE, description="part of a name")
     ] = None,
+    mine: Annotated[
+        bool, Query(description="only matches of rooms this browser holds a seat in")
+    ] = False,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0, le=2**31)] = 0,
 ) -> list[MatchSummary]:
-    return [MatchSummary.model_validate(m) for m in matches.history(game, player, limit, offset)]
+    if mine or not settings.public_history:
+        if me is None:
+            return []
+        found = matches.history(game, player, limit, offset, held_by=me)
+    else:
+        found = matches.history(game, player, limit, offset)
+    return [MatchSummary.model_validate(m) for m in found]
 
 
 @router.get(
@@ -188,8 +199,11 @@ def list_matches(
     responses=NOT_FOUND | UNPROCESSABLE,
     summary="A finished match, step by step with every card revealed",
 )
-def replay_match(match_id: int, matches: MatchesDep) -> MatchReplay:
-    replay = matches.replay(match_id)
+def replay_match(
+    match_id: int, matches: MatchesDep, me: PlayerDep, settings: SettingsDep
+) -> MatchReplay:
+    visible = matches.may_see(match_id, me, settings.public_history)
+    replay = matches.replay(match_id) if visible else None
     if replay is None:
         fail(404, "unknown_match", "no finished match with this id", match_id=match_id)
     return MatchReplay.model_validate(replay)

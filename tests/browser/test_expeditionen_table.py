@@ -247,6 +247,8 @@ def test_history_lists_the_finished_match(duel: Duel, new_page: NewPage) -> None
     page = new_page()
     page.goto("/history")
     page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#matches")).to_contain_text("You have not finished a match yet.")
+    page.get_by_role("button", name="All matches").click()
     page.select_option("#filter-game", "expeditionen")
     page.fill("#filter-player", "Ben")
     page.get_by_role("button", name="Filter").click()
