@@ -236,6 +236,8 @@ class MyRoom(BaseModel):
     name: str
     created_at: datetime
     last_active_at: datetime
+    status: Literal["waiting", "playing", "finished"] | None = None
+    to_move: int | None = None
 
 
 class MatchSummary(BaseModel):

@@ -153,21 +153,29 @@ async def join_room(
 
 
 @router.get("/me/rooms", summary="Open rooms in which this browser holds a seat, newest first")
-def my_rooms(rooms: RoomsDep, player: PlayerDep, settings: SettingsDep) -> list[MyRoom]:
+async def my_rooms(rooms: RoomsDep, player: PlayerDep, settings: SettingsDep) -> list[MyRoom]:
     if player is None:
         return []
-    return [
-        MyRoom(
-            room_id=held.room.id,
-            url=room_url(settings, held.room.id),
-            game=held.room.game,
-            seat=held.seat,
-            name=held.name,
-            created_at=held.room.created_at,
-            last_active_at=held.room.last_active_at,
+    found = []
+    for held in rooms.rooms_held_by(player):
+        try:
+            live = rooms.room(held.room.id)
+        except RoomNotFound:
+            continue
+        found.append(
+            MyRoom(
+                room_id=held.room.id,
+                url=room_url(settings, held.room.id),
+                game=held.room.game,
+                seat=held.seat,
+                name=held.name,
+                created_at=held.room.created_at,
+                last_active_at=held.room.last_active_at,
+                status=live.match.status,  # type: ignore[arg-type]
+                to_move=live.to_move(),
+            )
         )
-        for held in rooms.rooms_held_by(player)
-    ]
+    return found
 
 
 @router.get("/matches", responses=UNPROCESSABLE, summary="Finished matches, newest first")

@@ -346,8 +346,49 @@ def test_the_end_of_a_round_shows_its_score_breakdown(new_page: NewPage) -> None
     expect(summary).to_contain_text(f"Anna {number(scores[0])} · Ben {number(scores[1])}")
     expect(summary.locator(".ex-breakdown tbody tr")).to_have_count(4)
     expect(page.locator(".ex-round-title")).to_have_text("Round 2 of 3")
+    totals = summary.locator("tfoot td")
+    body = summary.locator("tbody tr").first.locator("td")
+    for column in range(2):  # each round total sits under its own player's column
+        total, cell = totals.nth(column).bounding_box(), body.nth(column).bounding_box()
+        assert total and cell and abs(total["x"] - cell["x"]) < 2
     summary.get_by_role("button", name="Continue").click()
     expect(page.get_by_test_id("round-summary")).to_have_count(0)
+
+
+def test_the_replay_shows_a_round_summary_only_where_the_next_round_starts(
+    new_page: NewPage,
+) -> None:
+    game = get_game("expeditionen")
+    state = game.new(seed=5, options={"rounds": 3, "first": 0})
+    while not game.view(state, None)["finished"]:
+        seat = game.to_move(state)
+        moves = game.legal_actions(state, seat)
+        draws = [move for move in moves if move.get("source") == "deck"]
+        state = game.apply(state, seat, draws[0] if draws else moves[-1])
+    fresh = game.view(state, None, reveal=True)
+    seat = game.to_move(state)
+    later = game.view(
+        game.apply(state, seat, game.legal_actions(state, seat)[-1]), None, reveal=True
+    )
+    page = new_page()
+    page.goto("/rules/expeditionen")
+    shown = page.evaluate(
+        """views => import('/static/js/games/expeditionen.js').then(game => {
+            const root = document.createElement('div');
+            document.querySelector('main').prepend(root);
+            const ctx = { seat: null, readOnly: true, replay: true, pending: false, ui: {},
+              recent: [], act() {}, say() {}, name: seat => ['Anna', 'Ben'][seat] };
+            return views.map(view => {
+              const state = { seat: null, to_move: view.to_move, view, legal_actions: [],
+                last_action: null, result: null };
+              game.render(root, state, ctx);
+              const summary = root.querySelector('[data-testid=round-summary]');
+              return [Boolean(summary), Boolean(summary?.querySelector('button'))];
+            });
+        })""",
+        [later, fresh, later],
+    )
+    assert shown == [[False, False], [True, False], [False, False]]
 
 
 def test_repeated_codes_are_told_apart_by_their_place(new_page: NewPage) -> None:

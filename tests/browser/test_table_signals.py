@@ -258,3 +258,40 @@ def test_a_free_seat_reads_the_same_on_the_table_and_in_the_seat_list(new_page: 
     create_room(page, "expeditionen", "Carla")
     expect(page.locator(".seat.is-free .seat-name")).to_have_text("Free seat")
     expect(page.locator(".ex-top .ex-who-name")).to_have_text("Free seat")
+
+
+def test_an_opponents_card_travels_unless_motion_is_reduced(pair: Pair) -> None:
+    page, other = pair.mover()
+    card = page.locator(f"{HAND}.is-playable").first
+    if card.count() == 0:
+        turn(pair)
+        page, other = pair.mover()
+        card = page.locator(f"{HAND}.is-playable").first
+    code = card.get_attribute("data-card")
+    card.dblclick()
+    moved = other.locator(f"#board .ex-top .card[data-card='{code}']")
+    expect(moved).to_have_attribute("data-travelled", "yes")
+    expect(page.locator(f"#board .ex-bottom .card[data-card='{code}']")).to_have_attribute(
+        "data-travelled", "yes"
+    )
+    act_and_wait(page, page.get_by_test_id("draw-deck").click, (other,))
+    for each in (page, other):
+        each.emulate_media(reduced_motion="reduce")
+    page, other = pair.mover()
+    act_and_wait(page, page.locator(HAND).first.dblclick, (other,))
+    for each in (page, other):
+        expect(each.locator("#board [data-travelled]")).to_have_count(0)
+        each.emulate_media(reduced_motion="no-preference")
+    act_and_wait(page, page.get_by_test_id("draw-deck").click, (other,))
+
+
+def test_your_rooms_say_whose_turn_it_is(pair: Pair) -> None:
+    page, other = pair.mover()
+    for viewer, expected in ((page, "Your turn"), (other, "turn")):
+        home = viewer.context.new_page()
+        home.goto("/")
+        home.wait_for_selector("body[data-ready]")
+        expect(home.get_by_test_id("room-turn").first).to_contain_text(expected)
+        if viewer is other:
+            expect(home.get_by_test_id("room-turn").first).not_to_contain_text("Your turn")
+        home.close()
