@@ -271,6 +271,9 @@ def test_the_replay_steps_through_the_match_with_every_hand_revealed(
     page = new_page()
     page.goto(f"/matches/{match_id}")
     page.wait_for_selector("body[data-ready]")
+    expect(page.locator(".site-nav a", has_text="Rules")).to_have_attribute(
+        "href", "/rules/expeditionen"
+    )
     label = page.locator("#step-label")
     steps = int(re.sub(r"\D+", " ", label.inner_text()).split()[-1])
     expect(label).to_have_text(f"Move 0 of {steps}")

@@ -179,6 +179,22 @@ def test_playable_cards_are_marked_and_a_double_click_plays(pair: Pair) -> None:
     act_and_wait(page, page.get_by_test_id("draw-deck").click, (other,))
 
 
+def test_a_card_can_be_dragged_onto_the_discard_pile(pair: Pair) -> None:
+    page, other = pair.mover()
+    card = page.locator(HAND).first
+    code = str(card.get_attribute("data-card"))
+    match, number = (
+        int(page.locator("#board").get_attribute("data-match") or 0),
+        int(page.locator("#board").get_attribute("data-version") or 0),
+    )
+    card.drag_to(page.get_by_test_id(f"discard-{code[-1]}"))
+    page.wait_for_selector(f"#board[data-match='{match}'][data-version='{number + 1}']")
+    expect(page.get_by_test_id(f"discard-{code[-1]}").locator(".card").first).to_have_attribute(
+        "data-card", code
+    )
+    act_and_wait(page, page.get_by_test_id("draw-deck").click, (other,))
+
+
 def test_arrow_keys_move_in_the_hand_and_the_action_is_one_tab_away(pair: Pair) -> None:
     page, other = pair.mover()
     first = page.locator(HAND).first

@@ -154,6 +154,15 @@ export function describe(action) {
   return h("span", {}, before, cardChip(code), after ?? "");
 }
 
+/** Why a click on a card or pile did nothing, on your turn (the shell covers the rest). */
+export function explainClick(event) {
+  if (event.target.closest(".sc-slot")) return t("sc.note.use_buttons");
+  if (event.target.closest(".sc-dungeon")) return t("sc.note.dungeon");
+  if (event.target.closest(".sc-discard")) return t("sc.note.discard");
+  if (event.target.closest(".sc-weapon")) return t("sc.note.weapon");
+  return null;
+}
+
 export function turnHint(state) {
   const view = state.view;
   if (view.last_room) return t("sc.hint.last_room");
