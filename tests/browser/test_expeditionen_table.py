@@ -229,6 +229,7 @@ def test_a_whole_short_match_ends_with_the_score_breakdown(duel: Duel) -> None:
         expect(end.locator(".ex-breakdown tbody tr")).to_have_count(4)
         expect(end.get_by_role("button", name="Rematch")).to_be_visible()
         expect(page.locator("#banner")).to_contain_text("The match is over")
+        expect(page.locator(".ex-steps")).to_have_count(0)  # no step indicator after the end
         no_error_toast(page)
     result = duel.log(duel.anna).latest["result"]
     final = duel.anna.locator(".ex-final-line")

@@ -195,6 +195,36 @@ def test_a_card_can_be_dragged_onto_the_discard_pile(pair: Pair) -> None:
     act_and_wait(page, page.get_by_test_id("draw-deck").click, (other,))
 
 
+TOUCH_DRAG = """([card, target]) => {
+  const from = card.getBoundingClientRect(), to = target.getBoundingClientRect();
+  const at = (x, y) => ({ pointerType: 'touch', pointerId: 7, isPrimary: true, bubbles: true,
+                          clientX: x, clientY: y });
+  const [x0, y0] = [from.left + 10, from.top + 20];
+  const [x1, y1] = [to.left + to.width / 2, to.top + to.height / 2];
+  card.dispatchEvent(new PointerEvent('pointerdown', at(x0, y0)));
+  for (let i = 1; i <= 6; i += 1) {
+    const [x, y] = [x0 + ((x1 - x0) * i) / 6, y0 + ((y1 - y0) * i) / 6];
+    card.dispatchEvent(new PointerEvent('pointermove', at(x, y)));
+  }
+  card.dispatchEvent(new PointerEvent('pointerup', at(x1, y1)));
+}"""
+
+
+def test_on_a_touch_screen_a_card_is_dragged_with_the_finger(pair: Pair) -> None:
+    page, other = pair.mover()
+    card = page.locator(HAND).first
+    code = str(card.get_attribute("data-card"))
+    pile = page.get_by_test_id(f"discard-{code[-1]}")
+    act_and_wait(
+        page,
+        lambda: page.evaluate(TOUCH_DRAG, [card.element_handle(), pile.element_handle()]),
+        (other,),
+    )
+    expect(pile.locator(".card").first).to_have_attribute("data-card", code)
+    expect(page.locator(".ex-drag-ghost")).to_have_count(0)
+    act_and_wait(page, page.get_by_test_id("draw-deck").click, (other,))
+
+
 def test_arrow_keys_move_in_the_hand_and_the_action_is_one_tab_away(pair: Pair) -> None:
     page, other = pair.mover()
     first = page.locator(HAND).first

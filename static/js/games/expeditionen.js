@@ -208,24 +208,73 @@ function wireHand(hand, state, ctx) {
     const action = el && obviousAction(state, el.dataset.card);
     if (action) ctx.act(action);
   });
+  // Touch: a long press plays the obvious action; dragging a card moves a copy of it under the
+  // finger to your expedition or a discard pile (mice use the browser's drag and drop).
   let timer = null;
+  let drag = null;
+  const endDrag = () => {
+    drag?.ghost?.remove();
+    document.querySelector(".is-drop-target")?.classList.remove("is-drop-target");
+    document.body.classList.remove("is-dragging");
+    ctx.ui.dragging = null;
+    drag = null;
+  };
   hand.addEventListener("pointerdown", (event) => {
     const el = target(event);
     if (!el || event.pointerType === "mouse") return;
     clearTimeout(timer);
+    drag = { el, id: event.pointerId, x: event.clientX, y: event.clientY, ghost: null };
     timer = setTimeout(() => {
       const action = obviousAction(state, el.dataset.card);
-      if (!action) return;
+      if (!action || drag?.ghost) return;
       ctx.ui.pressedAt = Date.now();
+      endDrag();
       ctx.act(action);
     }, 550);
   });
-  for (const kind of ["pointerup", "pointercancel", "pointerleave", "pointermove"]) {
-    hand.addEventListener(kind, (event) => {
-      if (kind === "pointermove" && Math.hypot(event.movementX, event.movementY) < 3) return;
+  hand.addEventListener("pointermove", (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    if (!drag.ghost) {
+      if (Math.hypot(dx, dy) < 12) return;
       clearTimeout(timer);
-    });
-  }
+      const box = drag.el.getBoundingClientRect();
+      drag.ghost = drag.el.cloneNode(true);
+      drag.ghost.classList.add("ex-drag-ghost");
+      Object.assign(drag.ghost.style, { left: `${box.left}px`, top: `${box.top}px`, width: `${box.width}px` });
+      document.body.append(drag.ghost);
+      drag.box = box;
+      ctx.ui.dragging = drag.el.dataset.card;
+      document.body.classList.add("is-dragging");
+      try {
+        drag.el.setPointerCapture(event.pointerId);
+      } catch {
+        // touch pointers are captured by their target anyway
+      }
+    }
+    drag.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
+    document.querySelector(".is-drop-target")?.classList.remove("is-drop-target");
+    const over = document.elementFromPoint(event.clientX, event.clientY)?.closest("[data-drop]");
+    if (dropAction(over, ctx.ui.dragging, state)) over.classList.add("is-drop-target");
+  });
+  hand.addEventListener("pointerup", (event) => {
+    clearTimeout(timer);
+    if (!drag?.ghost) {
+      drag = null;
+      return;
+    }
+    drag.ghost.hidden = true;
+    const over = document.elementFromPoint(event.clientX, event.clientY)?.closest("[data-drop]");
+    const action = dropAction(over, ctx.ui.dragging, state);
+    ctx.ui.pressedAt = Date.now();
+    endDrag();
+    if (action) ctx.act(action);
+  });
+  hand.addEventListener("pointercancel", () => {
+    clearTimeout(timer);
+    endDrag();
+  });
   hand.addEventListener("contextmenu", (event) => {
     if (target(event)) event.preventDefault();
   });
@@ -256,15 +305,17 @@ function wireHand(hand, state, ctx) {
   });
 }
 
-/** Drop targets: your expedition of a suit (play) and the discard pile of a suit (discard). */
+/** The action of dropping `code` on `el`: your expedition of its suit (play), its discard pile. */
+function dropAction(el, code, state) {
+  const [type, suit] = (el?.dataset.drop ?? "").split("-");
+  if (!code || !type || suitOf(code) !== suit) return null;
+  const action = { type, card: code };
+  return legalMatching(state, action).length ? action : null;
+}
+
+/** Drop targets for the mouse (the browser's drag and drop). */
 function wireDrops(root, state, ctx) {
-  const actionFor = (el) => {
-    const [type, suit] = (el?.dataset.drop ?? "").split("-");
-    const code = ctx.ui.dragging;
-    if (!code || !type || suitOf(code) !== suit) return null;
-    const action = { type, card: code };
-    return legalMatching(state, action).length ? action : null;
-  };
+  const actionFor = (el) => dropAction(el, ctx.ui.dragging, state);
   root.addEventListener("dragover", (event) => {
     const el = event.target.closest("[data-drop]");
     if (actionFor(el)) {

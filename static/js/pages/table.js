@@ -134,7 +134,7 @@ function renderSeats() {
     player.name ? h("span", { class: "seat-note seat-presence" }, t(connected ? "table.online" : "table.offline")) : null,
     tally && player.name && shell.players.length > 1 ? h("span", { class: "seat-wins", title: t("table.wins", { n: tally.wins?.[player.seat] ?? 0 }) }, t("table.wins", { n: tally.wins?.[player.seat] ?? 0 })) : null);
   }));
-  if (shell.seat === null) list.append(h("li", { class: "seat" }, h("span", { class: "seat-note" }, t("table.spectating"))));
+  if (shell.seat === null) list.append(h("li", { class: "seat is-spectator" }, h("span", { class: "seat-name" }, t("table.spectating"))));
 }
 
 function bannerContent() {
