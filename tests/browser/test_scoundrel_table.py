@@ -85,6 +85,11 @@ def test_a_whole_scoundrel_game_is_played_by_clicking_legal_moves(new_page: NewP
         f"−{abs(score)}" if score < 0 else str(score)
     )
     screenshot(page, "replay-scoundrel")
+    expect(page.locator(".replay-keys")).to_be_visible()
+    phone = new_page(viewport={"width": 390, "height": 844}, touch=True)
+    phone.goto(page.url)
+    phone.wait_for_selector("body[data-ready]")
+    expect(phone.locator(".replay-keys")).to_be_hidden()  # no arrow keys on a phone
     page.go_back()
     page.wait_for_selector("#end:not([hidden])")
 
