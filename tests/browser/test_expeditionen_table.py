@@ -443,3 +443,34 @@ def test_repeated_codes_are_told_apart_by_their_place(new_page: NewPage) -> None
     assert shown["moved"] == [False, True]
     assert shown["play"] == "Play 7"
     assert shown["night"] == "Night card Five, can be played"
+
+
+def test_the_move_log_notes_where_a_round_ended(new_page: NewPage) -> None:
+    game = get_game("expeditionen")
+    state = game.new(seed=5, options={"rounds": 3, "first": 0})
+    moves = []
+    while not game.view(state, 0)["finished"]:
+        seat = game.to_move(state)
+        options = game.legal_actions(state, seat)
+        draws = [move for move in options if move.get("source") == "deck"]
+        action = draws[0] if draws else options[-1]
+        state = game.apply(state, seat, action)
+        moves.append({"seat": seat, "action": action})
+    end_of_round = len(moves) - 1
+    for _ in range(4):  # into round 2
+        seat = game.to_move(state)
+        action = game.legal_actions(state, seat)[-1]
+        state = game.apply(state, seat, action)
+        moves.append({"seat": seat, "action": action})
+    page = new_page()
+    page.goto("/rules/expeditionen")
+    notes = page.evaluate(
+        """([moves, view]) => import('/static/js/games/expeditionen.js').then(game =>
+            game.logNotes(moves, { view }, { name: seat => ['Anna', 'Ben'][seat] })
+              .map(note => [note.after, note.content.textContent]))""",
+        [moves, game.view(state, 0)],
+    )
+    scores = game.view(state, 0)["finished"][0]["scores"]
+    assert notes == [
+        [end_of_round, f"Round 1 is over Anna {number(scores[0])} · Ben {number(scores[1])}"]
+    ]
