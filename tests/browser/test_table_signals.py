@@ -35,6 +35,10 @@ window.Notification = class {
     window.__asked += 1; window.__permission = 'granted'; return Promise.resolve('granted');
   }
 };
+window.__beeps = 0;
+window.AudioContext = class {
+  constructor() { window.__beeps += 1; throw new Error('no sound card in the tests'); }
+};
 Object.defineProperty(Document.prototype, 'hidden', {
   configurable: true, get() { return window.__hidden; } });
 """
@@ -252,6 +256,7 @@ def test_your_turn_signals_only_after_opting_in(pair: Pair) -> None:
     anna.get_by_label("Notify me when it becomes my turn").check()
     expect(anna.get_by_label("Notify me when it becomes my turn")).to_be_checked()
     assert anna.evaluate("window.__asked") == 1
+    anna.get_by_label("Play a sound when it becomes my turn").check()
     screenshot(anna, "settings")
     anna.keyboard.press("Escape")
     expect(anna.locator("#settings")).to_be_hidden()
@@ -262,6 +267,7 @@ def test_your_turn_signals_only_after_opting_in(pair: Pair) -> None:
     expect(anna.locator("#banner")).to_contain_text("Your turn")
     anna.wait_for_function("window.__notes.length === 1")
     assert anna.evaluate("window.__notes") == ["Your turn in Expeditions"]
+    assert anna.evaluate("window.__beeps") == 1
     assert anna.evaluate("document.querySelector('link[rel=icon]').href").startswith("data:")
     anna.evaluate("window.__hidden = false")
     turn(pair)
