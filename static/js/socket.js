@@ -4,7 +4,7 @@
 // newer than the one shown (by match_number, then version).
 
 const FIRST_DELAY_MS = 500;
-const MAX_DELAY_MS = 5000;
+const MAX_DELAY_MS = 3000;
 const PING_MS = 25000;
 // Closed for good: unknown room, forbidden origin, room closed after idling.
 const FINAL_CLOSE_CODES = new Set([4404, 4403, 4410]);
