@@ -82,12 +82,13 @@ def test_expeditionen_fits_every_screen_at_every_step(duel: tuple[Page, Page, St
 
 
 def long_expeditions(state: dict[str, Any]) -> dict[str, Any]:
-    """The state of the page with both sides' expeditions at 5 to 9 cards (late in a round)."""
+    """The state of the page with both sides' expeditions at 5 to 12 cards (the longest an
+    expedition can get: three wagers and nine numbers)."""
     late = copy.deepcopy(state)
-    ranks = ["J", "Q", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
+    ranks = ["J", "Q", "K", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
     for seat, side in enumerate(late["view"]["expeditions"]):
         for n, suit in enumerate(["S", "H", "D", "C"]):
-            length = 5 + (n + seat * 2) % 5
+            length = [12, 7, 9, 5][(n + seat) % 4]
             side[suit] = {"cards": [rank + suit for rank in ranks[:length]], "score": 40 - 7 * n}
     late["view"]["finished"] = [
         {"round": 1, "dealer": 0, "scores": [31, -12], "expeditions": []},
