@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from engine import get_game
 from tests.browser.conftest import SCREENSHOTS, NewPage
 from tests.browser.players import (
     StateLog,
@@ -126,6 +127,40 @@ def test_long_expeditions_compress_instead_of_pushing_your_row_off_screen(
     check_fits(page, "expeditionen-late-selected", ("phone", "phone-landscape"))
     page.reload()
     wait_for_state(page)
+
+
+def test_the_end_of_a_round_keeps_its_continue_button_on_screen(
+    duel: tuple[Page, Page, StateLog],
+) -> None:
+    anna, _ben, log = duel
+    game = get_game("expeditionen")
+    state = game.new(seed=5, options={"rounds": 3, "first": 0})
+    while not game.view(state, 0)["finished"]:
+        seat = game.to_move(state)
+        moves = game.legal_actions(state, seat)
+        draws = [move for move in moves if move.get("source") == "deck"]
+        state = game.apply(state, seat, draws[0] if draws else moves[-1])
+    message = {
+        **log.latest,
+        "seat": 0,
+        "to_move": game.to_move(state),
+        "view": game.view(state, 0),
+        "legal_actions": game.legal_actions(state, 0),
+    }
+    anna.evaluate(
+        """state => import('/static/js/games/expeditionen.js').then(game => {
+            const board = document.getElementById('board');
+            const ctx = { seat: 0, readOnly: false, pending: false, offline: false, ui: {},
+              recent: [], act() {}, say() {}, name: seat => ['Anna', 'Benedikt'][seat] };
+            ctx.rerender = () => game.render(board, state, ctx);
+            ctx.rerender();
+        })""",
+        message,
+    )
+    expect(anna.get_by_test_id("round-summary")).to_be_visible()
+    check_fits(anna, "expeditionen-round-over")
+    anna.reload()
+    wait_for_state(anna)
 
 
 def test_scoundrel_fits_every_screen(new_page: NewPage) -> None:

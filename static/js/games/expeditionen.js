@@ -428,10 +428,10 @@ function roundSummary(state, ctx) {
     h("h2", {}, t("ex.round_over", { n: done.round })),
     h("p", {}, order.map((seat) => `${ctx.name(seat)} ${num(done.scores[seat])}`).join(" · ")),
     breakdownTable(done, order, ctx),
-    ctx.replay ? null : h("button", {
+    ctx.replay ? null : h("div", { class: "ex-summary-actions" }, h("button", {
       type: "button", class: "btn btn-primary", data: { key: "close-summary", needed: "continue" },
       onclick: () => { ctx.ui.showRound = null; ctx.rerender(); },
-    }, t("ex.continue")));
+    }, t("ex.continue"))));
 }
 
 export function render(root, state, ctx) {
@@ -447,6 +447,9 @@ export function render(root, state, ctx) {
     scoreboard(state, ctx),
     summary);
   if (myTurn(state, ctx) && view.phase === "play") wireDrops(layout, state, ctx);
+  if (summary) {  // the summary is what this step needs; the table waits under it
+    for (const el of layout.querySelectorAll("[data-needed]")) if (!summary.contains(el)) delete el.dataset.needed;
+  }
   fill(root, layout);
 }
 
