@@ -236,6 +236,8 @@ class MyRoom(BaseModel):
     name: str
     created_at: datetime
     last_active_at: datetime
+    status: Literal["waiting", "playing", "finished"] | None = None
+    to_move: int | None = None
 
 
 class MatchSummary(BaseModel):
@@ -263,3 +265,17 @@ class MatchReplay(BaseModel):
     players: list[str | None]
     result: dict[str, Any]
     steps: list[Step]
+
+
+class Move(BaseModel):
+    ply: int
+    seat: int
+    action: dict[str, Any]
+    text: str
+
+
+class RoomMoves(BaseModel):
+    room_id: str
+    match_id: int
+    match_number: int
+    moves: list[Move]

@@ -49,6 +49,10 @@ class Settings(BaseSettings):
         "127.0.0.1,::1",
         description="peers whose X-Forwarded-For/-Proto are believed (app/proxies.py)",
     )
+    public_history: bool = Field(
+        True,
+        description="the history may list every finished match (off: only your own matches)",
+    )
 
     @field_validator("forwarded_allow_ips")
     @classmethod

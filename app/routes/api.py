@@ -21,6 +21,7 @@ from app.protocol import (
     MyRoom,
     RoomCreated,
     RoomInfo,
+    RoomMoves,
 )
 from app.routes.deps import MatchesDep, PlayerDep, RoomsDep, SettingsDep
 from app.services import schemas
@@ -102,6 +103,23 @@ async def get_room(room_id: str, rooms: RoomsDep) -> RoomInfo:
         fail(404, "unknown_room", "no open room with this id", room_id=room_id)
 
 
+@router.get(
+    "/rooms/{room_id}/moves",
+    responses=NOT_FOUND | UNPROCESSABLE,
+    summary="The moves of the room's current match so far (public information only)",
+)
+async def room_moves(room_id: str, rooms: RoomsDep, matches: MatchesDep) -> RoomMoves:
+    try:
+        room = rooms.room(room_id)
+    except RoomNotFound:
+        fail(404, "unknown_room", "no open room with this id", room_id=room_id)
+    match = room.match
+    moves = matches.moves(room.game.name, match.id)[: match.version]
+    return RoomMoves.model_validate(
+        {"room_id": room.id, "match_id": match.id, "match_number": match.number, "moves": moves}
+    )
+
+
 @router.post(
     "/rooms/{room_id}/join",
     responses=NOT_FOUND | UNPROCESSABLE,
@@ -135,34 +153,53 @@ async def join_room(
 
 
 @router.get("/me/rooms", summary="Open rooms in which this browser holds a seat, newest first")
-def my_rooms(rooms: RoomsDep, player: PlayerDep, settings: SettingsDep) -> list[MyRoom]:
+async def my_rooms(rooms: RoomsDep, player: PlayerDep, settings: SettingsDep) -> list[MyRoom]:
     if player is None:
         return []
-    return [
-        MyRoom(
-            room_id=held.room.id,
-            url=room_url(settings, held.room.id),
-            game=held.room.game,
-            seat=held.seat,
-            name=held.name,
-            created_at=held.room.created_at,
-            last_active_at=held.room.last_active_at,
+    found = []
+    for held in rooms.rooms_held_by(player):
+        try:
+            live = rooms.room(held.room.id)
+        except RoomNotFound:
+            continue
+        found.append(
+            MyRoom(
+                room_id=held.room.id,
+                url=room_url(settings, held.room.id),
+                game=held.room.game,
+                seat=held.seat,
+                name=held.name,
+                created_at=held.room.created_at,
+                last_active_at=held.room.last_active_at,
+                status=live.match.status,  # type: ignore[arg-type]
+                to_move=live.to_move(),
+            )
         )
-        for held in rooms.rooms_held_by(player)
-    ]
+    return found
 
 
 @router.get("/matches", responses=UNPROCESSABLE, summary="Finished matches, newest first")
 def list_matches(
     matches: MatchesDep,
+    me: PlayerDep,
+    settings: SettingsDep,
     game: Annotated[str | None, Query(max_length=32, pattern=PRINTABLE)] = None,
     player: Annotated[
         str | None, Query(max_length=24, pattern=PRINTABLE, description="part of a name")
     ] = None,
+    mine: Annotated[
+        bool, Query(description="only matches of rooms this browser holds a seat in")
+    ] = False,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0, le=2**31)] = 0,
 ) -> list[MatchSummary]:
-    return [MatchSummary.model_validate(m) for m in matches.history(game, player, limit, offset)]
+    if mine or not settings.public_history:
+        if me is None:
+            return []
+        found = matches.history(game, player, limit, offset, held_by=me)
+    else:
+        found = matches.history(game, player, limit, offset)
+    return [MatchSummary.model_validate(m) for m in found]
 
 
 @router.get(
@@ -170,8 +207,11 @@ def list_matches(
     responses=NOT_FOUND | UNPROCESSABLE,
     summary="A finished match, step by step with every card revealed",
 )
-def replay_match(match_id: int, matches: MatchesDep) -> MatchReplay:
-    replay = matches.replay(match_id)
+def replay_match(
+    match_id: int, matches: MatchesDep, me: PlayerDep, settings: SettingsDep
+) -> MatchReplay:
+    visible = matches.may_see(match_id, me, settings.public_history)
+    replay = matches.replay(match_id) if visible else None
     if replay is None:
         fail(404, "unknown_match", "no finished match with this id", match_id=match_id)
     return MatchReplay.model_validate(replay)

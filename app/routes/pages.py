@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from app.routes.deps import MatchesDep, RoomsDep
+from app.routes.deps import MatchesDep, PlayerDep, RoomsDep, SettingsDep
 from app.services.rooms import RoomNotFound
 from engine import games
 
@@ -55,14 +55,20 @@ async def table(request: Request, room_id: str, rooms: RoomsDep) -> HTMLResponse
 
 
 @router.get("/history", response_class=HTMLResponse)
-def history(request: Request) -> HTMLResponse:
-    return page(request, "history.html", page_name="history")
+def history(request: Request, settings: SettingsDep) -> HTMLResponse:
+    return page(
+        request, "history.html", page_name="history", public_history=settings.public_history
+    )
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)
-def replay(request: Request, match_id: str, matches: MatchesDep) -> HTMLResponse:
+def replay(
+    request: Request, match_id: str, matches: MatchesDep, me: PlayerDep, settings: SettingsDep
+) -> HTMLResponse:
     # isdigit() alone takes "²", which int() refuses.
     if not (match_id.isascii() and match_id.isdigit() and matches.is_finished(int(match_id))):
+        return not_found(request, "match")
+    if not matches.may_see(int(match_id), me, settings.public_history):
         return not_found(request, "match")
     return page(request, "replay.html", page_name="replay", match_id=match_id)
 

@@ -15,8 +15,18 @@ class MatchService:
         self.store = store
 
     def history(
-        self, game: str | None, player: str | None, limit: int, offset: int
+        self,
+        game: str | None,
+        player: str | None,
+        limit: int,
+        offset: int,
+        held_by: str | None = None,
     ) -> list[dict[str, Any]]:
+        """Finished matches, newest first: all of them, or (held_by) those of one player."""
+        if held_by is not None:
+            found = self.store.finished_matches_held_by(held_by, game, player, limit, offset)
+        else:
+            found = self.store.finished_matches(game, player, limit, offset)
         return [
             {
                 "match_id": match.id,
@@ -27,8 +37,37 @@ class MatchService:
                 "result": match.result,
                 "finished_at": match.finished_at,
             }
-            for match, players in self.store.finished_matches(game, player, limit, offset)
+            for match, players in found
         ]
+
+    def may_see(self, match_id: int, player: str | None, public: bool) -> bool:
+        """With a public history anyone may review a finished match, else only its players."""
+        if public:
+            return True
+        if player is None or not 0 < match_id <= MAX_MATCH_ID:
+            return False
+        return self.store.match_held_by(match_id, player)
+
+    def moves(self, game_name: str, match_id: int) -> list[dict[str, Any]]:
+        """The moves of a match so far, for the table's move log after a reload.
+
+        Every action of today's games is public (what was played, discarded, taken, and from
+        where). A game whose actions may name something hidden provides `public_action(action)`
+        and only its answer is sent."""
+        game = get_game(game_name)
+        public = getattr(game, "public_action", None)
+        moves = []
+        for stored in self.store.match_actions(match_id):
+            action = public(stored.action) if public is not None else stored.action
+            moves.append(
+                {
+                    "ply": stored.ply,
+                    "seat": stored.seat,
+                    "action": action,
+                    "text": game.notation(action),
+                }
+            )
+        return moves
 
     def is_finished(self, match_id: int) -> bool:
         return 0 < match_id <= MAX_MATCH_ID and self.store.match_status(match_id) == "finished"

@@ -231,6 +231,37 @@ class Store:
             names = self._names(session, {match.room_id for match in matches})
             return [(match, names[match.room_id]) for match in matches]
 
+    def finished_matches_held_by(
+        self, token_hash: str, game: str | None, player: str | None, limit: int, offset: int
+    ) -> list[tuple[Match, list[str | None]]]:
+        """Finished matches in rooms where this player holds a seat, newest first."""
+        held = select(Seat.room_id).where(Seat.token_hash == token_hash)
+        query = select(Match).where(Match.status == "finished", Match.room_id.in_(held))
+        if game:
+            query = query.where(Match.game == game)
+        if player:
+            pattern = "%" + player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            holders = select(Seat.room_id).where(Seat.name.ilike(pattern + "%", escape="\\"))
+            query = query.where(Match.room_id.in_(holders))
+        query = (
+            query.order_by(Match.finished_at.desc(), Match.id.desc()).limit(limit).offset(offset)
+        )
+        with self.sessions() as session:
+            matches = list(session.scalars(query))
+            names = self._names(session, {match.room_id for match in matches})
+            return [(match, names[match.room_id]) for match in matches]
+
+    def match_held_by(self, match_id: int, token_hash: str) -> bool:
+        """True when this player holds a seat in the room of the match."""
+        with self.sessions() as session:
+            found = session.scalar(
+                select(Seat.seat)
+                .join(Match, Match.room_id == Seat.room_id)
+                .where(Match.id == match_id, Seat.token_hash == token_hash)
+                .limit(1)
+            )
+            return found is not None
+
     def match_status(self, match_id: int) -> str | None:
         with self.sessions() as session:
             return session.scalar(select(Match.status).where(Match.id == match_id))
@@ -249,6 +280,16 @@ class Store:
             ).all()
             actions = [StoredAction(ply, seat, action) for ply, seat, action in rows]
             return match, self._names(session, {match.room_id})[match.room_id], actions
+
+    def match_actions(self, match_id: int) -> list[StoredAction]:
+        """Every stored action of a match, in order (a running match's too)."""
+        with self.sessions() as session:
+            rows = session.execute(
+                select(ActionRow.ply, ActionRow.seat, ActionRow.action)
+                .where(ActionRow.match_id == match_id)
+                .order_by(ActionRow.ply)
+            ).all()
+            return [StoredAction(ply, seat, action) for ply, seat, action in rows]
 
     @staticmethod
     def _names(session: Session, room_ids: set[str]) -> dict[str, list[str | None]]:

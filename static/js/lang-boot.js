@@ -1,4 +1,4 @@
-// Runs before the first paint so a page never flashes in the wrong language.
+// Runs before the first paint so a page never flashes in the wrong language or colours.
 document.documentElement.lang = (() => {
   try {
     const saved = localStorage.getItem("kr_lang");
@@ -8,3 +8,11 @@ document.documentElement.lang = (() => {
   }
   return (navigator.language || "en").toLowerCase().startsWith("de") ? "de" : "en";
 })();
+
+// The colour theme chosen in the table settings (prefs.js), also before the first paint.
+try {
+  const theme = JSON.parse(localStorage.getItem("kr_prefs") ?? "{}").theme;
+  if (theme === "light" || theme === "dark") document.documentElement.dataset.theme = theme;
+} catch {
+  // no stored choice: the system's setting decides
+}

@@ -1,7 +1,8 @@
-// What every page does on load: translate the static text, wire the language switch,
-// mark the current navigation link.
+// What every page does on load: the chosen colour theme, translate the static text, wire the
+// language switch, mark the current navigation link.
 
 import { lang, onLangChange, setLang, translateStatic } from "./i18n.js";
+import { applyTheme } from "./prefs.js";
 
 function markLanguage() {
   for (const button of document.querySelectorAll(".lang-switch [data-lang]")) {
@@ -20,6 +21,7 @@ function markNavigation() {
 
 /** Call once per page; `rerender` runs again whenever the language changes. */
 export function boot(rerender = () => {}) {
+  applyTheme();
   translateStatic();
   markLanguage();
   markNavigation();

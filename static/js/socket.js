@@ -1,8 +1,10 @@
-// The room's websocket: reconnects with exponential back-off, queues sends while connecting,
-// and hands on only states newer than the one shown (by match_number, then version).
+// The room's websocket: reconnects with exponential back-off (capped low: an outage should not
+// cost much more than itself), at once on retryNow() (the browser is back online, the tab is
+// visible again, the player asked), queues sends while connecting, and hands on only states
+// newer than the one shown (by match_number, then version).
 
 const FIRST_DELAY_MS = 500;
-const MAX_DELAY_MS = 15000;
+const MAX_DELAY_MS = 3000;
 const PING_MS = 25000;
 // Closed for good: unknown room, forbidden origin, room closed after idling.
 const FINAL_CLOSE_CODES = new Set([4404, 4403, 4410]);
@@ -36,7 +38,8 @@ export class RoomSocket {
   }
 
   connect() {
-    this.status(this.attempt === 0 ? "connecting" : "reconnecting");
+    this.nextAttemptAt = null;
+    this.status(this.attempt === 0 && !this.everOpen ? "connecting" : "reconnecting");
     const ws = new WebSocket(this.url);
     this.ws = ws;
     ws.addEventListener("open", () => this.opened());
@@ -46,6 +49,7 @@ export class RoomSocket {
 
   opened() {
     this.attempt = 0;
+    this.everOpen = true;
     this.status("open");
     for (const message of this.queue.splice(0)) this.ws.send(JSON.stringify(message));
     this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
@@ -59,9 +63,19 @@ export class RoomSocket {
       this.status("gone");
       return;
     }
+    const delay = backoffDelay(this.attempt);
+    this.nextAttemptAt = Date.now() + delay;
     this.status("reconnecting");
-    this.timer = setTimeout(() => this.connect(), backoffDelay(this.attempt));
+    this.timer = setTimeout(() => this.connect(), delay);
     this.attempt += 1;
+  }
+
+  /** Tries again now instead of waiting for the back-off (no-op while open or connecting). */
+  retryNow() {
+    if (this.stopped || !this.ws) return;
+    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) return;
+    clearTimeout(this.timer);
+    this.connect();
   }
 
   /** Sends now when connected, otherwise as soon as the connection is back. */

@@ -11,7 +11,9 @@ export function h(tag, attrs = {}, ...children) {
   for (const [key, value] of Object.entries(attrs ?? {})) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") el.className = Array.isArray(value) ? value.filter(Boolean).join(" ") : value;
-    else if (key === "data") Object.assign(el.dataset, value);
+    else if (key === "data") {
+      for (const [name, item] of Object.entries(value)) if (item !== null && item !== undefined) el.dataset[name] = item;
+    }
     else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
     else if (key in el && typeof value !== "string") el[key] = value;
     else el.setAttribute(key, value === true ? "" : value);

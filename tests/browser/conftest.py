@@ -111,8 +111,15 @@ def open_page(
     errors: Errors,
     locale: str = "en-US",
     viewport: dict[str, int] | None = None,
+    touch: bool = False,
 ) -> Page:
-    context = browser.new_context(base_url=base_url, locale=locale, viewport=viewport or DESKTOP)
+    context = browser.new_context(
+        base_url=base_url,
+        locale=locale,
+        viewport=viewport or DESKTOP,
+        has_touch=touch,
+        is_mobile=touch,
+    )
     context.set_default_timeout(10_000)
     contexts.append(context)
     page = context.new_page()

@@ -229,6 +229,7 @@ def test_a_whole_short_match_ends_with_the_score_breakdown(duel: Duel) -> None:
         expect(end.locator(".ex-breakdown tbody tr")).to_have_count(4)
         expect(end.get_by_role("button", name="Rematch")).to_be_visible()
         expect(page.locator("#banner")).to_contain_text("The match is over")
+        expect(page.locator(".ex-steps")).to_have_count(0)  # no step indicator after the end
         no_error_toast(page)
     result = duel.log(duel.anna).latest["result"]
     final = duel.anna.locator(".ex-final-line")
@@ -247,6 +248,8 @@ def test_history_lists_the_finished_match(duel: Duel, new_page: NewPage) -> None
     page = new_page()
     page.goto("/history")
     page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#matches")).to_contain_text("You have not finished a match yet.")
+    page.get_by_role("button", name="All matches").click()
     page.select_option("#filter-game", "expeditionen")
     page.fill("#filter-player", "Ben")
     page.get_by_role("button", name="Filter").click()
@@ -269,6 +272,9 @@ def test_the_replay_steps_through_the_match_with_every_hand_revealed(
     page = new_page()
     page.goto(f"/matches/{match_id}")
     page.wait_for_selector("body[data-ready]")
+    expect(page.locator(".site-nav a", has_text="Rules")).to_have_attribute(
+        "href", "/rules/expeditionen"
+    )
     label = page.locator("#step-label")
     steps = int(re.sub(r"\D+", " ", label.inner_text()).split()[-1])
     expect(label).to_have_text(f"Move 0 of {steps}")
@@ -280,7 +286,8 @@ def test_the_replay_steps_through_the_match_with_every_hand_revealed(
     expect(page.locator("#step-text")).to_contain_text(re.compile("played|discarded"))
     page.get_by_role("button", name="Forward").click()
     expect(label).to_have_text(f"Move 2 of {steps}")
-    expect(page.locator("#step-text code")).to_have_text(re.compile(r"^draw "))
+    expect(page.locator("#step-text")).to_contain_text(re.compile("drew from|took from"))
+    expect(page.locator("#step-text code")).to_have_count(0)  # words, not notation
     page.get_by_role("button", name="Back").click()
     expect(label).to_have_text(f"Move 1 of {steps}")
     page.locator("#slider").fill(str(steps))
@@ -343,8 +350,49 @@ def test_the_end_of_a_round_shows_its_score_breakdown(new_page: NewPage) -> None
     expect(summary).to_contain_text(f"Anna {number(scores[0])} · Ben {number(scores[1])}")
     expect(summary.locator(".ex-breakdown tbody tr")).to_have_count(4)
     expect(page.locator(".ex-round-title")).to_have_text("Round 2 of 3")
+    totals = summary.locator("tfoot td")
+    body = summary.locator("tbody tr").first.locator("td")
+    for column in range(2):  # each round total sits under its own player's column
+        total, cell = totals.nth(column).bounding_box(), body.nth(column).bounding_box()
+        assert total and cell and abs(total["x"] - cell["x"]) < 2
     summary.get_by_role("button", name="Continue").click()
     expect(page.get_by_test_id("round-summary")).to_have_count(0)
+
+
+def test_the_replay_shows_a_round_summary_only_where_the_next_round_starts(
+    new_page: NewPage,
+) -> None:
+    game = get_game("expeditionen")
+    state = game.new(seed=5, options={"rounds": 3, "first": 0})
+    while not game.view(state, None)["finished"]:
+        seat = game.to_move(state)
+        moves = game.legal_actions(state, seat)
+        draws = [move for move in moves if move.get("source") == "deck"]
+        state = game.apply(state, seat, draws[0] if draws else moves[-1])
+    fresh = game.view(state, None, reveal=True)
+    seat = game.to_move(state)
+    later = game.view(
+        game.apply(state, seat, game.legal_actions(state, seat)[-1]), None, reveal=True
+    )
+    page = new_page()
+    page.goto("/rules/expeditionen")
+    shown = page.evaluate(
+        """views => import('/static/js/games/expeditionen.js').then(game => {
+            const root = document.createElement('div');
+            document.querySelector('main').prepend(root);
+            const ctx = { seat: null, readOnly: true, replay: true, pending: false, ui: {},
+              recent: [], act() {}, say() {}, name: seat => ['Anna', 'Ben'][seat] };
+            return views.map(view => {
+              const state = { seat: null, to_move: view.to_move, view, legal_actions: [],
+                last_action: null, result: null };
+              game.render(root, state, ctx);
+              const summary = root.querySelector('[data-testid=round-summary]');
+              return [Boolean(summary), Boolean(summary?.querySelector('button'))];
+            });
+        })""",
+        [later, fresh, later],
+    )
+    assert shown == [[False, False], [True, False], [False, False]]
 
 
 def test_repeated_codes_are_told_apart_by_their_place(new_page: NewPage) -> None:
@@ -394,4 +442,35 @@ def test_repeated_codes_are_told_apart_by_their_place(new_page: NewPage) -> None
     assert len(shown["keys"]) == len(set(shown["keys"]))
     assert shown["moved"] == [False, True]
     assert shown["play"] == "Play 7"
-    assert shown["night"] == "Night card Five"
+    assert shown["night"] == "Night card Five, can be played"
+
+
+def test_the_move_log_notes_where_a_round_ended(new_page: NewPage) -> None:
+    game = get_game("expeditionen")
+    state = game.new(seed=5, options={"rounds": 3, "first": 0})
+    moves = []
+    while not game.view(state, 0)["finished"]:
+        seat = game.to_move(state)
+        options = game.legal_actions(state, seat)
+        draws = [move for move in options if move.get("source") == "deck"]
+        action = draws[0] if draws else options[-1]
+        state = game.apply(state, seat, action)
+        moves.append({"seat": seat, "action": action})
+    end_of_round = len(moves) - 1
+    for _ in range(4):  # into round 2
+        seat = game.to_move(state)
+        action = game.legal_actions(state, seat)[-1]
+        state = game.apply(state, seat, action)
+        moves.append({"seat": seat, "action": action})
+    page = new_page()
+    page.goto("/rules/expeditionen")
+    notes = page.evaluate(
+        """([moves, view]) => import('/static/js/games/expeditionen.js').then(game =>
+            game.logNotes(moves, { view }, { name: seat => ['Anna', 'Ben'][seat] })
+              .map(note => [note.after, note.content.textContent]))""",
+        [moves, game.view(state, 0)],
+    )
+    scores = game.view(state, 0)["finished"][0]["scores"]
+    assert notes == [
+        [end_of_round, f"Round 1 is over Anna {number(scores[0])} · Ben {number(scores[1])}"]
+    ]

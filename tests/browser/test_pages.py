@@ -266,6 +266,6 @@ def test_the_socket_drops_stale_states_and_backs_off(new_page: NewPage) -> None:
         "older": -1,
         "rematch": 1,
         "oldMatch": -1,
-        "delays": [500, 1000, 2000, 4000, 15000],
-        "least": 2000,
+        "delays": [500, 1000, 2000, 3000, 3000],
+        "least": 1500,
     }

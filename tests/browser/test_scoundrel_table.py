@@ -85,6 +85,11 @@ def test_a_whole_scoundrel_game_is_played_by_clicking_legal_moves(new_page: NewP
         f"−{abs(score)}" if score < 0 else str(score)
     )
     screenshot(page, "replay-scoundrel")
+    expect(page.locator(".replay-keys")).to_be_visible()
+    phone = new_page(viewport={"width": 390, "height": 844}, touch=True)
+    phone.goto(page.url)
+    phone.wait_for_selector("body[data-ready]")
+    expect(phone.locator(".replay-keys")).to_be_hidden()  # no arrow keys on a phone
     page.go_back()
     page.wait_for_selector("#end:not([hidden])")
 
@@ -98,6 +103,8 @@ def test_a_whole_scoundrel_game_is_played_by_clicking_legal_moves(new_page: NewP
 def test_avoid_is_offered_only_when_the_rules_allow_it(new_page: NewPage) -> None:
     page = new_page()
     create_room(page, "scoundrel", "Dana")
+    page.locator(".sc-room .card").first.click()
+    expect(page.locator("#table-note")).to_have_text("Use the buttons under the card to take it.")
     room = page.locator(".sc-room .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
     act_and_wait(page, page.get_by_test_id("avoid").click)
     expect(page.get_by_test_id("avoid")).to_have_count(0)

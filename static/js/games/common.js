@@ -11,11 +11,18 @@
 //   describe(action, ctx)           an element telling an action in words ("played 7♥")
 //   turnHint(state, ctx)            what to do now, shown in the turn banner
 //   headline(state, ctx)            the end screen's title, when "X won" does not fit
+//   explainClick(event, state, ctx) on your turn, why a click on a card or pile did nothing
+//   logNotes(moves, state, ctx)     notes for the move log between moves (a round ended):
+//                                   [{after: index into moves, content: element}]
+// Elements a player needs for the current step carry data-needed (the layout tests check that
+// they are on screen without scrolling); the hand of a seat may carry data-hand-seat (moves
+// of that seat's hidden cards start there).
 // `state` is the latest `state` message (the replay builds the same shape from its steps).
-// `ctx`: seat (null for onlookers), readOnly (spectator or replay: no controls), pending (an
-// action is on its way), ui (an object kept across renders of one match, for selections),
-// recent (the last few {seat, action}), act(action) (sends one of state.legal_actions),
-// name(seat), rerender().
+// `ctx`: seat (null for onlookers), readOnly (spectator or replay: no controls), replay (the
+// replay page), pending (an action is on its way), offline (moves cannot be sent now), ui (an
+// object kept across renders of one match, for selections), recent (the last few {seat,
+// action}), act(action) (sends one of state.legal_actions), say(text) (one short line under
+// the table), name(seat), rerender().
 
 /** True when two actions are the same intention (same fields, same values). */
 export function sameAction(a, b) {

@@ -2,7 +2,7 @@
 // draw pile between them, your hand, the two steps of a turn, the round scores.
 // Every control comes from legal_actions; the client never decides what is allowed.
 
-import { card, cardChip, rankOf, suitIcon, suitOf, SUITS } from "../cards.js";
+import { card, cardChip, cardName, rankOf, suitIcon, suitOf, SUITS } from "../cards.js";
 import { addStrings, t } from "../i18n.js";
 import { fill, h } from "../ui.js";
 import { lastTurnOf, legalMatching, num } from "./common.js";
@@ -23,11 +23,13 @@ function myTurn(state, ctx) {
   return isSeated(state.view, ctx) && !state.result && state.to_move === state.view.seat;
 }
 
-/* What changed last: the opponent's last turn (or, for onlookers, the last action). */
+/* What changed last: the opponent's last turn until you act (for onlookers, the last action). */
 
 function marksFor(state, ctx) {
   const view = state.view;
-  const moves = isSeated(view, ctx) ? lastTurnOf(ctx, seats(view).top) : (ctx.recent ?? []).slice(-1);
+  const recent = ctx.recent ?? [];
+  const answered = recent.length && recent.at(-1).seat !== seats(view).top;
+  const moves = isSeated(view, ctx) ? (answered ? [] : lastTurnOf(ctx, seats(view).top)) : recent.slice(-1);
   const marks = { cards: new Set(), piles: {}, deck: null };  // cards: "seat:code", the code played last
   for (const { seat, action } of moves) {
     const name = ctx.name(seat);
@@ -46,11 +48,12 @@ function whoCell(view, seat, ctx, position) {
   const running = SUITS.reduce((sum, suit) => sum + view.expeditions[seat][suit].score, 0);
   return h("div", { class: "ex-who" },
     h("span", { class: "ex-who-name", title: ctx.name(seat) }, isYou ? t("table.you") : ctx.name(seat)),
-    h("span", { class: "ex-who-hand", title: t("ex.in_hand") }, card(null, { faceDown: true, label: t("ex.in_hand") }), `${view.hand_counts[seat]}`),
-    h("span", { class: ["ex-who-score", running < 0 && "neg"], title: t("ex.round_score"), "data-testid": `round-score-${position}` }, num(running)));
+    h("span", { class: "ex-who-hand", title: t("ex.in_hand"), "aria-label": t("ex.in_hand_n", { n: view.hand_counts[seat] }), data: { handSeat: String(seat) } },
+      card(null, { faceDown: true, label: "" }), h("span", { "aria-hidden": "true" }, `${view.hand_counts[seat]}`)),
+    h("span", { class: ["ex-who-score", running < 0 && "neg"], title: t("ex.round_score"), "aria-label": t("ex.round_score_n", { score: num(running) }), "data-testid": `round-score-${position}`, data: { needed: position === "bottom" && isYou ? "score" : null } }, num(running)));
 }
 
-function expeditionColumn(view, seat, suit, marks, position) {
+function expeditionColumn(view, seat, suit, marks, position, drop) {
   const { cards, score } = view.expeditions[seat][suit];
   const wagers = cards.filter((code) => ["J", "Q", "K"].includes(rankOf(code))).length;
   // A played card lies on top of its expedition: mark that copy only (two decks repeat codes).
@@ -59,18 +62,22 @@ function expeditionColumn(view, seat, suit, marks, position) {
     ? cards.map((code, index) => card(code, { classes: moved(code, index) ? ["just-moved"] : [] }))
     : [h("div", { class: "card-slot ex-empty" }, suitIcon(suit))];
   const label = cards.length
-    ? h("span", { class: ["ex-col-score", score < 0 && "neg"] }, num(score), wagers ? h("span", { class: "ex-wager" }, ` ×${wagers + 1}`) : null)
-    : h("span", { class: "ex-col-score muted" }, "–");
+    ? h("span", { class: ["ex-col-score", score < 0 && "neg"], "aria-hidden": "true" }, num(score), wagers ? h("span", { class: "ex-wager" }, ` ×${wagers + 1}`) : null)
+    : h("span", { class: "ex-col-score muted", "aria-hidden": "true" }, "–");
+  const spoken = cards.length
+    ? t(wagers ? "ex.expedition_wagers" : "ex.expedition", { suit: t(`suit.${suit}`), n: cards.length, score: num(score), wagers })
+    : t("ex.expedition_empty", { suit: t(`suit.${suit}`) });
   return h("div", {
-    class: ["ex-col", `suit-${suit}`], "data-testid": `expedition-${position}-${suit}`,
-    "aria-label": t("ex.expedition", { suit: t(`suit.${suit}`), n: cards.length, score: num(score) }),
-  }, h("div", { class: "ex-stack" }, stack), label);
+    class: ["ex-col", `suit-${suit}`], role: "group", "data-testid": `expedition-${position}-${suit}`,
+    "aria-label": spoken, data: { drop: drop ? `play-${suit}` : null },
+  }, h("div", { class: "ex-stack", style: `--n: ${Math.max(1, cards.length)}` }, stack), label);
 }
 
 function sideRow(view, seat, position, ctx, marks) {
+  const drop = position === "bottom" && isSeated(view, ctx);
   return h("section", { class: ["ex-row", "ex-side", `ex-${position}`], "aria-label": t("ex.side", { name: ctx.name(seat) }) },
     whoCell(view, seat, ctx, position),
-    SUITS.map((suit) => expeditionColumn(view, seat, suit, marks, position)));
+    SUITS.map((suit) => expeditionColumn(view, seat, suit, marks, position, drop)));
 }
 
 /* The middle: the draw pile and the four discard piles. */
@@ -80,10 +87,10 @@ function drawable(state, ctx, source) {
 }
 
 function drawButton(state, ctx, source, content, label) {
-  if (!drawable(state, ctx, source)) return h("div", { class: "ex-pile-face" }, content);
+  if (!drawable(state, ctx, source)) return h("div", { class: "ex-pile-face", role: "img", "aria-label": label.still }, content);
   return h("button", {
-    type: "button", class: "ex-pile-btn", disabled: ctx.pending, "aria-label": label,
-    data: { key: `draw-${source}`, testid: `draw-${source}` }, onclick: () => ctx.act({ type: "draw", source }),
+    type: "button", class: "ex-pile-btn", disabled: ctx.pending, "aria-label": label.draw,
+    data: { key: `draw-${source}`, testid: `draw-${source}`, needed: "draw" }, onclick: () => ctx.act({ type: "draw", source }),
   }, content, h("span", { class: "ex-draw-cue", "aria-hidden": "true" }, t("ex.draw_here")));
 }
 
@@ -94,8 +101,8 @@ function deckPile(state, ctx, marks) {
     h("span", { class: "count-badge", "data-testid": "deck-count" }, String(size)),
     marks.deck ? h("span", { class: "moved-tag" }, marks.deck) : null);
   return h("div", { class: "ex-pile ex-deck" },
-    drawButton(state, ctx, "deck", face, t("ex.draw_deck", { n: size })),
-    h("span", { class: "ex-pile-label" }, t("ex.deck")));
+    drawButton(state, ctx, "deck", face, { draw: t("ex.draw_deck", { n: size }), still: t("ex.deck_n", { n: size }) }),
+    h("span", { class: "ex-pile-label", "aria-hidden": "true" }, t("ex.deck")));
 }
 
 function discardPile(state, ctx, suit, marks) {
@@ -106,9 +113,12 @@ function discardPile(state, ctx, suit, marks) {
     top ? card(top) : h("div", { class: "card-slot ex-empty" }, suitIcon(suit)),
     size ? h("span", { class: "count-badge" }, String(size)) : null,
     tag ? h("span", { class: "moved-tag" }, tag) : null);
-  return h("div", { class: ["ex-pile", `suit-${suit}`], "data-testid": `discard-${suit}` },
-    drawButton(state, ctx, suit, face, t("ex.draw_discard", { card: top ?? "", suit: t(`suit.${suit}`) })),
-    h("span", { class: "ex-pile-label" }, suitIcon(suit), ` ${size}`));
+  const still = top
+    ? t("ex.discard_pile", { suit: t(`suit.${suit}`), n: size, card: cardName(top) })
+    : t("ex.discard_pile_empty", { suit: t(`suit.${suit}`) });
+  return h("div", { class: ["ex-pile", `suit-${suit}`], "data-testid": `discard-${suit}`, data: { drop: isSeated(state.view, ctx) ? `discard-${suit}` : null } },
+    drawButton(state, ctx, suit, face, { draw: t("ex.draw_discard", { card: top ? cardName(top) : "", suit: t(`suit.${suit}`) }), still: blocked ? `${still} (${t("ex.tag.not_drawable")})` : still }),
+    h("span", { class: "ex-pile-label", "aria-hidden": "true" }, suitIcon(suit), ` ${size}`));
 }
 
 function middleRow(state, ctx, marks) {
@@ -128,6 +138,13 @@ function stepper(view, active) {
     step(2, "ex.step.draw", active && view.phase === "draw"));
 }
 
+/** The action a double-click, a long press or Enter twice means: play when it may, else discard. */
+function obviousAction(state, code) {
+  if (legalMatching(state, { type: "play", card: code }).length) return { type: "play", card: code };
+  if (legalMatching(state, { type: "discard", card: code }).length) return { type: "discard", card: code };
+  return null;
+}
+
 /** The selected hand card is one position and its code (two decks repeat codes). */
 function handCards(state, ctx) {
   const view = state.view;
@@ -136,21 +153,29 @@ function handCards(state, ctx) {
     ctx.ui.selected = null;
     ctx.ui.selectedIndex = null;
   }
-  return view.hand.map((code, index) => choosing
-    ? card(code, {
-      button: true, selected: ctx.ui.selectedIndex === index, disabled: ctx.pending,
-      data: { key: `hand-${index}-${code}`, testid: `hand-${code}`, index: String(index) },
-      classes: [legalMatching(state, { type: "play", card: code }).length ? "is-playable" : "is-discard-only"],
-    })
-    : card(code, { data: { testid: `hand-${code}` } }));
+  const focusIndex = ctx.ui.selectedIndex ?? Math.min(ctx.ui.focusIndex ?? 0, view.hand.length - 1);
+  return view.hand.map((code, index) => {
+    if (!choosing) return card(code, { data: { testid: `hand-${code}` } });
+    const playable = legalMatching(state, { type: "play", card: code }).length > 0;
+    const el = card(code, {
+      button: true, selected: ctx.ui.selectedIndex === index, disabled: ctx.pending || ctx.offline,
+      label: `${cardName(code)}, ${t(playable ? "ex.can_play" : "ex.discard_only")}`,
+      data: { key: `hand-${index}-${code}`, testid: `hand-${code}`, index: String(index), needed: "hand" },
+      classes: [playable ? "is-playable" : "is-discard-only"],
+    });
+    el.tabIndex = index === focusIndex ? 0 : -1;
+    el.draggable = !ctx.pending;
+    if (playable) el.append(h("span", { class: "ex-play-mark", "aria-hidden": "true" }, "▲"));
+    return el;
+  });
 }
 
 function actionBar(state, ctx) {
   const selected = ctx.ui.selected;
-  if (!selected) return h("p", { class: "ex-hint" }, t("ex.select_card"));
+  if (!selected) return h("p", { class: "ex-hint ex-hint-select" }, t("ex.select_card"));
   const button = (type, style) => h("button", {
     type: "button", class: ["btn", style], disabled: ctx.pending || !legalMatching(state, { type, card: selected }).length,
-    data: { key: type, testid: type }, onclick: () => ctx.act({ type, card: selected }),
+    data: { key: type, testid: type, needed: "action" }, onclick: () => ctx.act({ type, card: selected }),
   }, t(`ex.${type}`), " ", cardChip(selected));
   const canPlay = legalMatching(state, { type: "play", card: selected }).length > 0;
   return h("div", { class: "ex-actions" },
@@ -158,27 +183,179 @@ function actionBar(state, ctx) {
     canPlay ? null : h("span", { class: "ex-hint" }, t("ex.cannot_play")));
 }
 
+function select(ctx, index, code) {
+  const again = ctx.ui.selectedIndex === index;
+  ctx.ui.selected = again ? null : code;
+  ctx.ui.selectedIndex = again ? null : index;
+  ctx.ui.focusIndex = index;
+  ctx.rerender();
+}
+
+/** Clicks, double-clicks, long presses, arrow keys and dragging on the hand. */
+function wireHand(hand, state, ctx) {
+  const target = (event) => {
+    const el = event.target.closest("button.card");
+    return el && !el.disabled ? el : null;
+  };
+  hand.addEventListener("click", (event) => {
+    const el = target(event);
+    if (!el) return;
+    if (Date.now() - (ctx.ui.pressedAt ?? 0) < 400) return;  // the long press already acted
+    select(ctx, Number(el.dataset.index), el.dataset.card);
+  });
+  hand.addEventListener("dblclick", (event) => {
+    const el = target(event);
+    const action = el && obviousAction(state, el.dataset.card);
+    if (action) ctx.act(action);
+  });
+  // Touch: a long press plays the obvious action; dragging a card moves a copy of it under the
+  // finger to your expedition or a discard pile (mice use the browser's drag and drop).
+  let timer = null;
+  let drag = null;
+  const endDrag = () => {
+    drag?.ghost?.remove();
+    document.querySelector(".is-drop-target")?.classList.remove("is-drop-target");
+    document.body.classList.remove("is-dragging");
+    ctx.ui.dragging = null;
+    drag = null;
+  };
+  hand.addEventListener("pointerdown", (event) => {
+    const el = target(event);
+    if (!el || event.pointerType === "mouse") return;
+    clearTimeout(timer);
+    drag = { el, id: event.pointerId, x: event.clientX, y: event.clientY, ghost: null };
+    timer = setTimeout(() => {
+      const action = obviousAction(state, el.dataset.card);
+      if (!action || drag?.ghost) return;
+      ctx.ui.pressedAt = Date.now();
+      endDrag();
+      ctx.act(action);
+    }, 550);
+  });
+  hand.addEventListener("pointermove", (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    if (!drag.ghost) {
+      if (Math.hypot(dx, dy) < 12) return;
+      clearTimeout(timer);
+      const box = drag.el.getBoundingClientRect();
+      drag.ghost = drag.el.cloneNode(true);
+      drag.ghost.classList.add("ex-drag-ghost");
+      Object.assign(drag.ghost.style, { left: `${box.left}px`, top: `${box.top}px`, width: `${box.width}px` });
+      document.body.append(drag.ghost);
+      drag.box = box;
+      ctx.ui.dragging = drag.el.dataset.card;
+      document.body.classList.add("is-dragging");
+      try {
+        drag.el.setPointerCapture(event.pointerId);
+      } catch {
+        // touch pointers are captured by their target anyway
+      }
+    }
+    drag.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
+    document.querySelector(".is-drop-target")?.classList.remove("is-drop-target");
+    const over = document.elementFromPoint(event.clientX, event.clientY)?.closest("[data-drop]");
+    if (dropAction(over, ctx.ui.dragging, state)) over.classList.add("is-drop-target");
+  });
+  hand.addEventListener("pointerup", (event) => {
+    clearTimeout(timer);
+    if (!drag?.ghost) {
+      drag = null;
+      return;
+    }
+    drag.ghost.hidden = true;
+    const over = document.elementFromPoint(event.clientX, event.clientY)?.closest("[data-drop]");
+    const action = dropAction(over, ctx.ui.dragging, state);
+    ctx.ui.pressedAt = Date.now();
+    endDrag();
+    if (action) ctx.act(action);
+  });
+  hand.addEventListener("pointercancel", () => {
+    clearTimeout(timer);
+    endDrag();
+  });
+  hand.addEventListener("contextmenu", (event) => {
+    if (target(event)) event.preventDefault();
+  });
+  hand.addEventListener("keydown", (event) => {
+    const el = target(event);
+    if (!el) return;
+    const cards = [...hand.querySelectorAll("button.card")];
+    const at = cards.indexOf(el);
+    const next = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0, End: cards.length - 1 }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    const to = cards[Math.max(0, Math.min(cards.length - 1, next))];
+    for (const other of cards) other.tabIndex = other === to ? 0 : -1;
+    ctx.ui.focusIndex = Number(to.dataset.index);
+    to.focus();
+  });
+  hand.addEventListener("dragstart", (event) => {
+    const el = target(event);
+    if (!el) return;
+    event.dataTransfer.setData("text/x-kartenrunde-card", el.dataset.card);
+    event.dataTransfer.effectAllowed = "move";
+    ctx.ui.dragging = el.dataset.card;
+    document.body.classList.add("is-dragging");
+  });
+  hand.addEventListener("dragend", () => {
+    ctx.ui.dragging = null;
+    document.body.classList.remove("is-dragging");
+  });
+}
+
+/** The action of dropping `code` on `el`: your expedition of its suit (play), its discard pile. */
+function dropAction(el, code, state) {
+  const [type, suit] = (el?.dataset.drop ?? "").split("-");
+  if (!code || !type || suitOf(code) !== suit) return null;
+  const action = { type, card: code };
+  return legalMatching(state, action).length ? action : null;
+}
+
+/** Drop targets for the mouse (the browser's drag and drop). */
+function wireDrops(root, state, ctx) {
+  const actionFor = (el) => dropAction(el, ctx.ui.dragging, state);
+  root.addEventListener("dragover", (event) => {
+    const el = event.target.closest("[data-drop]");
+    if (actionFor(el)) {
+      event.preventDefault();
+      el.classList.add("is-drop-target");
+    }
+  });
+  root.addEventListener("dragleave", (event) => event.target.closest?.("[data-drop]")?.classList.remove("is-drop-target"));
+  root.addEventListener("drop", (event) => {
+    const el = event.target.closest("[data-drop]");
+    const action = actionFor(el);
+    if (!action) return;
+    event.preventDefault();
+    ctx.ui.dragging = null;
+    document.body.classList.remove("is-dragging");
+    ctx.act(action);
+  });
+}
+
+function scoreLine(state, ctx) {
+  const view = state.view;
+  const { top, bottom } = seats(view);
+  return h("p", { class: "ex-score-line" }, state.result ? t("ex.final") : roundTitle(view), " · ",
+    t("ex.total"), ": ", `${isSeated(view, ctx) ? t("table.you") : ctx.name(bottom)} ${num(view.totals[bottom])} · ${ctx.name(top)} ${num(view.totals[top])}`);
+}
+
 function handZone(state, ctx) {
   const view = state.view;
   if (view.hands) return revealedHands(view, ctx);
-  if (!isSeated(view, ctx) || !view.hand) return h("section", { class: "ex-hand-zone" }, h("p", { class: "muted" }, t("ex.watching")));
+  if (!isSeated(view, ctx) || !view.hand) return h("section", { class: "ex-hand-zone" }, h("p", { class: "muted" }, t("ex.watching")), scoreLine(state, ctx));
   const active = myTurn(state, ctx);
   const hand = h("div", { class: "ex-hand", role: "group", "aria-label": t("ex.your_hand") }, handCards(state, ctx));
-  hand.addEventListener("click", (event) => {
-    const target = event.target.closest("button.card");
-    if (!target || target.disabled) return;
-    const index = Number(target.dataset.index);
-    const again = ctx.ui.selectedIndex === index;
-    ctx.ui.selected = again ? null : target.dataset.card;
-    ctx.ui.selectedIndex = again ? null : index;
-    ctx.rerender();
-  });
-  return h("section", { class: ["ex-hand-zone", active && "is-active"] },
-    h("div", { class: "ex-hand-head" }, h("h2", { class: "zone-label" }, t("ex.your_hand")), stepper(view, active)),
+  wireHand(hand, state, ctx);
+  return h("section", { class: ["ex-hand-zone", active && "is-active", active && `is-${view.phase}`], "aria-label": t("ex.your_hand") },
+    h("div", { class: "ex-hand-head" }, h("h2", { class: "zone-label" }, t("ex.your_hand")), state.result ? null : stepper(view, active)),
     hand,
     active && view.phase === "play" ? actionBar(state, ctx) : null,
     active && view.phase === "draw" ? h("p", { class: "ex-hint ex-hint-draw" }, t("ex.hint.draw_where")) : null,
-    !active && !state.result ? h("p", { class: "ex-hint" }, t("ex.waiting_for", { name: ctx.name(view.to_move ?? seats(view).top) })) : null);
+    !active && !state.result ? h("p", { class: "ex-hint" }, t("ex.waiting_for", { name: ctx.name(view.to_move ?? seats(view).top) })) : null,
+    scoreLine(state, ctx));
 }
 
 function revealedHands(view, ctx) {
@@ -228,16 +405,21 @@ function breakdownTable(done, order, ctx) {
     h("tbody", {}, SUITS.map((suit) => h("tr", { class: `suit-${suit}` },
       h("th", { scope: "row" }, suitIcon(suit), " ", h("span", { class: "suit-name" }, t(`suit.${suit}`))),
       order.map((seat) => cell(done.expeditions[seat][suit]))))),
-    h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("ex.round_score")), order.map((seat) => h("td", { class: ["num", done.scores[seat] < 0 && "neg"] }, num(done.scores[seat])))))));
+    h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("ex.round_score")), order.map((seat) => h("td", { class: ["ex-round-total", done.scores[seat] < 0 && "neg"], data: { seat: String(seat) } }, num(done.scores[seat])))))));
 }
 
 function roundSummary(state, ctx) {
   const view = state.view;
   const count = view.finished.length;
   const fresh = SUITS.every((suit) => view.discards[suit].size === 0 && view.expeditions.every((side) => side[suit].cards.length === 0));
-  if (ctx.ui.knownRounds === undefined) ctx.ui.showRound = fresh && count > 0 ? count : null;
-  else if (count > ctx.ui.knownRounds) ctx.ui.showRound = count;
-  ctx.ui.knownRounds = count;
+  if (ctx.replay) {
+    // The replay: a round's summary belongs to the first view of the next round only.
+    ctx.ui.showRound = fresh && count > 0 && !state.result ? count : null;
+  } else {
+    if (ctx.ui.knownRounds === undefined) ctx.ui.showRound = fresh && count > 0 ? count : null;
+    else if (count > ctx.ui.knownRounds) ctx.ui.showRound = count;
+    ctx.ui.knownRounds = count;
+  }
   if (ctx.ui.showRound > count) ctx.ui.showRound = null;
   if (!ctx.ui.showRound || state.result) return null;
   const done = view.finished[ctx.ui.showRound - 1];
@@ -246,23 +428,68 @@ function roundSummary(state, ctx) {
     h("h2", {}, t("ex.round_over", { n: done.round })),
     h("p", {}, order.map((seat) => `${ctx.name(seat)} ${num(done.scores[seat])}`).join(" · ")),
     breakdownTable(done, order, ctx),
-    h("button", {
-      type: "button", class: "btn btn-primary", data: { key: "close-summary" },
+    ctx.replay ? null : h("div", { class: "ex-summary-actions" }, h("button", {
+      type: "button", class: "btn btn-primary", data: { key: "close-summary", needed: "continue" },
       onclick: () => { ctx.ui.showRound = null; ctx.rerender(); },
-    }, t("ex.continue")));
+    }, t("ex.continue"))));
 }
 
 export function render(root, state, ctx) {
   const view = state.view;
   const { top, bottom } = seats(view);
   const marks = marksFor(state, ctx);
-  fill(root, h("div", { class: "ex-layout" },
-    roundSummary(state, ctx),
-    h("div", { class: "ex-table" },
-      sideRow(view, top, "top", ctx, marks),
-      middleRow(state, ctx, marks),
-      sideRow(view, bottom, "bottom", ctx, marks)),
-    h("aside", { class: "ex-panel" }, handZone(state, ctx), scoreboard(state, ctx))));
+  const summary = roundSummary(state, ctx);
+  const layout = h("div", { class: ["ex-layout", summary && "has-summary"] },
+    sideRow(view, top, "top", ctx, marks),
+    middleRow(state, ctx, marks),
+    sideRow(view, bottom, "bottom", ctx, marks),
+    handZone(state, ctx),
+    scoreboard(state, ctx),
+    summary);
+  if (myTurn(state, ctx) && view.phase === "play") wireDrops(layout, state, ctx);
+  if (summary) {  // the summary is what this step needs; the table waits under it
+    for (const el of layout.querySelectorAll("[data-needed]")) if (!summary.contains(el)) delete el.dataset.needed;
+  }
+  fill(root, layout);
+}
+
+/** Why a click on a card or pile did nothing, on your turn (the shell covers the rest). */
+export function explainClick(event, state) {
+  const phase = state.view.phase;
+  const pile = event.target.closest(".ex-pile");
+  if (phase === "play" && pile) return t("ex.note.play_first");
+  if (phase === "draw" && event.target.closest(".ex-hand")) return t("ex.note.draw_now");
+  if (phase === "draw" && pile?.querySelector(".is-blocked")) return t("ex.note.blocked");
+  if (event.target.closest(".ex-side")) return t(phase === "play" ? "ex.note.choose_hand" : "ex.note.draw_now");
+  return null;
+}
+
+/**
+ * Round ends for the move log: every round uses up the draw pile, which starts each round with
+ * the cards not dealt (all cards on the table now minus the two hands), so the round's last move
+ * is the draw that empties it.
+ */
+export function logNotes(moves, state, ctx) {
+  const view = state.view;
+  if (!view?.finished) return [];
+  const onTable = SUITS.reduce((sum, suit) => sum + view.discards[suit].size + view.expeditions.reduce((n, side) => n + side[suit].cards.length, 0), 0);
+  const handSize = Math.max(...view.hand_counts);
+  const deckAtStart = view.draw_pile + onTable + view.hand_counts.reduce((a, b) => a + b, 0) - 2 * handSize;
+  const notes = [];
+  let drawn = 0;
+  let round = 0;
+  moves.forEach((move, index) => {
+    if (move.action.type !== "draw" || move.action.source !== "deck") return;
+    drawn += 1;
+    if (drawn < deckAtStart) return;
+    drawn = 0;
+    const done = view.finished[round];
+    round += 1;
+    if (!done) return;
+    const order = [seats(view).bottom, seats(view).top];
+    notes.push({ after: index, content: h("span", {}, h("strong", {}, t("ex.round_over", { n: done.round })), " ", order.map((seat) => `${ctx.name(seat)} ${num(done.scores[seat])}`).join(" · ")) });
+  });
+  return notes;
 }
 
 export function describe(action) {

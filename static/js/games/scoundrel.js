@@ -26,7 +26,7 @@ function kind(code) {
 function takeButton(ctx, slot, action, label, style) {
   return h("button", {
     type: "button", class: ["btn", "btn-small", style], disabled: ctx.pending,
-    data: { key: `take-${slot}-${action.card}-${action.weapon}`, testid: `take-${action.card}-${action.weapon ? "weapon" : "bare"}` },
+    data: { key: `take-${slot}-${action.card}-${action.weapon}`, testid: `take-${action.card}-${action.weapon ? "weapon" : "bare"}`, needed: "take" },
     onclick: () => ctx.act(action),
   }, label);
 }
@@ -69,7 +69,7 @@ function roomZone(view, state, ctx) {
       h("span", { class: "sc-room-note" }, roomNote(view)),
       avoid ? h("button", {
         type: "button", class: "btn btn-small sc-avoid", disabled: ctx.pending,
-        data: { key: "avoid", testid: "avoid" }, onclick: () => ctx.act({ type: "avoid" }),
+        data: { key: "avoid", testid: "avoid", needed: "avoid" }, onclick: () => ctx.act({ type: "avoid" }),
       }, t("sc.avoid")) : null),
     h("ul", { class: "sc-room" },
       view.room.length ? view.room.map((code, slot) => roomSlot(view, state, ctx, code, slot)) : h("li", { class: "card-slot" }, t("sc.room_empty"))));
@@ -93,7 +93,7 @@ function healthZone(view) {
   return h("section", { class: "sc-health", "aria-labelledby": "sc-health-label" },
     h("h2", { class: "zone-label", id: "sc-health-label" }, t("sc.health")),
     h("div", { class: "sc-health-row" },
-      h("span", { class: "sc-health-number", "data-testid": "health" }, num(health)),
+      h("span", { class: "sc-health-number", "data-testid": "health", "data-needed": "health" }, num(health)),
       h("span", { class: "sc-health-max" }, `/ ${view.max_health}`)),
     h("div", {
       class: ["sc-bar", `is-${level}`], role: "meter", "aria-valuemin": "0", "aria-valuemax": String(view.max_health),
@@ -112,7 +112,7 @@ function weaponZone(view, moved) {
   const stack = view.stack.map((code, index) => card(code, {
     classes: ["sc-slain", moved === code && index === view.stack.length - 1 ? "just-moved" : ""].filter(Boolean),
   }));
-  return h("section", { class: "sc-weapon", "aria-labelledby": "sc-weapon-label" },
+  return h("section", { class: "sc-weapon", "aria-labelledby": "sc-weapon-label", "data-needed": "weapon" },
     h("h2", { class: "zone-label", id: "sc-weapon-label" }, t("sc.weapon")),
     h("div", { class: "sc-weapon-row" },
       view.weapon ? card(view.weapon, { classes: moved === view.weapon ? ["just-moved"] : [] }) : h("div", { class: "card-slot" }, t("sc.no_weapon_short")),
@@ -152,6 +152,15 @@ export function describe(action) {
   const key = kind(code) === "monster" ? (action.weapon ? "sc.did.fight_weapon" : "sc.did.fight_bare") : `sc.did.${kind(code)}`;
   const [before, after] = t(key).split("{card}");
   return h("span", {}, before, cardChip(code), after ?? "");
+}
+
+/** Why a click on a card or pile did nothing, on your turn (the shell covers the rest). */
+export function explainClick(event) {
+  if (event.target.closest(".sc-slot")) return t("sc.note.use_buttons");
+  if (event.target.closest(".sc-dungeon")) return t("sc.note.dungeon");
+  if (event.target.closest(".sc-discard")) return t("sc.note.discard");
+  if (event.target.closest(".sc-weapon")) return t("sc.note.weapon");
+  return null;
 }
 
 export function turnHint(state) {

@@ -10,8 +10,10 @@ const list = document.getElementById("matches");
 const more = document.getElementById("more");
 const gameSelect = document.getElementById("filter-game");
 const playerInput = document.getElementById("filter-player");
+const publicHistory = document.body.dataset.publicHistory === "true";
 let games = [];
 let matches = [];
+let scope = "mine";
 
 function gameTitle(name) {
   const game = games.find((g) => g.name === name);
@@ -37,7 +39,11 @@ function matchItem(match) {
 
 function renderList() {
   document.title = `${t("history.title")} — Kartenrunde`;
-  fill(list, ...(matches.length ? matches.map(matchItem) : [h("li", { class: "empty" }, t("history.none"))]));
+  const none = scope === "mine" ? "history.none_mine" : "history.none";
+  fill(list, ...(matches.length ? matches.map(matchItem) : [h("li", { class: "empty" }, t(none))]));
+  for (const [id, value] of [["scope-mine", "mine"], ["scope-all", "all"]]) {
+    document.getElementById(id)?.setAttribute("aria-pressed", String(scope === value));
+  }
 }
 
 function renderGames() {
@@ -48,6 +54,7 @@ function renderGames() {
 
 function query(offset) {
   const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
+  if (scope === "mine") params.set("mine", "true");
   if (gameSelect.value) params.set("game", gameSelect.value);
   if (playerInput.value.trim()) params.set("player", playerInput.value.trim());
   return params;
@@ -66,6 +73,7 @@ async function load(offset = 0) {
 
 function keepFiltersInAddress() {
   const params = new URLSearchParams();
+  if (scope === "all") params.set("scope", "all");
   if (gameSelect.value) params.set("game", gameSelect.value);
   if (playerInput.value.trim()) params.set("player", playerInput.value.trim());
   history.replaceState(null, "", params.size ? `?${params}` : location.pathname);
@@ -78,6 +86,14 @@ async function start() {
   });
   const params = new URLSearchParams(location.search);
   playerInput.value = params.get("player") ?? "";
+  scope = publicHistory && params.get("scope") === "all" ? "all" : "mine";
+  for (const [id, value] of [["scope-mine", "mine"], ["scope-all", "all"]]) {
+    document.getElementById(id)?.addEventListener("click", () => {
+      scope = value;
+      keepFiltersInAddress();
+      load();
+    });
+  }
   try {
     games = await api("/api/games");
   } catch (error) {

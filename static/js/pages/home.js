@@ -108,10 +108,15 @@ function roomItem({ held, info }) {
   const game = gameByName(held.game);
   const names = (info?.seats ?? []).map((seat) => seat.name).filter(Boolean);
   const copy = async () => toast(await copyText(roomLink(held.room_id)) ? t("share.copied") : t("share.failed"), "ok");
-  return h("li", { class: "room-item" },
+  const toMove = info.status === "playing" ? held.to_move : null;
+  const mover = info.seats?.find((seat) => seat.seat === toMove)?.name;
+  const turn = toMove === null || toMove === undefined ? null
+    : toMove === held.seat ? h("span", { class: "status-pill is-your-turn", "data-testid": "room-turn" }, t("room.your_turn"))
+      : h("span", { class: "status-pill", "data-testid": "room-turn" }, t("room.their_turn", { name: mover ?? t("table.seat", { n: toMove + 1 }) }));
+  return h("li", { class: ["room-item", toMove === held.seat && "is-your-turn"] },
     h("div", { class: "room-main" },
       h("div", { class: "room-title" }, game ? localized(game.title) : held.game, " ",
-        h("span", { class: ["status-pill", `is-${info.status}`] }, t(`status.${info.status}`, {}, info.status))),
+        turn ?? h("span", { class: ["status-pill", `is-${info.status}`] }, t(`status.${info.status}`, {}, info.status))),
       h("div", { class: "muted" }, names.length ? names.join(" · ") : held.name),
       h("div", { class: "muted room-when", title: when(held.last_active_at) }, t("room.active", { when: ago(held.last_active_at) }))),
     h("div", { class: "room-actions" },

@@ -37,10 +37,13 @@ function context(state) {
   return {
     seat: null,
     readOnly: true,
+    replay: true,
     pending: false,
+    offline: false,
     ui: replay.ui,
     recent: state.last_action ? [state.last_action] : [],
     act: () => {},
+    say: () => {},
     name,
     rerender: render,
   };
@@ -51,13 +54,13 @@ function stepText(state) {
   if (!last) return [h("strong", {}, t("replay.start"))];
   return [
     h("strong", {}, `${name(last.seat)}:`),
-    replay.game.describe ? replay.game.describe(last.action, context(state)) : null,
-    last.text ? h("code", {}, last.text) : null,
+    replay.game.describe ? replay.game.describe(last.action, context(state)) : h("span", {}, last.text),
   ];
 }
 
 function renderResult(state) {
   const panel = document.getElementById("result");
+  for (const link of document.querySelectorAll(".site-nav a[href^='/rules/']")) link.href = `/rules/${encodeURIComponent(replay.match.game)}`;
   panel.hidden = !state.result;
   if (!state.result) return;
   const breakdown = h("div", { class: "end-breakdown" });

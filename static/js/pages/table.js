@@ -1,11 +1,16 @@
-// The table shell: name prompt, connection, seats and presence, turn banner, errors,
-// end screen and rematch. The game's own module (static/js/games/<name>.js) draws the board.
+// The table shell: name prompt, connection and the offline state, seats and presence, turn
+// banner, the move log, short notes for clicks that do nothing, turn signals (title, favicon,
+// sound, browser notification), the invite panel, end screen and rematch. The game's own
+// module (static/js/games/<name>.js) draws the board; nothing here names a game.
 
 import { localized, t } from "../i18n.js";
 import { boot } from "../page.js";
 import { RoomSocket } from "../socket.js";
 import { api, copyText, errorText, fill, h, roomLink, storedName, storeName, toast } from "../ui.js";
-import { lastTurnOf, sameAction } from "../games/common.js";
+import { sameAction } from "../games/common.js";
+import { applyTheme, prefs, setPref } from "../prefs.js";
+import { qrSvg } from "../qr.js";
+import { animateMoves, snapshotCards } from "../motion.js";
 
 const roomId = document.body.dataset.roomId;
 const board = document.getElementById("board");
@@ -19,13 +24,18 @@ const shell = {
   rematch: null,
   ui: {},
   recent: [],
+  log: [],            // every move of the current match: {ply, seat, action}
+  logVersion: null,   // the version the log is complete up to
   pending: false,
   socket: null,
   connection: "connecting",
+  online: navigator.onLine,
+  wasMyTurn: false,
 };
 
 function playerName(seat) {
   const player = shell.players.find((p) => p.seat === seat);
+  if (player && !player.name) return t("table.free_seat");
   return player?.name || t("table.seat", { n: seat + 1 });
 }
 
@@ -34,16 +44,40 @@ function isMyTurn() {
   return Boolean(state && !state.result && state.seat !== null && state.to_move === state.seat);
 }
 
+function isOffline() {
+  return Boolean(shell.socket) && (shell.connection !== "open" || !shell.online);
+}
+
 function legal(action) {
   return Boolean(shell.state?.legal_actions?.some((candidate) => sameAction(candidate, action)));
 }
 
-/** Sends an action, but only one the server listed as legal in the latest state. */
+/** Sends an action, but only one the server listed as legal in the latest state, and only online. */
 function act(action) {
+  if (isOffline()) {
+    say(t("note.offline"));
+    return;
+  }
   if (shell.pending || !legal(action)) return;
   shell.pending = true;
   shell.socket.send({ type: "action", version: shell.state.version, action });
   renderBoard();
+}
+
+/** One short line under the table saying why a click did nothing. */
+let noteTimer = null;
+function say(text) {
+  const note = document.getElementById("table-note");
+  note.textContent = "";
+  clearTimeout(noteTimer);
+  requestAnimationFrame(() => {
+    note.textContent = text;
+    note.classList.add("is-shown");
+  });
+  noteTimer = setTimeout(() => {
+    note.classList.remove("is-shown");
+    note.textContent = "";
+  }, 3500);
 }
 
 function context() {
@@ -52,9 +86,11 @@ function context() {
     seat: state.seat,
     readOnly: state.seat === null,
     pending: shell.pending,
+    offline: isOffline(),
     ui: shell.ui,
     recent: shell.recent,
     act,
+    say,
     name: playerName,
     rerender: renderBoard,
   };
@@ -65,34 +101,46 @@ function context() {
 function renderHead() {
   const title = shell.title ?? t("table.loading");
   document.getElementById("game-title").textContent = title;
-  const prefix = isMyTurn() ? `▶ ${t("banner.your_turn")} · ` : "";
+  const mine = isMyTurn() && !isOffline();
+  const prefix = mine ? `▶ ${t("banner.your_turn")} · ` : "";
   document.title = `${prefix}${title} — Kartenrunde`;
-  document.body.classList.toggle("my-turn", isMyTurn());
+  document.body.classList.toggle("my-turn", mine);
+  document.body.classList.toggle("is-offline", isOffline());
+  document.body.classList.toggle("is-over", Boolean(shell.state?.result));
+  setFavicon(mine);
   const conn = document.getElementById("conn");
-  conn.className = `conn is-${shell.connection}`;
+  const status = !shell.online && shell.socket ? "offline" : shell.connection;
+  conn.className = `conn is-${status}`;
   conn.hidden = !shell.socket;
-  conn.textContent = t(`conn.${shell.connection}`);
+  conn.title = t(`conn.${status}`);
+  fill(conn, h("span", { class: "conn-text" }, t(`conn.${status}`)));
+  renderOffline();
 }
 
 function renderSeats() {
   const list = document.getElementById("seats");
   const tally = shell.state?.tally ?? shell.room?.tally;
   const toMove = shell.state?.result ? null : shell.state?.to_move;
-  fill(list, ...shell.players.map((player) => h("li", {
-    class: ["seat", player.connected && "is-connected", toMove === player.seat && "is-moving"],
-    data: { seat: String(player.seat) },
-  },
-  h("span", { class: "dot", "aria-hidden": "true" }),
-  h("span", { class: "seat-name" }, player.name || t("table.free_seat")),
-  player.seat === shell.seat ? h("span", { class: "seat-note" }, t("table.you_note")) : null,
-  player.name ? h("span", { class: "seat-note" }, t(player.connected ? "table.online" : "table.offline")) : null,
-  tally && player.name && shell.players.length > 1 ? h("span", { class: "seat-wins" }, t("table.wins", { n: tally.wins?.[player.seat] ?? 0 })) : null)));
-  if (shell.seat === null) list.append(h("li", { class: "seat" }, h("span", { class: "seat-note" }, t("table.spectating"))));
+  fill(list, ...shell.players.map((player) => {
+    const mine = player.seat === shell.seat;
+    const connected = mine && shell.socket ? !isOffline() : player.connected;
+    return h("li", {
+      class: ["seat", connected && "is-connected", toMove === player.seat && "is-moving", mine && "is-you", !player.name && "is-free"],
+      data: { seat: String(player.seat) },
+    },
+    h("span", { class: "dot", "aria-hidden": "true" }),
+    h("span", { class: "seat-name" }, player.name || t("table.free_seat")),
+    mine ? h("span", { class: "seat-note seat-you" }, t("table.you_note")) : null,
+    player.name ? h("span", { class: "seat-note seat-presence" }, t(connected ? "table.online" : "table.offline")) : null,
+    tally && player.name && shell.players.length > 1 ? h("span", { class: "seat-wins", title: t("table.wins", { n: tally.wins?.[player.seat] ?? 0 }) }, t("table.wins", { n: tally.wins?.[player.seat] ?? 0 })) : null);
+  }));
+  if (shell.seat === null) list.append(h("li", { class: "seat is-spectator" }, h("span", { class: "seat-name" }, t("table.spectating"))));
 }
 
 function bannerContent() {
   const state = shell.state;
   if (!state) return { kind: "", text: t(shell.seat === undefined ? "banner.join" : "banner.connecting") };
+  if (isOffline() && !state.result) return { kind: "is-offline", text: t("banner.offline") };
   if (state.result) return { kind: "is-over", text: t("banner.over") };
   if (state.to_move === null) return { kind: "is-waiting", text: t("banner.waiting") };
   if (isMyTurn()) return { kind: "is-mine", text: t("banner.your_turn"), hint: shell.game.turnHint?.(state, context()) };
@@ -103,19 +151,275 @@ function renderBanner() {
   const banner = document.getElementById("banner");
   const { kind, text, hint } = bannerContent();
   banner.className = ["turn-banner", kind].filter(Boolean).join(" ");
-  fill(banner, h("span", {}, text), hint ? h("span", { class: "banner-hint" }, hint) : null, lastMove());
+  fill(banner, h("span", { class: "banner-text" }, text), hint ? h("span", { class: "banner-hint" }, hint) : null, lastMove());
 }
 
-/** The last player's latest turn (both steps of a two-step turn, where we saw them). */
+/** The other player's latest turn in words (both steps of a two-step turn). */
 function lastMove() {
   const last = shell.state?.last_action;
   if (!last || shell.state.result || !shell.game.describe) return null;
-  const who = last.seat === shell.seat ? t("table.you_did") : playerName(last.seat);
-  const turn = shell.players.length > 1 ? lastTurnOf(context(), last.seat) : [];
-  const moves = (turn.length ? turn : [last]).map((move) => shell.game.describe(move.action, context()));
+  const turn = turnOf(shell.log.length ? shell.log : shell.recent, shell.log.length ? shell.log.length - 1 : shell.recent.length - 1);
+  const moves = turn.length ? turn : [last];
+  const seat = moves[0].seat;
+  const who = seat === shell.seat ? t("table.you_did") : playerName(seat);
+  const words = moves.map((move) => shell.game.describe(move.action, context()));
   return h("span", { class: "last-move banner-hint", "data-testid": "last-move" },
-    h("span", {}, t("table.last_move", { name: who })), h("span", {}, moves.flatMap((move, i) => (i ? [", ", move] : [move]))));
+    h("span", {}, t("table.last_move", { name: who })), h("span", {}, words.flatMap((move, i) => (i ? [", ", move] : [move]))));
 }
+
+/** The moves of the turn that ends at `index` (consecutive moves of one seat; solo: one move). */
+function turnOf(moves, index) {
+  if (shell.players.length < 2) return moves[index] ? [moves[index]] : [];
+  const turn = [];
+  for (let i = index; i >= 0 && moves[i]?.seat === moves[index]?.seat; i -= 1) turn.unshift(moves[i]);
+  return turn;
+}
+
+/* The move log */
+
+function renderLog() {
+  const log = document.getElementById("log");
+  const toggle = document.getElementById("log-toggle");
+  const list = document.getElementById("log-list");
+  const available = Boolean(shell.state && shell.game?.describe);
+  toggle.hidden = !available;
+  if (!available) {
+    log.hidden = true;
+    return;
+  }
+  log.hidden = false;
+  const ctx = context();
+  const breaks = new Map();
+  for (const note of shell.game.logNotes?.(shell.log, shell.state, ctx) ?? []) {
+    breaks.set(note.after, [...(breaks.get(note.after) ?? []), note.content]);
+  }
+  const items = [];
+  const solo = shell.players.length < 2;
+  let turns = 0;
+  for (let i = 0; i < shell.log.length; i += 1) {
+    const move = shell.log[i];
+    const next = shell.log[i + 1];
+    const start = solo || i === 0 || shell.log[i - 1].seat !== move.seat || breaks.has(i - 1);
+    if (start) turns += 1;
+    const endOfTurn = solo || !next || next.seat !== move.seat || breaks.has(i);
+    if (endOfTurn) {
+      const turn = [];
+      for (let j = i; j >= 0 && shell.log[j].seat === move.seat && (j === i || (!solo && !breaks.has(j))); j -= 1) turn.unshift(shell.log[j]);
+      const mine = move.seat === shell.seat;
+      items.push(h("li", { class: ["log-turn", mine && "is-mine"], data: { seat: String(move.seat), ply: String(move.ply) } },
+        h("span", { class: "log-who" }, mine ? t("table.you") : playerName(move.seat)),
+        h("span", { class: "log-what" }, turn.flatMap((m, k) => (k ? [", ", shell.game.describe(m.action, ctx)] : [shell.game.describe(m.action, ctx)])))));
+    }
+    for (const content of breaks.get(i) ?? []) items.push(h("li", { class: "log-note" }, content));
+  }
+  if (!items.length) items.push(h("li", { class: "log-empty muted" }, t("log.empty")));
+  fill(list, ...items);
+  document.getElementById("log-count").textContent = turns ? `(${turns})` : "";
+  list.scrollTop = list.scrollHeight;
+}
+
+function setLogOpen(open) {
+  document.body.classList.toggle("log-open", open);
+  document.getElementById("log-toggle").setAttribute("aria-expanded", String(open));
+}
+
+/** The whole log from the server (after a reload, a reconnect or a gap). */
+async function fetchLog() {
+  const version = shell.state?.version;
+  const match = shell.state?.match_number;
+  try {
+    const data = await api(`/api/rooms/${encodeURIComponent(roomId)}/moves`);
+    if (shell.state?.match_number !== match || data.match_number !== match) return;
+    if (data.moves.length < shell.state.version) return;  // a newer state arrived meanwhile: it refetches
+    shell.log = data.moves.map(({ ply, seat, action }) => ({ ply, seat, action }));
+    shell.logVersion = data.moves.length;
+    if (shell.recent.length === 0 && shell.log.length) {
+      shell.recent = shell.log.slice(-4).map((move) => ({ ...move, version: move.ply + 1 }));
+    }
+  } catch {
+    return;
+  }
+  if (version !== undefined) {
+    renderBanner();
+    renderLog();
+    renderBoard();
+  }
+}
+
+function extendLog(message, resync) {
+  if (message.version === 0) {
+    shell.log = [];
+    shell.logVersion = 0;
+    return;
+  }
+  if (!resync && message.last_action && shell.logVersion === message.version - 1) {
+    shell.log = [...shell.log, { ply: message.version, seat: message.last_action.seat, action: message.last_action.action }];
+    shell.logVersion = message.version;
+  } else if (shell.logVersion !== message.version) {
+    fetchLog();
+  }
+}
+
+/* The offline state */
+
+function renderOffline() {
+  const panel = document.getElementById("offline");
+  const offline = isOffline() && shell.connection !== "gone" && (Boolean(shell.state) || shell.connection === "reconnecting");
+  panel.hidden = !offline;
+  board.inert = offline;
+  if (!offline) return;
+  const when = shell.socket?.nextAttemptAt;
+  const seconds = when ? Math.max(0, Math.ceil((when - Date.now()) / 1000)) : 0;
+  const reason = !shell.online ? t("offline.no_network") : seconds > 0 ? t("offline.retry_in", { n: seconds }) : t("offline.trying");
+  fill(panel, h("div", { class: "offline-box" },
+    h("strong", { class: "offline-title" }, t("offline.title")),
+    h("span", {}, reason),
+    h("span", { class: "muted-strong" }, t("offline.no_moves")),
+    h("button", { type: "button", class: "btn btn-primary", id: "retry-now", onclick: () => shell.socket?.retryNow() }, t("offline.retry"))));
+}
+
+setInterval(() => {
+  if (isOffline()) renderOffline();
+}, 1000);
+
+/* Turn signals: favicon badge, sound, browser notification (nothing leaves the server) */
+
+const ICON = "/static/img/icon.svg";
+let badgeIcon = null;
+function setFavicon(badge) {
+  const link = document.querySelector("link[rel='icon']");
+  if (!link) return;
+  if (!badge) {
+    if (link.getAttribute("href") !== ICON) link.setAttribute("href", ICON);
+    return;
+  }
+  badgeIcon ??= `data:image/svg+xml,${encodeURIComponent(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><image href="${location.origin}${ICON}" width="64" height="64"/><circle cx="48" cy="16" r="14" fill="#d93025" stroke="#fff" stroke-width="4"/></svg>`)}`;
+  link.setAttribute("href", badgeIcon);
+  link.dataset.badge = "turn";
+}
+
+function beep() {
+  try {
+    const audio = new (window.AudioContext || window.webkitAudioContext)();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.0001, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.2, audio.currentTime + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.35);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.4);
+    tone.onended = () => audio.close();
+  } catch {
+    // no audio here: the other signals remain
+  }
+}
+
+function signalTurn() {
+  const mine = isMyTurn();
+  const started = mine && !shell.wasMyTurn;
+  shell.wasMyTurn = mine;
+  if (!started || shell.players.length < 2) return;
+  window.turnSignals = (window.turnSignals ?? 0) + 1;
+  if (!document.hidden) return;
+  if (prefs().sound) beep();
+  if (prefs().notify && "Notification" in window && Notification.permission === "granted") {
+    const note = new Notification(t("notify.title", { game: shell.title }), { body: t("notify.body"), tag: `kr-${roomId}`, icon: ICON });
+    note.onclick = () => {
+      window.focus();
+      note.close();
+    };
+  }
+}
+
+/* Settings: sound, notifications, theme */
+
+function renderSettings() {
+  const body = document.getElementById("settings-body");
+  const current = prefs();
+  const supported = "Notification" in window;
+  const denied = supported && Notification.permission === "denied";
+  const check = (id, key, label, help, onchange) => h("div", { class: "field" },
+    h("label", { class: "check", for: id },
+      h("input", { type: "checkbox", id, checked: current[key], disabled: key === "notify" && (!supported || denied), onchange }),
+      h("span", {}, label)),
+    help ? h("span", { class: "field-help" }, help) : null);
+  const themes = ["system", "light", "dark"];
+  fill(body,
+    check("pref-sound", "sound", t("settings.sound"), t("settings.sound_help"), (e) => setPref("sound", e.target.checked)),
+    check("pref-notify", "notify", t("settings.notify"), !supported ? t("settings.notify_unsupported") : denied ? t("settings.notify_denied") : t("settings.notify_help"), (e) => askNotifications(e.target)),
+    h("fieldset", { class: "variant-list theme-choice" },
+      h("legend", {}, t("settings.theme")),
+      themes.map((theme) => h("label", { class: "chip-radio" },
+        h("input", { type: "radio", name: "theme", value: theme, checked: current.theme === theme, onchange: () => { setPref("theme", theme); applyTheme(); } }),
+        h("span", {}, t(`settings.theme_${theme}`))))));
+}
+
+async function askNotifications(input) {
+  if (!input.checked) {
+    setPref("notify", false);
+    return;
+  }
+  let permission = Notification.permission;
+  if (permission === "default") permission = await Notification.requestPermission();
+  setPref("notify", permission === "granted");
+  if (permission !== "granted") toast(t("settings.notify_denied"), "info");
+  renderSettings();
+}
+
+/* Popovers: invite (link and QR code) and settings */
+
+let opener = null;
+function openPopover(id, button) {
+  closePopovers();
+  opener = button;
+  document.getElementById(id).hidden = false;
+  document.getElementById("dialog-backdrop").hidden = false;
+  button?.setAttribute("aria-expanded", "true");
+  document.getElementById(id).querySelector("button, input")?.focus();
+}
+
+function closePopovers() {
+  for (const panel of document.querySelectorAll(".popover")) panel.hidden = true;
+  document.getElementById("dialog-backdrop").hidden = true;
+  document.getElementById("settings-button").setAttribute("aria-expanded", "false");
+  opener?.focus();
+  opener = null;
+}
+
+function openShare() {
+  const link = roomLink(roomId);
+  fill(document.getElementById("share-link"), h("a", { href: link }, link));
+  const qr = document.getElementById("share-qr");
+  qr.innerHTML = qrSvg(link);
+  qr.firstElementChild?.setAttribute("aria-label", t("share.qr"));
+  document.getElementById("share-native").hidden = !navigator.share;
+  openPopover("share-panel", document.getElementById("share"));
+}
+
+function wirePopovers() {
+  document.getElementById("share").addEventListener("click", openShare);
+  document.getElementById("share-copy").addEventListener("click", async () => {
+    toast(await copyText(roomLink(roomId)) ? t("share.copied") : t("share.failed"), "ok");
+  });
+  document.getElementById("share-native").addEventListener("click", () => {
+    navigator.share?.({ title: shell.title ?? "Kartenrunde", url: roomLink(roomId) }).catch(() => {});
+  });
+  document.getElementById("settings-button").addEventListener("click", (event) => {
+    renderSettings();
+    openPopover("settings", event.currentTarget);
+  });
+  for (const id of ["share-close", "settings-close", "dialog-backdrop"]) document.getElementById(id).addEventListener("click", closePopovers);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !document.getElementById("dialog-backdrop").hidden) closePopovers();
+  });
+  document.getElementById("log-toggle").addEventListener("click", () => setLogOpen(!document.body.classList.contains("log-open")));
+  document.getElementById("log-close").addEventListener("click", () => setLogOpen(false));
+}
+
+/* End of a match */
 
 function headline(state) {
   const custom = shell.game.headline?.(state, context());
@@ -135,7 +439,7 @@ function rematchControls(state) {
   const label = solo ? t("end.play_again") : others.length ? t("end.accept_rematch") : t("end.rematch");
   return h("div", { class: "end-actions" },
     state.seat === null ? null : h("button", {
-      type: "button", class: "btn btn-turn", id: "rematch", disabled: askedByMe,
+      type: "button", class: "btn btn-turn", id: "rematch", disabled: askedByMe || isOffline(),
       onclick: () => shell.socket.send({ type: "rematch" }),
     }, label),
     note ? h("span", { class: "rematch-note", "data-testid": "rematch-note" }, note) : null,
@@ -181,6 +485,21 @@ function render() {
   renderBanner();
   renderEnd();
   renderBoard();
+  renderLog();
+}
+
+/** A click on the table that did nothing says why, in one short line. */
+function explainClick(event) {
+  if (!shell.state || event.defaultPrevented || event.target.closest("button:not(:disabled), a, input, summary")) return;
+  if (!event.target.closest(".card, .pile, .card-slot")) return;
+  const state = shell.state;
+  if (state.seat === null) say(t("note.watching"));
+  else if (state.result) say(t("note.over"));
+  else if (isOffline()) say(t("note.offline"));
+  else if (state.to_move === null) say(t("note.waiting"));
+  else if (!isMyTurn()) say(t("note.not_your_turn", { name: playerName(state.to_move) }));
+  else if (shell.pending) say(t("note.pending"));
+  else say(shell.game.explainClick?.(event, state, context()) ?? t("note.nothing_here"));
 }
 
 /* The connection */
@@ -189,14 +508,20 @@ function receiveState(message, { resync = false } = {}) {
   if (message.match_number !== shell.state?.match_number) {
     shell.ui = {};
     shell.recent = [];
+    shell.log = [];
+    shell.logVersion = message.version === 0 ? 0 : null;
   }
+  const before = shell.state && !resync && message.match_number === shell.state.match_number ? snapshotCards(board) : null;
   if (message.last_action && !resync) shell.recent = [...shell.recent, { ...message.last_action, version: message.version }].slice(-4);
   shell.state = message;
+  extendLog(message, resync);
   shell.seat = message.seat;
   shell.players = message.players ?? shell.players;
   shell.rematch = message.rematch;
   shell.pending = false;
   render();
+  if (before && message.last_action) animateMoves(before, board, message.last_action, message.seat);
+  signalTurn();
 }
 
 function connect() {
@@ -220,9 +545,27 @@ function connect() {
     },
     status(value) {
       shell.connection = value;
+      if (value !== "open") shell.pending = false;
+      if (value === "gone") return showGone();
       renderHead();
-      if (value === "gone") showGone();
+      renderSeats();
+      renderBanner();
+      renderEnd();
+      if (shell.state) renderBoard();
     },
+  });
+}
+
+function watchNetwork() {
+  const changed = () => {
+    shell.online = navigator.onLine;
+    if (shell.online) shell.socket?.retryNow();
+    if (shell.state) render();
+  };
+  window.addEventListener("online", changed);
+  window.addEventListener("offline", changed);
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) shell.socket?.retryNow();
   });
 }
 
@@ -270,11 +613,14 @@ function askName() {
 
 function showGone() {
   shell.socket?.close();
-  document.querySelector(".table-head").hidden = true;
-  document.getElementById("banner").hidden = true;
+  document.querySelector(".table-shell .turn-line").hidden = true;
+  for (const id of ["end", "log", "offline"]) document.getElementById(id).hidden = true;
   fill(document.getElementById("seats"));
-  document.getElementById("end").hidden = true;
+  document.getElementById("conn").hidden = true;
   board.classList.remove("felt");
+  board.inert = false;
+  document.body.classList.remove("is-offline", "my-turn");
+  document.body.classList.add("is-gone");
   fill(board, h("section", { class: "not-found" },
     h("h1", {}, t("gone.room_title")),
     h("p", { class: "lead" }, t("gone.room_text")),
@@ -298,6 +644,7 @@ async function loadRoom() {
   const info = games.find((game) => game.name === room.game);
   shell.title = info ? localized(info.title) : room.game;
   document.getElementById("rules-link").href = `/rules/${encodeURIComponent(room.game)}`;
+  document.body.dataset.game = room.game;
   loadStyles(room.game);
   shell.game = await import(`../games/${encodeURIComponent(room.game)}.js`);
   shell.info = info;
@@ -314,15 +661,17 @@ async function heldName() {
 }
 
 async function start() {
+  applyTheme();
   boot(() => {
     const info = shell.info;
     if (info) shell.title = localized(info.title);
     if (shell.seat === undefined && shell.room) askName();
     render();
+    if (!document.getElementById("settings").hidden) renderSettings();
   });
-  document.getElementById("share").addEventListener("click", async () => {
-    toast(await copyText(roomLink(roomId)) ? t("share.copied") : t("share.failed"), "ok");
-  });
+  wirePopovers();
+  watchNetwork();
+  board.addEventListener("click", explainClick);
   try {
     await loadRoom();
   } catch (error) {
