@@ -21,7 +21,7 @@ from app.protocol import (
     RoomCreated,
     RoomInfo,
 )
-from app.routes.deps import MatchesDep, PlayerDep, RoomsDep, SettingsDep
+from app.routes.deps import CreationLimitDep, MatchesDep, PlayerDep, RoomsDep, SettingsDep
 from app.services.identity import COOKIE, COOKIE_MAX_AGE, new_token, token_hash
 from app.services.rooms import Refusal, RoomNotFound
 from app.settings import Settings
@@ -31,6 +31,7 @@ logger = logging.getLogger(__name__)
 router = APIRouter(prefix="/api", tags=["api"])
 
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorResponse}}
+TOO_MANY: dict[int | str, dict[str, Any]] = {429: {"model": ErrorResponse}}
 # Every route with input says so: FastAPI would document its own 422 shape, not ours.
 UNPROCESSABLE: dict[int | str, dict[str, Any]] = {422: {"model": ErrorResponse}}
 
@@ -66,10 +67,20 @@ def list_games() -> list[GameInfo]:
 @router.post(
     "/rooms",
     status_code=status.HTTP_201_CREATED,
-    responses=UNPROCESSABLE,
+    responses=UNPROCESSABLE | TOO_MANY,
     summary="Open a room for a game (nobody is seated yet)",
 )
-async def create_room(body: CreateRoom, rooms: RoomsDep, settings: SettingsDep) -> RoomCreated:
+async def create_room(
+    body: CreateRoom,
+    request: Request,
+    rooms: RoomsDep,
+    settings: SettingsDep,
+    creation_limit: CreationLimitDep,
+) -> RoomCreated:
+    address = request.client.host if request.client else "unknown"
+    if not creation_limit.take(address):
+        limit = settings.rooms_per_address_per_minute
+        fail(429, "too_many_rooms", f"at most {limit} new rooms per minute", address=address)
     try:
         room = rooms.create_room(body.game, body.options, body.preset)
     except Refusal as refusal:

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from app.limits import ConnectionCaps, RoomCreationLimit
 from app.services.identity import COOKIE, token_hash
 from app.services.matches import MatchService
 from app.services.rooms import RoomService
@@ -28,6 +29,16 @@ def match_service(connection: HTTPConnection) -> MatchService:
     return value
 
 
+def connection_caps(connection: HTTPConnection) -> ConnectionCaps:
+    value: ConnectionCaps = connection.app.state.connection_caps
+    return value
+
+
+def room_creation_limit(connection: HTTPConnection) -> RoomCreationLimit:
+    value: RoomCreationLimit = connection.app.state.room_creation_limit
+    return value
+
+
 def player(connection: HTTPConnection) -> str | None:
     """The HMAC of this browser's player token, or None without a cookie."""
     token = connection.cookies.get(COOKIE)
@@ -40,3 +51,5 @@ SettingsDep = Annotated[Settings, Depends(settings)]
 RoomsDep = Annotated[RoomService, Depends(room_service)]
 MatchesDep = Annotated[MatchService, Depends(match_service)]
 PlayerDep = Annotated[str | None, Depends(player)]
+CapsDep = Annotated[ConnectionCaps, Depends(connection_caps)]
+CreationLimitDep = Annotated[RoomCreationLimit, Depends(room_creation_limit)]

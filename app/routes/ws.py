@@ -2,37 +2,27 @@
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import logging
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 
-from app.messaging import Audience, TokenBucket
+from app.connections import SocketConnection
+from app.messaging import TokenBucket
 from app.observability import WS_CONNECTIONS
-from app.protocol import CLOSE_FORBIDDEN_ORIGIN, CLOSE_UNKNOWN_ROOM, ErrorCode
-from app.routes.deps import PlayerDep, RoomsDep, SettingsDep
+from app.protocol import (
+    CLOSE_FORBIDDEN_ORIGIN,
+    CLOSE_TOO_MANY_CONNECTIONS,
+    CLOSE_UNKNOWN_ROOM,
+    ErrorCode,
+)
+from app.routes.deps import CapsDep, PlayerDep, RoomsDep, SettingsDep
 from app.services.rooms import Refusal, RoomNotFound, error_text
 from app.settings import Settings
 
 logger = logging.getLogger(__name__)
 router = APIRouter()
-
-
-class SocketConnection:
-    def __init__(self, websocket: WebSocket, token_hash: str | None, bucket: TokenBucket) -> None:
-        self.websocket = websocket
-        self.token_hash = token_hash
-        self.bucket = bucket
-        self.seat: Audience = None
-
-    async def send(self, text: str) -> None:
-        # A socket that went away is noticed by its receive loop; the others still get theirs.
-        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-            await self.websocket.send_text(text)
-
-    async def close(self, code: int, reason: str) -> None:
-        await self.websocket.close(code, reason)
 
 
 def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
@@ -45,17 +35,35 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
     return urlsplit(origin).netloc == websocket.headers.get("host")
 
 
+def client_address(websocket: WebSocket) -> str:
+    return websocket.client.host if websocket.client else "unknown"
+
+
 async def refuse(
     websocket: WebSocket, room_id: str, code: ErrorCode, message: str, close_code: int
 ) -> None:
-    logger.warning("refused: %s", message, extra={"room_id": room_id, "code": code})
-    await websocket.send_text(error_text(code, message))
-    await websocket.close(close_code, message)
+    """Answer and close a socket that was never admitted (nothing else is queued for it)."""
+    logger.warning(
+        "refused: %s",
+        message,
+        extra={"room_id": room_id, "code": code, "address": client_address(websocket)},
+    )
+    try:
+        async with asyncio.timeout(5):
+            await websocket.send_text(error_text(code, message))
+            await websocket.close(close_code, message)
+    except (TimeoutError, OSError, RuntimeError):
+        pass
 
 
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(
-    websocket: WebSocket, room_id: str, rooms: RoomsDep, settings: SettingsDep, player: PlayerDep
+    websocket: WebSocket,
+    room_id: str,
+    rooms: RoomsDep,
+    settings: SettingsDep,
+    player: PlayerDep,
+    caps: CapsDep,
 ) -> None:
     await websocket.accept()
     if not origin_allowed(websocket, settings):
@@ -67,7 +75,35 @@ async def room_socket(
             CLOSE_FORBIDDEN_ORIGIN,
         )
         return
-    connection = SocketConnection(websocket, player, TokenBucket(settings.messages_per_second))
+    address = client_address(websocket)
+    too_many = caps.admit(address, room_id)
+    if too_many is not None:
+        await refuse(
+            websocket, room_id, "too_many_connections", too_many, CLOSE_TOO_MANY_CONNECTIONS
+        )
+        return
+    try:
+        await serve(websocket, room_id, rooms, settings, player, address)
+    finally:
+        caps.release(address, room_id)
+
+
+async def serve(
+    websocket: WebSocket,
+    room_id: str,
+    rooms: RoomsDep,
+    settings: Settings,
+    player: str | None,
+    address: str,
+) -> None:
+    connection = SocketConnection(
+        websocket,
+        player,
+        TokenBucket(settings.messages_per_second),
+        address=address,
+        queue_limit=settings.send_queue_messages,
+        send_timeout=settings.send_timeout_seconds,
+    )
     try:
         room = rooms.room(room_id)
         await rooms.connect(room, connection)
@@ -76,14 +112,20 @@ async def room_socket(
             websocket, room_id, "unknown_room", "no open room with this id", CLOSE_UNKNOWN_ROOM
         )
         return
+    connection.start()
     WS_CONNECTIONS.inc()
     try:
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            if connection.closing:
+                continue  # closed by the server: read on only until the close completes
             text = message.get("text")
             await rooms.receive(room, connection, text if text is not None else message["bytes"])
+            # Yield between messages: a connection with a full inbox cannot starve the others.
+            await asyncio.sleep(0)
     finally:
         WS_CONNECTIONS.dec()
         await rooms.disconnect(room, connection)
+        await connection.stop()
