@@ -9,7 +9,7 @@ and Colyseus do), with ``CLOSE_TOO_SLOW``; its client reconnects and gets a full
 
 A stalled socket cannot take a close frame through ASGI (uvicorn's ``send`` first waits
 until the transport is writable again), so ``force_close`` puts the close frame behind
-what is buffered, closes the transport, and aborts it if the peer still does not read.
+what is buffered, half-closes the transport, and aborts it if the peer still does not read.
 """
 
 from __future__ import annotations
@@ -24,14 +24,17 @@ from fastapi import WebSocket
 
 from app.limits import RefusalLog
 from app.messaging import Audience, TokenBucket
-from app.protocol import CLOSE_TOO_SLOW
+from app.protocol import CLOSE_RATE_LIMITED, CLOSE_TOO_SLOW
 
 logger = logging.getLogger(__name__)
 
 # After a forced close the peer gets this long to read what is buffered (the close frame
 # last); then the transport is aborted.
-ABORT_AFTER_SECONDS = 5.0
+ABORT_AFTER_SECONDS = 10.0
 TOO_SLOW = "too far behind; reconnect for the current state"
+# Closes for misbehaviour: the server stops reading such a socket at once (parsing a
+# flood's backlog after the close would cost as much as answering it).
+HARD_CLOSES = {CLOSE_TOO_SLOW, CLOSE_RATE_LIMITED}
 
 
 class SocketConnection:
@@ -110,6 +113,8 @@ class SocketConnection:
                         await websocket.send_text(queue.popleft())
                         deadline.reschedule(loop.time() + self.send_timeout)
                     if self._close is not None:
+                        if self._close[0] in HARD_CLOSES and force_close(websocket, *self._close):
+                            return
                         await websocket.close(*self._close)
                         return
         except TimeoutError:
@@ -128,7 +133,12 @@ class SocketConnection:
 
 
 def force_close(websocket: WebSocket, code: int, reason: str) -> bool:
-    """Close a socket whose writes stall, without waiting for it to become writable.
+    """Close a socket now, without waiting for it to become writable.
+
+    The close frame goes behind what is buffered, then a FIN (a half-close). Reading stops
+    at once: whatever else the peer sends is neither parsed nor answered. The file stays
+    open until ABORT_AFTER_SECONDS, so that a peer that reads late still finds everything
+    up to the close frame (closing it with unread input would send a reset instead).
 
     Works on uvicorn's websockets-sansio protocol (what ``python -m app`` runs); returns
     False elsewhere, where the socket ends when its peer goes away.
@@ -136,15 +146,23 @@ def force_close(websocket: WebSocket, code: int, reason: str) -> bool:
     protocol: Any = getattr(getattr(websocket, "_receive", None), "__self__", None)
     transport: asyncio.Transport | None = getattr(protocol, "transport", None)
     conn = getattr(protocol, "conn", None)
-    if transport is None or conn is None or not hasattr(protocol, "close_sent"):
+    if transport is None or conn is None or not hasattr(protocol, "close_timer"):
         return False
-    if not protocol.close_sent and not transport.is_closing():
-        with contextlib.suppress(Exception):
-            protocol.stop_keepalive()
+    if transport.is_closing():
+        return True
+    with contextlib.suppress(Exception):
+        protocol.stop_keepalive()
+        if not protocol.close_sent:
             conn.send_close(code, reason)
             transport.write(b"".join(conn.data_to_send()))
-        protocol.close_sent = True
-        protocol.queue.put_nowait({"type": "websocket.disconnect", "code": code})
-    transport.close()  # flushes what is buffered, the close frame last, if the peer reads
-    asyncio.get_running_loop().call_later(ABORT_AFTER_SECONDS, transport.abort)
+            protocol.close_sent = True
+            protocol.queue.put_nowait({"type": "websocket.disconnect", "code": code})
+        transport.pause_reading()
+        protocol.read_paused = False  # so that uvicorn's receive() does not resume reading
+        transport.write_eof()
+    if protocol.close_timer is not None:
+        protocol.close_timer.cancel()
+    protocol.close_timer = asyncio.get_running_loop().call_later(
+        ABORT_AFTER_SECONDS, transport.abort
+    )
     return True
