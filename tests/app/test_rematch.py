@@ -7,8 +7,11 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
+from app.main import create_app
 from app.services.rooms import LiveMatch, rematch_starter
+from app.settings import Settings
 from engine import get_game
 from tests.app.tables import Socket, Table, play
 
@@ -96,3 +99,19 @@ def test_otherwise_the_starting_seat_alternates() -> None:
     assert starter("alternate", first_seat=0, winner=1) == 1
     assert starter("alternate", first_seat=1, winner=0) == 0
     assert starter("loser", first_seat=1, winner=None) == 0  # a draw has no loser
+
+
+def test_a_rematch_request_survives_a_restart(settings: Settings, fixed_deals: None) -> None:
+    with TestClient(create_app(settings)) as client:
+        table = Table(client)
+        room_id, cookies = table.seated_room("expeditionen", preset="short")
+        with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, cookies[1]) as bo:
+            finished_expeditionen(table, [ada, bo], room_id)
+            ada.send({"type": "rematch"})
+            assert bo.next("rematch")["requested_by"] == [0]
+    with TestClient(create_app(settings)) as client:  # a new server process
+        table = Table(client)
+        with table.socket(room_id, cookies[1]) as bo:
+            assert bo.state["rematch"] == {"requested_by": [0]}
+            bo.send({"type": "rematch"})
+            assert bo.wait_version(2, 0)["match_number"] == 2
