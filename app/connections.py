@@ -20,7 +20,7 @@ import logging
 from collections import deque
 from typing import Any
 
-from fastapi import WebSocket
+from fastapi import WebSocket, WebSocketDisconnect
 
 from app.limits import RefusalLog
 from app.messaging import Audience, TokenBucket
@@ -66,6 +66,11 @@ class SocketConnection:
     @property
     def closing(self) -> bool:
         return self._close is not None
+
+    @property
+    def close_code(self) -> int | None:
+        """The code the server closed (or is closing) this socket with, if it did."""
+        return self._close[0] if self._close else None
 
     def start(self) -> None:
         self._writer = asyncio.get_running_loop().create_task(self._write())
@@ -127,7 +132,7 @@ class SocketConnection:
                 )
             self._close = (code, reason)
             force_close(websocket, code, reason)
-        except (OSError, RuntimeError):  # the socket went away; its receive loop notices
+        except (WebSocketDisconnect, OSError, RuntimeError):  # gone; its receive loop notices
             self._close = self._close or (1006, "gone")
             queue.clear()
 

@@ -6,14 +6,14 @@ import asyncio
 import logging
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.connections import SocketConnection
+from app.connections import SocketConnection, force_close
 from app.messaging import TokenBucket
 from app.observability import WS_CONNECTIONS
 from app.protocol import (
     CLOSE_FORBIDDEN_ORIGIN,
-    CLOSE_TOO_MANY_CONNECTIONS,
+    CLOSE_RATE_LIMITED,
     CLOSE_UNKNOWN_ROOM,
     ErrorCode,
 )
@@ -40,19 +40,29 @@ def client_address(websocket: WebSocket) -> str:
 
 
 async def refuse(
-    websocket: WebSocket, room_id: str, code: ErrorCode, message: str, close_code: int
+    websocket: WebSocket,
+    room_id: str,
+    code: ErrorCode,
+    message: str,
+    close_code: int,
+    log: bool = True,
 ) -> None:
-    """Answer and close a socket that was never admitted (nothing else is queued for it)."""
-    logger.warning(
-        "refused: %s",
-        message,
-        extra={"room_id": room_id, "code": code, "address": client_address(websocket)},
-    )
+    """Answer and close a socket that was never admitted (nothing else is queued for it).
+
+    The server reads nothing more from it: whatever the client sent after its handshake
+    is not parsed (a refused flood costs the handshake only)."""
+    if log:
+        logger.warning(
+            "refused: %s",
+            message,
+            extra={"room_id": room_id, "code": code, "address": client_address(websocket)},
+        )
     try:
         async with asyncio.timeout(5):
             await websocket.send_text(error_text(code, message))
-            await websocket.close(close_code, message)
-    except (TimeoutError, OSError, RuntimeError):
+            if not force_close(websocket, close_code, message):
+                await websocket.close(close_code, message)
+    except (TimeoutError, OSError, RuntimeError, WebSocketDisconnect):
         pass
 
 
@@ -76,16 +86,18 @@ async def room_socket(
         )
         return
     address = client_address(websocket)
-    too_many = caps.admit(address, room_id)
-    if too_many is not None:
+    refused = caps.admit(address, room_id)
+    if refused is not None:
         await refuse(
-            websocket, room_id, "too_many_connections", too_many, CLOSE_TOO_MANY_CONNECTIONS
+            websocket, room_id, refused.code, refused.message, refused.close_code, refused.log
         )
         return
     try:
-        await serve(websocket, room_id, rooms, settings, player, address)
+        close_code = await serve(websocket, room_id, rooms, settings, player, address)
     finally:
         caps.release(address, room_id)
+    if close_code == CLOSE_RATE_LIMITED:
+        caps.penalize(address)
 
 
 async def serve(
@@ -95,7 +107,8 @@ async def serve(
     settings: Settings,
     player: str | None,
     address: str,
-) -> None:
+) -> int | None:
+    """Serve one admitted socket until it closes; the code if the server closed it."""
     connection = SocketConnection(
         websocket,
         player,
@@ -111,7 +124,7 @@ async def serve(
         await refuse(
             websocket, room_id, "unknown_room", "no open room with this id", CLOSE_UNKNOWN_ROOM
         )
-        return
+        return None
     connection.start()
     WS_CONNECTIONS.inc()
     try:
@@ -120,7 +133,7 @@ async def serve(
             if message["type"] == "websocket.disconnect":
                 break
             if connection.closing:
-                continue  # closed by the server: read on only until the close completes
+                break  # closed by the server: read no more (the writer closes the socket)
             text = message.get("text")
             await rooms.receive(room, connection, text if text is not None else message["bytes"])
             # Yield between messages: a connection with a full inbox cannot starve the others.
@@ -129,3 +142,4 @@ async def serve(
         WS_CONNECTIONS.dec()
         await rooms.disconnect(room, connection)
         await connection.stop()
+    return connection.close_code
