@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 
@@ -13,10 +14,10 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from app.connections import SocketConnection
-from app.limits import RefusalLog, RoomCreationLimit
+from app.limits import FLOOD_PENALTY_SECONDS, ConnectionCaps, RefusalLog, RoomCreationLimit
 from app.main import create_app
 from app.messaging import LocalBroadcaster, TokenBucket
-from app.protocol import CLOSE_TOO_MANY_CONNECTIONS, CLOSE_TOO_SLOW
+from app.protocol import CLOSE_RATE_LIMITED, CLOSE_TOO_MANY_CONNECTIONS, CLOSE_TOO_SLOW
 from app.settings import Settings
 from tests.app.tables import Table
 
@@ -170,3 +171,41 @@ def test_a_connection_whose_queue_overflows_is_closed_as_too_slow() -> None:
         await connection.stop()
 
     asyncio.run(scenario())
+
+
+def test_an_address_that_flooded_waits_before_its_next_socket(settings: Settings) -> None:
+    slow = settings.model_copy(update={"messages_per_second": 0.001})  # a burst of one
+    with TestClient(create_app(slow)) as client:
+        table = Table(client)
+        room_id = table.create_room("scoundrel")
+        with table.socket(room_id) as flooder:
+            flooder.send({"type": "ping"})
+            flooder.send({"type": "ping"})
+            assert flooder.next("pong") and flooder.error()["code"] == "rate_limited"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                flooder.receive()
+        assert closed.value.code == CLOSE_RATE_LIMITED
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:  # noted once the flooder's handler has ended
+            with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+                first = ws.receive_json()
+                if first["type"] == "error":
+                    with pytest.raises(WebSocketDisconnect) as refused:
+                        ws.receive_json()
+                    break
+            time.sleep(0.05)
+        assert first["code"] == "rate_limited"
+        assert refused.value.code == CLOSE_RATE_LIMITED
+
+
+def test_a_penalty_ends_after_its_time() -> None:
+    now = [0.0]
+    caps = ConnectionCaps(Settings(_env_file=None), clock=lambda: now[0])  # type: ignore[call-arg]
+    caps.penalize("a")
+    refused = caps.admit("a", "room")
+    assert refused is not None and (refused.code, refused.log) == ("rate_limited", True)
+    again = caps.admit("a", "room")
+    assert again is not None and not again.log  # logged once per penalty
+    assert caps.admit("b", "room") is None
+    now[0] = FLOOD_PENALTY_SECONDS + 0.1
+    assert caps.admit("a", "room") is None
