@@ -34,12 +34,14 @@ import contextlib
 import json
 import multiprocessing
 import os
+import queue
 import random
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -268,10 +270,14 @@ async def drive(
     for task in players:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(task, 5)
+    opened: dict[str, int] = {}  # the attackers' sockets, by kind
     if attackers is not None:
-        attackers.join(15)
-        if attackers.is_alive():
-            attackers.kill()
+        process, report = attackers
+        with contextlib.suppress(queue.Empty):
+            opened = report.get(timeout=15)
+        process.join(5)
+        if process.is_alive():
+            process.kill()
     latencies = sorted(stats.latencies) or [float("nan")]
 
     def pct(p: float) -> float:
@@ -288,6 +294,8 @@ async def drive(
         "max_ms": latencies[-1] * 1000,
         "errors": stats.errors,
         "honest_closed": stats.closed,
+        "flooder_sockets": opened.get("flooder", 0),
+        "slow_reader_sockets": opened.get("slow_reader", 0),
         "server_cpu_ms_per_move": (sum(cpu_after) - sum(cpu_before)) * 1000 / moves,
         "of_which_system_ms": (cpu_after[1] - cpu_before[1]) * 1000 / moves,
         "server_peak_mib": peak_memory_mib(pid) if pid else float("nan"),
@@ -323,11 +331,15 @@ async def raw_websocket(
     return reader, writer
 
 
+SOCKETS: Counter[str] = Counter()  # in the attacker process: sockets opened, by kind
+
+
 async def flooder(base: str, room_id: str, address: str, stop: asyncio.Event) -> None:
     """Junk frames as fast as the socket takes them; closed for it, straight back."""
     while not stop.is_set():
         try:
             reader, writer = await raw_websocket(base, room_id, address)
+            SOCKETS["flooder"] += 1
         except (TimeoutError, OSError, asyncio.IncompleteReadError):
             await asyncio.sleep(0.05)
             continue
@@ -354,6 +366,7 @@ async def slow_reader(base: str, room_id: str, address: str, stop: asyncio.Event
     while not stop.is_set():
         try:
             reader, writer = await raw_websocket(base, room_id, address, receive_buffer=4096)
+            SOCKETS["slow_reader"] += 1
         except (TimeoutError, OSError, asyncio.IncompleteReadError):
             await asyncio.sleep(0.05)
             continue
@@ -385,17 +398,19 @@ async def accomplices(base: str, room_id: str, cookies: list[str], stop: asyncio
         await ws.close()
 
 
-def start_attack_process(base: str, seconds: float) -> multiprocessing.Process:
+def start_attack_process(
+    base: str, seconds: float
+) -> tuple[multiprocessing.Process, multiprocessing.Queue[dict[str, int]]]:
     """The attackers in a process of their own (as an attacker would run them): in the
     clients' process they would slow down the measuring clients, not the server."""
-    process = multiprocessing.get_context("spawn").Process(
-        target=attack, args=(base, seconds), daemon=True
-    )
+    context = multiprocessing.get_context("spawn")
+    report: multiprocessing.Queue[dict[str, int]] = context.Queue()
+    process = context.Process(target=attack, args=(base, seconds, report), daemon=True)
     process.start()
-    return process
+    return process, report
 
 
-def attack(base: str, seconds: float) -> None:
+def attack(base: str, seconds: float, report: multiprocessing.Queue[dict[str, int]]) -> None:
     # The attackers share this 2-core machine with the server and the measuring clients;
     # at full priority they would measure how the kernel shares the CPU, not the server.
     os.nice(19)
@@ -408,6 +423,7 @@ def attack(base: str, seconds: float) -> None:
         await asyncio.wait(tasks, timeout=5)
 
     uvloop.run(main())
+    report.put(dict(SOCKETS))
 
 
 async def start_attackers(base: str, stop: asyncio.Event) -> list[asyncio.Task[None]]:
@@ -442,6 +458,8 @@ async def compare(args: argparse.Namespace) -> dict[str, float]:
         "honest_closed_alone": alone["honest_closed"],
         "honest_closed_attacked": attacked["honest_closed"],
         "errors_attacked": attacked["errors"],
+        "flooder_sockets": attacked["flooder_sockets"],
+        "slow_reader_sockets": attacked["slow_reader_sockets"],
         "server_cpu_ms_per_move_alone": alone["server_cpu_ms_per_move"],
         "server_cpu_ms_per_move_attacked": attacked["server_cpu_ms_per_move"],
         "max_ms_attacked": attacked["max_ms"],
