@@ -24,9 +24,10 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from app.protocol import CLOSE_RATE_LIMITED, CLOSE_TOO_SLOW
+from app.protocol import CLOSE_RATE_LIMITED, CLOSE_RESTART, CLOSE_TOO_SLOW
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP_SECONDS = 30
@@ -298,6 +299,9 @@ def slow_reader_is_closed_and_shutdown_is_quick(
     start_thread(flood, stalled, time.monotonic() + 4)
     time.sleep(1.5)
     assert server.stop(timeout=30) < SHUTDOWN_SECONDS
+    with pytest.raises(ConnectionClosed) as closed:  # the players were told: a restart
+        seated[0].ws.recv(timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_RESTART
     for sock in (slow, stalled):
         sock.close()
 
