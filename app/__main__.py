@@ -10,9 +10,11 @@ import os
 import uvicorn
 
 from app import observability, proxies
+from app.protocol import TRANSPORT_MAX_BYTES
 from app.settings import get_settings
 
 logger = logging.getLogger("app.launcher")
+SHUTDOWN_SECONDS = 3
 
 
 def main() -> None:
@@ -39,6 +41,13 @@ def main() -> None:
         # Views are a few hundred bytes: compressing each one cost a fifth of the server's
         # CPU per move (bench/load.py) and saved nothing that matters.
         ws_per_message_deflate=False,
+        # The protocol app/connections.py can close when a socket's writes stall.
+        ws="websockets-sansio",
+        # Larger frames close the socket with 1009 (MAX_MESSAGE_BYTES refuses smaller ones).
+        ws_max_size=TRANSPORT_MAX_BYTES,
+        # Shutdown takes seconds whatever the clients do: sockets that do not close by
+        # then are dropped (they reconnect to the next server and resync).
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
     )
 
 

@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
 from app import observability
+from app.limits import ConnectionCaps, RoomCreationLimit
 from app.messaging import LocalBroadcaster
 from app.routes import api, pages, ws
 from app.services.matches import MatchService
@@ -77,6 +78,8 @@ def create_app(
         app.state.db_engine = db_engine
         app.state.rooms = rooms
         app.state.matches = MatchService(store)
+        app.state.connection_caps = ConnectionCaps(settings)
+        app.state.room_creation_limit = RoomCreationLimit(settings.rooms_per_address_per_minute)
         sweeper = asyncio.create_task(close_idle_rooms_every(rooms, idle_check_seconds))
         try:
             yield

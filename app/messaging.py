@@ -3,15 +3,20 @@
 ``LocalBroadcaster`` delivers to the connections of this process. A Redis pub/sub
 broadcaster can take its place for several processes: it would publish the same
 per-audience texts on a channel per room and deliver them to its local connections.
+
+Nothing here waits on a socket: ``Connection.send`` puts the text on the connection's own
+bounded queue, which its writer task drains (``app/connections.py``). So fan-out under a
+room's lock costs the same whether the readers are fast, slow or gone.
 """
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from typing import Protocol
+
+from app.limits import RefusalLog
 
 # An audience is a seat number, or None for the spectators.
 Audience = int | None
@@ -21,10 +26,13 @@ class Connection(Protocol):
     seat: Audience
     token_hash: str | None
     bucket: TokenBucket
+    refusals: RefusalLog
 
-    async def send(self, text: str) -> None: ...
+    def send(self, text: str) -> None:
+        """Queue the text for this connection; never waits."""
 
-    async def close(self, code: int, reason: str) -> None: ...
+    def close(self, code: int, reason: str) -> None:
+        """Close after what is queued; never waits."""
 
 
 class Broadcaster(Protocol):
@@ -38,11 +46,11 @@ class Broadcaster(Protocol):
 
     def audiences(self, room_id: str) -> list[Audience]: ...
 
-    async def publish(self, room_id: str, texts: Mapping[Audience, str]) -> None: ...
+    def publish(self, room_id: str, texts: Mapping[Audience, str]) -> None: ...
 
-    async def publish_all(self, room_id: str, text: str) -> None: ...
+    def publish_all(self, room_id: str, text: str) -> None: ...
 
-    async def close_room(self, room_id: str, code: int, reason: str) -> None: ...
+    def close_room(self, room_id: str, code: int, reason: str) -> None: ...
 
 
 class LocalBroadcaster:
@@ -77,23 +85,22 @@ class LocalBroadcaster:
     def audiences(self, room_id: str) -> list[Audience]:
         return list(self._rooms.get(room_id, {}))
 
-    async def publish(self, room_id: str, texts: Mapping[Audience, str]) -> None:
+    def publish(self, room_id: str, texts: Mapping[Audience, str]) -> None:
         for audience, connections in list(self._rooms.get(room_id, {}).items()):
             text = texts.get(audience)
             if text is not None:
                 for connection in list(connections):
-                    await connection.send(text)
+                    connection.send(text)
 
-    async def publish_all(self, room_id: str, text: str) -> None:
+    def publish_all(self, room_id: str, text: str) -> None:
         for connections in list(self._rooms.get(room_id, {}).values()):
             for connection in list(connections):
-                await connection.send(text)
+                connection.send(text)
 
-    async def close_room(self, room_id: str, code: int, reason: str) -> None:
+    def close_room(self, room_id: str, code: int, reason: str) -> None:
         for connections in list(self._rooms.pop(room_id, {}).values()):
             for connection in connections:
-                with contextlib.suppress(Exception):
-                    await connection.close(code, reason)
+                connection.close(code, reason)
 
 
 class TokenBucket:

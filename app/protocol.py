@@ -7,10 +7,12 @@ validate every message they receive against ``SERVER_MESSAGE``).
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -37,18 +39,41 @@ ErrorCode = Literal[
     "unknown_preset",
     "bad_option",
     "unknown_match",
+    "too_many_connections",
+    "too_many_rooms",
 ]
 
 # Websocket close codes (4000-4999 are free for applications).
 CLOSE_UNKNOWN_ROOM = 4404
 CLOSE_FORBIDDEN_ORIGIN = 4403
 CLOSE_ROOM_CLOSED = 4410
+# A connection that could not keep up: its outgoing queue overflowed or a write stalled.
+CLOSE_TOO_SLOW = 4408
+# A connection that sent faster than MESSAGES_PER_SECOND.
+CLOSE_RATE_LIMITED = 4429
+# Refused at connect: too many sockets from this address or in this room.
+CLOSE_TOO_MANY_CONNECTIONS = 4430
+# The server restarts (uvicorn's close on shutdown; the standard code for "service restart").
+CLOSE_RESTART = 1012
+# A frame above the transport's limit (TRANSPORT_MAX_BYTES) is closed with the standard 1009.
+CLOSE_TOO_BIG = 1009
+TRANSPORT_MAX_BYTES = 64 * 1024
 
 # Printable text only: PostgreSQL refuses NUL, and no name needs control characters.
 PRINTABLE = r"^[^\x00-\x1f\x7f]*$"
+
+
+def printable_name(name: str) -> str:
+    """No control characters (C0 or C1) and no lone surrogates (they are no UTF-8)."""
+    if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
+        raise ValueError("a name may not hold control characters or lone surrogates")
+    return name
+
+
 PlayerName = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=24, pattern=PRINTABLE),
+    AfterValidator(printable_name),
     # The checks above apply after trimming; the schema says what a client may send.
     WithJsonSchema(
         {

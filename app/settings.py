@@ -43,7 +43,29 @@ class Settings(BaseSettings):
     )
     max_message_bytes: int = Field(4096, ge=256, description="largest websocket message")
     messages_per_second: float = Field(
-        20.0, gt=0, description="per-connection websocket message rate limit"
+        20.0,
+        gt=0,
+        description="websocket messages a connection may send per second (bursts of one "
+        "second's worth); a connection that sends faster is closed with 4429",
+    )
+    max_connections_per_address: int = Field(
+        32, ge=1, description="open websockets per client address, over all rooms"
+    )
+    max_connections_per_room: int = Field(
+        64, ge=2, description="open websockets per room, players and spectators together"
+    )
+    rooms_per_address_per_minute: int = Field(
+        10, ge=1, description="rooms one client address may create per minute"
+    )
+    send_queue_messages: int = Field(
+        64,
+        ge=8,
+        description="messages waiting for one websocket; a connection further behind is closed",
+    )
+    send_timeout_seconds: float = Field(
+        10.0,
+        gt=0,
+        description="longest a write to one websocket may stall before it is closed",
     )
     forwarded_allow_ips: str = Field(
         "127.0.0.1,::1",

@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parent.parent)  # this folder's engine.py is not ours
 
+from app.limits import RefusalLog  # noqa: E402
 from app.messaging import Audience, LocalBroadcaster, TokenBucket  # noqa: E402
 from app.services.rooms import LiveRoom, RoomService  # noqa: E402
 from app.settings import Settings  # noqa: E402
@@ -36,13 +37,14 @@ class Collector:
         self.token_hash = token_hash
         self.seat: Audience = None
         self.bucket = TokenBucket(1e9)
+        self.refusals = RefusalLog()
         self.last = ""
 
-    async def send(self, text: str) -> None:
+    def send(self, text: str) -> None:
         if text.startswith('{"type":"state"'):
             self.last = text
 
-    async def close(self, code: int, reason: str) -> None:
+    def close(self, code: int, reason: str) -> None:
         pass
 
 

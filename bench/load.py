@@ -12,6 +12,15 @@ think time. After a warm-up it measures a fixed window and prints:
 
     .venv/bin/python bench/load.py --rooms 50 --think 0
     .venv/bin/python bench/load.py --rooms 500 --think 1 --window 30
+    .venv/bin/python bench/load.py --rooms 100 --think 0.5 --attack
+
+``--attack`` runs two servers one after the other with their default limits: first the
+honest rooms alone, then the same with attackers in rooms of their own (five clients that
+flood junk frames and reconnect whenever they are closed, and one spectator with a 4 KB
+receive buffer that never reads, watching a room its two accomplices play as fast as the
+rate allows). It prints both p99 figures, their ratio, and how many honest sockets the
+server closed. Every client then has a loopback address of its own (127.0.x.y), so that
+the per-address caps apply as they would to players on different machines.
 
 Traffic goes only to 127.0.0.1; every loop is bounded by the window and stops by itself.
 """
@@ -20,15 +29,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
+import multiprocessing
 import os
+import queue
 import random
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +49,7 @@ import httpx
 import orjson
 import uvloop
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -50,6 +64,7 @@ class Stats:
     # (room_id, match_number, version) → time the action producing it was sent
     sent_at: dict[tuple[str, int, int], float] = field(default_factory=dict)
     thinking: set[asyncio.Task[None]] = field(default_factory=set)
+    closed: int = 0  # honest sockets that the server closed while measuring
 
 
 def free_port() -> int:
@@ -71,13 +86,11 @@ def peak_memory_mib(pid: int) -> float:
     return float("nan")
 
 
-def start_server(port: int, database_url: str) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "LOG_LEVEL": "WARNING",
-        "MESSAGES_PER_SECOND": "1000",
-    }
+def start_server(port: int, database_url: str, defaults: bool) -> subprocess.Popen[bytes]:
+    """The server; with `defaults`, its default limits, else a rate that think 0 never hits."""
+    env = {**os.environ, "DATABASE_URL": database_url, "LOG_LEVEL": "WARNING"}
+    if not defaults:
+        env["MESSAGES_PER_SECOND"] = "1000"
     command = [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)]
     return subprocess.Popen(command, cwd=ROOT, env=env)
 
@@ -103,14 +116,30 @@ async def wait_ready(base: str, timeout: float = 30) -> None:
     raise RuntimeError("server did not become ready")
 
 
-async def seat_players(http: httpx.AsyncClient, base: str) -> tuple[str, list[str]]:
+def loopback(number: int) -> str:
+    """The `number`th loopback address of its own (127.0.1.1, 127.0.1.2, ...)."""
+    return f"127.0.{1 + number // 250}.{1 + number % 250}"
+
+
+def client_from(address: str | None, **kwargs: object) -> httpx.AsyncClient:
+    transport = httpx.AsyncHTTPTransport(local_address=address) if address else None
+    return httpx.AsyncClient(transport=transport, **kwargs)  # type: ignore[arg-type]
+
+
+async def seat_players(
+    http: httpx.AsyncClient, base: str, addresses: tuple[str | None, str | None] = (None, None)
+) -> tuple[str, list[str]]:
     """Create a room and join it twice; return the room id and each seat's cookie."""
-    response = await http.post(f"{base}/api/rooms", json={"game": "expeditionen"})
+    if addresses[0]:
+        async with client_from(addresses[0], timeout=30) as own:
+            response = await own.post(f"{base}/api/rooms", json={"game": "expeditionen"})
+    else:
+        response = await http.post(f"{base}/api/rooms", json={"game": "expeditionen"})
     response.raise_for_status()
     room_id = response.json()["room_id"]
     cookies = []
-    for name in ("Ada", "Bo"):
-        async with httpx.AsyncClient() as player:  # a browser of its own: a cookie of its own
+    for name, address in zip(("Ada", "Bo"), addresses, strict=True):
+        async with client_from(address) as player:  # a browser of its own: a cookie of its own
             joined = await player.post(f"{base}/api/rooms/{room_id}/join", json={"name": name})
             joined.raise_for_status()
             cookies.append(joined.cookies["kr_player"])
@@ -121,31 +150,53 @@ async def play(
     ws: ClientConnection, room_id: str, think: float, stats: Stats, stop: asyncio.Event
 ) -> None:
     rng = random.Random(room_id)
-    pending: asyncio.Task[None] | None = None
-    async for raw in ws:
-        message = orjson.loads(raw)
-        kind = message["type"]
-        if kind == "error":
-            stats.errors += stats.measuring
-            continue
-        if kind != "state":
-            continue
-        key = (room_id, message["match_number"], message["version"])
-        sent = stats.sent_at.pop(key, None)
-        if sent is not None and message["seat"] != (message.get("last_action") or {}).get("seat"):
-            if stats.measuring:
-                stats.latencies.append(time.perf_counter() - sent)
-                stats.moves += 1
-        elif sent is not None:
-            stats.sent_at[key] = sent  # our own echo: wait for the opponent's copy
-        if stop.is_set():
-            return
-        if message["result"] is not None:
-            await ws.send(json.dumps({"type": "rematch"}))
-        elif message["legal_actions"] and (pending is None or pending.done()):
-            pending = asyncio.create_task(act(ws, room_id, message, rng, think, stats))
-            stats.thinking.add(pending)
-            pending.add_done_callback(stats.thinking.discard)
+    pending: list[asyncio.Task[None]] = []
+    try:
+        async for raw in ws:
+            if await handle(ws, raw, room_id, think, stats, stop, rng, pending):
+                return
+    except ConnectionClosed:
+        pass
+    if not stop.is_set():
+        stats.closed += 1
+
+
+async def handle(
+    ws: ClientConnection,
+    raw: str | bytes,
+    room_id: str,
+    think: float,
+    stats: Stats,
+    stop: asyncio.Event,
+    rng: random.Random,
+    pending: list[asyncio.Task[None]],
+) -> bool:
+    """React to one message; True when the run is over."""
+    message = orjson.loads(raw)
+    kind = message["type"]
+    if kind == "error":
+        stats.errors += stats.measuring
+        return False
+    if kind != "state":
+        return False
+    key = (room_id, message["match_number"], message["version"])
+    sent = stats.sent_at.pop(key, None)
+    if sent is not None and message["seat"] != (message.get("last_action") or {}).get("seat"):
+        if stats.measuring:
+            stats.latencies.append(time.perf_counter() - sent)
+            stats.moves += 1
+    elif sent is not None:
+        stats.sent_at[key] = sent  # our own echo: wait for the opponent's copy
+    if stop.is_set():
+        return True
+    if message["result"] is not None:
+        await ws.send(json.dumps({"type": "rematch"}))
+    elif message["legal_actions"] and (not pending or pending[0].done()):
+        task = asyncio.create_task(act(ws, room_id, message, rng, think, stats))
+        pending[:] = [task]
+        stats.thinking.add(task)
+        task.add_done_callback(stats.thinking.discard)
+    return False
 
 
 async def act(
@@ -160,37 +211,51 @@ async def act(
     await ws.send(json.dumps({"type": "action", "version": version, "action": action}))
 
 
-async def run(args: argparse.Namespace) -> dict[str, float]:
+async def run(args: argparse.Namespace, attack: bool = False) -> dict[str, float]:
     if args.url:
         await wait_ready(args.url)
-        return await drive(args, args.url, args.pid)
+        return await drive(args, args.url, args.pid, attack)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as db_dir:
-        server = start_server(port, args.database_url or f"sqlite:///{db_dir}/load.db")
+        url = args.database_url or f"sqlite:///{db_dir}/load.db"
+        server = start_server(port, url, defaults=args.attack)
         try:
             await wait_ready(base)
-            return await drive(args, base, server.pid)
+            return await drive(args, base, server.pid, attack)
         finally:
             stop_server(server)
 
 
-async def drive(args: argparse.Namespace, base: str, pid: int | None) -> dict[str, float]:
+async def drive(
+    args: argparse.Namespace, base: str, pid: int | None, attack: bool = False
+) -> dict[str, float]:
     stats = Stats()
     stop = asyncio.Event()
     limits = httpx.Limits(max_connections=20)
+    # With --attack every honest client has an address of its own (see the docstring).
+    own = [loopback(n) if args.attack else None for n in range(2 * args.rooms)]
+    gate = asyncio.Semaphore(20)
+
+    async def seated(number: int) -> tuple[str, list[str]]:
+        async with gate:
+            return await seat_players(http, base, (own[2 * number], own[2 * number + 1]))
+
     async with httpx.AsyncClient(limits=limits, timeout=30) as http:
-        rooms = await asyncio.gather(*(seat_players(http, base) for _ in range(args.rooms)))
+        rooms = await asyncio.gather(*(seated(n) for n in range(args.rooms)))
     sockets: list[tuple[ClientConnection, str]] = []
-    for room_id, cookies in rooms:
-        for cookie in cookies:
+    for number, (room_id, cookies) in enumerate(rooms):
+        for seat, cookie in enumerate(cookies):
+            address = own[2 * number + seat]
             ws = await connect(
                 f"ws{base.removeprefix('http')}/ws/rooms/{room_id}",
                 additional_headers={"Cookie": f"kr_player={cookie}"},
                 max_queue=None,
+                **({"local_addr": (address, 0)} if address else {}),
             )
             sockets.append((ws, room_id))
     players = [asyncio.create_task(play(ws, room, args.think, stats, stop)) for ws, room in sockets]
+    attackers = start_attack_process(base, args.warmup + args.window) if attack else None
     await asyncio.sleep(args.warmup)
     stats.measuring = True
     cpu_before, started = cpu_seconds(pid) if pid else (0.0, 0.0), time.perf_counter()
@@ -205,6 +270,14 @@ async def drive(args: argparse.Namespace, base: str, pid: int | None) -> dict[st
     for task in players:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(task, 5)
+    opened: dict[str, int] = {}  # the attackers' sockets, by kind
+    if attackers is not None:
+        process, report = attackers
+        with contextlib.suppress(queue.Empty):
+            opened = report.get(timeout=15)
+        process.join(5)
+        if process.is_alive():
+            process.kill()
     latencies = sorted(stats.latencies) or [float("nan")]
 
     def pct(p: float) -> float:
@@ -218,10 +291,178 @@ async def drive(args: argparse.Namespace, base: str, pid: int | None) -> dict[st
         "p50_ms": pct(0.50),
         "p95_ms": pct(0.95),
         "p99_ms": pct(0.99),
+        "max_ms": latencies[-1] * 1000,
         "errors": stats.errors,
+        "honest_closed": stats.closed,
+        "flooder_sockets": opened.get("flooder", 0),
+        "slow_reader_sockets": opened.get("slow_reader", 0),
         "server_cpu_ms_per_move": (sum(cpu_after) - sum(cpu_before)) * 1000 / moves,
         "of_which_system_ms": (cpu_after[1] - cpu_before[1]) * 1000 / moves,
         "server_peak_mib": peak_memory_mib(pid) if pid else float("nan"),
+    }
+
+
+# Attackers (--attack): each from a loopback address of its own, in rooms of their own.
+
+FLOODERS = 5
+JUNK = (b"\x81\x81\0\0\0\0x") * 500  # 500 masked one-byte text frames: "x", not JSON
+
+
+async def raw_websocket(
+    base: str, room_id: str, address: str, receive_buffer: int | None = None
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A websocket opened by hand from `address` (optionally with a tiny receive buffer)."""
+    host, port = base.removeprefix("http://").split(":")
+    sock = socket.socket()
+    if receive_buffer:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    sock.bind((address, 0))
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, (host, int(port)))
+    reader, writer = await asyncio.open_connection(sock=sock)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(
+        f"GET /ws/rooms/{room_id} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        .encode()
+    )
+    await writer.drain()
+    await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+    return reader, writer
+
+
+SOCKETS: Counter[str] = Counter()  # in the attacker process: sockets opened, by kind
+
+
+async def flooder(base: str, room_id: str, address: str, stop: asyncio.Event) -> None:
+    """Junk frames as fast as the socket takes them; closed for it, straight back."""
+    while not stop.is_set():
+        try:
+            reader, writer = await raw_websocket(base, room_id, address)
+            SOCKETS["flooder"] += 1
+        except (TimeoutError, OSError, asyncio.IncompleteReadError):
+            await asyncio.sleep(0.05)
+            continue
+        drain = asyncio.create_task(read_until_closed(reader))
+        try:
+            while not stop.is_set() and not drain.done():
+                writer.write(JUNK)
+                await asyncio.wait_for(writer.drain(), 1)
+                await asyncio.sleep(0)  # drain() does not yield while the socket takes it all
+        except (TimeoutError, OSError):
+            pass
+        drain.cancel()
+        writer.close()
+        await asyncio.sleep(0.1)  # closed (or refused): straight back, after a breath
+
+async def read_until_closed(reader: asyncio.StreamReader) -> None:
+    with contextlib.suppress(OSError):
+        while await reader.read(1 << 16):
+            pass
+
+
+async def slow_reader(base: str, room_id: str, address: str, stop: asyncio.Event) -> None:
+    """A spectator with a 4 KB receive buffer that never reads; reconnects when closed."""
+    while not stop.is_set():
+        try:
+            reader, writer = await raw_websocket(base, room_id, address, receive_buffer=4096)
+            SOCKETS["slow_reader"] += 1
+        except (TimeoutError, OSError, asyncio.IncompleteReadError):
+            await asyncio.sleep(0.05)
+            continue
+        ping = b"\x81\x8f\0\0\0\0" + b'{"type":"ping"}'
+        try:
+            while not stop.is_set():  # pings within the rate: each pong piles up unread
+                writer.write(ping)
+                await asyncio.wait_for(writer.drain(), 1)
+                await asyncio.sleep(0.07)
+        except (TimeoutError, OSError):
+            pass
+        writer.close()
+        await asyncio.sleep(0.1)
+
+
+async def accomplices(base: str, room_id: str, cookies: list[str], stop: asyncio.Event) -> None:
+    """Two seated players who keep the slow reader's room busy, just within the rate."""
+    stats = Stats()
+    sockets = [
+        await connect(
+            f"ws{base.removeprefix('http')}/ws/rooms/{room_id}",
+            additional_headers={"Cookie": f"kr_player={cookie}"},
+            local_addr=(loopback(900 + seat), 0),
+        )
+        for seat, cookie in enumerate(cookies)
+    ]
+    await asyncio.gather(*(play(ws, room_id, 0.08, stats, stop) for ws in sockets))
+    for ws in sockets:
+        await ws.close()
+
+
+def start_attack_process(
+    base: str, seconds: float
+) -> tuple[multiprocessing.Process, multiprocessing.Queue[dict[str, int]]]:
+    """The attackers in a process of their own (as an attacker would run them): in the
+    clients' process they would slow down the measuring clients, not the server."""
+    context = multiprocessing.get_context("spawn")
+    report: multiprocessing.Queue[dict[str, int]] = context.Queue()
+    process = context.Process(target=attack, args=(base, seconds, report), daemon=True)
+    process.start()
+    return process, report
+
+
+def attack(base: str, seconds: float, report: multiprocessing.Queue[dict[str, int]]) -> None:
+    # The attackers share this 2-core machine with the server and the measuring clients;
+    # at full priority they would measure how the kernel shares the CPU, not the server.
+    os.nice(19)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        tasks = await start_attackers(base, stop)
+        await asyncio.sleep(seconds)
+        stop.set()
+        await asyncio.wait(tasks, timeout=5)
+
+    uvloop.run(main())
+    report.put(dict(SOCKETS))
+
+
+async def start_attackers(base: str, stop: asyncio.Event) -> list[asyncio.Task[None]]:
+    tasks = []
+    for number in range(FLOODERS):
+        address = loopback(1000 + number)
+        async with client_from(address, timeout=30) as http:
+            created = await http.post(f"{base}/api/rooms", json={"game": "expeditionen"})
+            room_id = created.json()["room_id"]
+        tasks.append(asyncio.create_task(flooder(base, room_id, address, stop)))
+    async with httpx.AsyncClient(timeout=30) as http:
+        room_id, cookies = await seat_players(http, base, (loopback(900), loopback(901)))
+    tasks.append(asyncio.create_task(accomplices(base, room_id, cookies, stop)))
+    tasks.append(asyncio.create_task(slow_reader(base, room_id, loopback(1100), stop)))
+    return tasks
+
+
+async def compare(args: argparse.Namespace) -> dict[str, float]:
+    """The honest rooms alone, then with attackers: both p99 figures and their ratio."""
+    alone = await run(args, attack=False)
+    attacked = await run(args, attack=True)
+    return {
+        "rooms": args.rooms,
+        "think_s": args.think,
+        "p99_ms_alone": alone["p99_ms"],
+        "p99_ms_attacked": attacked["p99_ms"],
+        "p99_ratio": attacked["p99_ms"] / alone["p99_ms"],
+        "p50_ms_alone": alone["p50_ms"],
+        "p50_ms_attacked": attacked["p50_ms"],
+        "moves_per_s_alone": alone["moves_per_s"],
+        "moves_per_s_attacked": attacked["moves_per_s"],
+        "honest_closed_alone": alone["honest_closed"],
+        "honest_closed_attacked": attacked["honest_closed"],
+        "errors_attacked": attacked["errors"],
+        "flooder_sockets": attacked["flooder_sockets"],
+        "slow_reader_sockets": attacked["slow_reader_sockets"],
+        "server_cpu_ms_per_move_alone": alone["server_cpu_ms_per_move"],
+        "server_cpu_ms_per_move_attacked": attacked["server_cpu_ms_per_move"],
+        "max_ms_attacked": attacked["max_ms"],
     }
 
 
@@ -236,9 +477,14 @@ def main() -> None:
     )
     parser.add_argument("--url", help="drive a server that is already running, e.g. for profiling")
     parser.add_argument("--pid", type=int, help="with --url: the server process to measure")
+    parser.add_argument(
+        "--attack",
+        action="store_true",
+        help="run twice, without and with attackers in other rooms; print both p99 figures",
+    )
     args = parser.parse_args()
     # The clients share this 2-core machine with the server: keep their own cost low.
-    figures = uvloop.run(run(args))
+    figures = uvloop.run(compare(args) if args.attack else run(args))
     print("  ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
                     for k, v in figures.items()))
 

@@ -23,7 +23,7 @@ from app.protocol import (
     RoomInfo,
     RoomMoves,
 )
-from app.routes.deps import MatchesDep, PlayerDep, RoomsDep, SettingsDep
+from app.routes.deps import CreationLimitDep, MatchesDep, PlayerDep, RoomsDep, SettingsDep
 from app.services import schemas
 from app.services.identity import COOKIE, COOKIE_MAX_AGE, new_token, token_hash
 from app.services.rooms import Refusal, RoomNotFound
@@ -34,6 +34,7 @@ logger = logging.getLogger(__name__)
 router = APIRouter(prefix="/api", tags=["api"])
 
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorResponse}}
+TOO_MANY: dict[int | str, dict[str, Any]] = {429: {"model": ErrorResponse}}
 # Every route with input says so: FastAPI would document its own 422 shape, not ours.
 UNPROCESSABLE: dict[int | str, dict[str, Any]] = {422: {"model": ErrorResponse}}
 
@@ -80,10 +81,20 @@ def game_schema(name: str) -> GameSchema:
 @router.post(
     "/rooms",
     status_code=status.HTTP_201_CREATED,
-    responses=UNPROCESSABLE,
+    responses=UNPROCESSABLE | TOO_MANY,
     summary="Open a room for a game (nobody is seated yet)",
 )
-async def create_room(body: CreateRoom, rooms: RoomsDep, settings: SettingsDep) -> RoomCreated:
+async def create_room(
+    body: CreateRoom,
+    request: Request,
+    rooms: RoomsDep,
+    settings: SettingsDep,
+    creation_limit: CreationLimitDep,
+) -> RoomCreated:
+    address = request.client.host if request.client else "unknown"
+    if not creation_limit.take(address):
+        limit = settings.rooms_per_address_per_minute
+        fail(429, "too_many_rooms", f"at most {limit} new rooms per minute", address=address)
     try:
         room = rooms.create_room(body.game, body.options, body.preset)
     except Refusal as refusal:

@@ -2,37 +2,27 @@
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import logging
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.messaging import Audience, TokenBucket
+from app.connections import SocketConnection, force_close
+from app.messaging import TokenBucket
 from app.observability import WS_CONNECTIONS
-from app.protocol import CLOSE_FORBIDDEN_ORIGIN, CLOSE_UNKNOWN_ROOM, ErrorCode
-from app.routes.deps import PlayerDep, RoomsDep, SettingsDep
+from app.protocol import (
+    CLOSE_FORBIDDEN_ORIGIN,
+    CLOSE_RATE_LIMITED,
+    CLOSE_UNKNOWN_ROOM,
+    ErrorCode,
+)
+from app.routes.deps import CapsDep, PlayerDep, RoomsDep, SettingsDep
 from app.services.rooms import Refusal, RoomNotFound, error_text
 from app.settings import Settings
 
 logger = logging.getLogger(__name__)
 router = APIRouter()
-
-
-class SocketConnection:
-    def __init__(self, websocket: WebSocket, token_hash: str | None, bucket: TokenBucket) -> None:
-        self.websocket = websocket
-        self.token_hash = token_hash
-        self.bucket = bucket
-        self.seat: Audience = None
-
-    async def send(self, text: str) -> None:
-        # A socket that went away is noticed by its receive loop; the others still get theirs.
-        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-            await self.websocket.send_text(text)
-
-    async def close(self, code: int, reason: str) -> None:
-        await self.websocket.close(code, reason)
 
 
 def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
@@ -45,17 +35,45 @@ def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
     return urlsplit(origin).netloc == websocket.headers.get("host")
 
 
+def client_address(websocket: WebSocket) -> str:
+    return websocket.client.host if websocket.client else "unknown"
+
+
 async def refuse(
-    websocket: WebSocket, room_id: str, code: ErrorCode, message: str, close_code: int
+    websocket: WebSocket,
+    room_id: str,
+    code: ErrorCode,
+    message: str,
+    close_code: int,
+    log: bool = True,
 ) -> None:
-    logger.warning("refused: %s", message, extra={"room_id": room_id, "code": code})
-    await websocket.send_text(error_text(code, message))
-    await websocket.close(close_code, message)
+    """Answer and close a socket that was never admitted (nothing else is queued for it).
+
+    The server reads nothing more from it: whatever the client sent after its handshake
+    is not parsed (a refused flood costs the handshake only)."""
+    if log:
+        logger.warning(
+            "refused: %s",
+            message,
+            extra={"room_id": room_id, "code": code, "address": client_address(websocket)},
+        )
+    try:
+        async with asyncio.timeout(5):
+            await websocket.send_text(error_text(code, message))
+            if not force_close(websocket, close_code, message):
+                await websocket.close(close_code, message)
+    except (TimeoutError, OSError, RuntimeError, WebSocketDisconnect):
+        pass
 
 
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(
-    websocket: WebSocket, room_id: str, rooms: RoomsDep, settings: SettingsDep, player: PlayerDep
+    websocket: WebSocket,
+    room_id: str,
+    rooms: RoomsDep,
+    settings: SettingsDep,
+    player: PlayerDep,
+    caps: CapsDep,
 ) -> None:
     await websocket.accept()
     if not origin_allowed(websocket, settings):
@@ -67,7 +85,38 @@ async def room_socket(
             CLOSE_FORBIDDEN_ORIGIN,
         )
         return
-    connection = SocketConnection(websocket, player, TokenBucket(settings.messages_per_second))
+    address = client_address(websocket)
+    refused = caps.admit(address, room_id)
+    if refused is not None:
+        await refuse(
+            websocket, room_id, refused.code, refused.message, refused.close_code, refused.log
+        )
+        return
+    try:
+        close_code = await serve(websocket, room_id, rooms, settings, player, address)
+    finally:
+        caps.release(address, room_id)
+    if close_code == CLOSE_RATE_LIMITED:
+        caps.penalize(address)
+
+
+async def serve(
+    websocket: WebSocket,
+    room_id: str,
+    rooms: RoomsDep,
+    settings: Settings,
+    player: str | None,
+    address: str,
+) -> int | None:
+    """Serve one admitted socket until it closes; the code if the server closed it."""
+    connection = SocketConnection(
+        websocket,
+        player,
+        TokenBucket(settings.messages_per_second),
+        address=address,
+        queue_limit=settings.send_queue_messages,
+        send_timeout=settings.send_timeout_seconds,
+    )
     try:
         room = rooms.room(room_id)
         await rooms.connect(room, connection)
@@ -75,15 +124,22 @@ async def room_socket(
         await refuse(
             websocket, room_id, "unknown_room", "no open room with this id", CLOSE_UNKNOWN_ROOM
         )
-        return
+        return None
+    connection.start()
     WS_CONNECTIONS.inc()
     try:
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            if connection.closing:
+                break  # closed by the server: read no more (the writer closes the socket)
             text = message.get("text")
             await rooms.receive(room, connection, text if text is not None else message["bytes"])
+            # Yield between messages: a connection with a full inbox cannot starve the others.
+            await asyncio.sleep(0)
     finally:
         WS_CONNECTIONS.dec()
         await rooms.disconnect(room, connection)
+        await connection.stop()
+    return connection.close_code

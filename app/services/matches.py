@@ -23,10 +23,7 @@ class MatchService:
         held_by: str | None = None,
     ) -> list[dict[str, Any]]:
         """Finished matches, newest first: all of them, or (held_by) those of one player."""
-        if held_by is not None:
-            found = self.store.finished_matches_held_by(held_by, game, player, limit, offset)
-        else:
-            found = self.store.finished_matches(game, player, limit, offset)
+        found = self.store.finished_matches(game, player, limit, offset, held_by)
         return [
             {
                 "match_id": match.id,

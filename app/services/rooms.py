@@ -3,7 +3,8 @@
 A room lives in memory while it is in use and is rebuilt from the database on first access
 (seed + options + stored actions, replayed through the engine). The database is the source
 of truth: an action is stored before anyone hears of it. Messages for one room are handled
-one at a time under the room's lock.
+one at a time under the room's lock. Fan-out only queues texts on each connection (its own
+writer sends them), so nothing under the lock waits on a socket.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from app.messaging import Audience, Broadcaster, Connection
 from app.observability import ACTION_LATENCY, ACTIONS, MATCHES_IN_PROGRESS, ROOMS_OPEN
 from app.protocol import (
     CLIENT_MESSAGE,
+    CLOSE_RATE_LIMITED,
     CLOSE_ROOM_CLOSED,
     ActionMessage,
     ErrorCode,
@@ -288,6 +290,7 @@ class RoomService:
         )
         for winner in loaded.finished_winners:
             room.count_finished(winner)
+        room.rematch.update(loaded.rematch)
         return room
 
     def _catch_up(self, room: LiveRoom) -> None:
@@ -297,7 +300,7 @@ class RoomService:
             raise Refusal("unknown_room", "this room was closed")
         fresh = self._rebuild(loaded)
         was_playing = room.match.status == "playing"
-        room.match, room.seats = fresh.match, fresh.seats
+        room.match, room.seats, room.rematch = fresh.match, fresh.seats, fresh.rematch
         room.wins, room.draws, room.finished = fresh.wins, fresh.draws, fresh.finished
         MATCHES_IN_PROGRESS.inc((room.match.status == "playing") - was_playing)
         logger.info("room caught up", extra={"room_id": room.id, "version": room.match.version})
@@ -350,8 +353,8 @@ class RoomService:
                 room.match.status = "playing"
                 MATCHES_IN_PROGRESS.inc()
             self._seat_watchers(room, token_hash, free[0])
-            await self.broadcaster.publish_all(room.id, self._presence(room))
-            await self._publish_state(room)
+            self.broadcaster.publish_all(room.id, self._presence(room))
+            self._publish_state(room)
             logger.info(
                 "seat taken", extra={"room_id": room.id, "seat": free[0], "match_id": room.match.id}
             )
@@ -373,29 +376,46 @@ class RoomService:
             room.last_active = self.clock()
             if connection.seat is not None:
                 room.online[connection.seat] += 1
-            await connection.send(self._state_texts(room, [connection.seat])[connection.seat])
+            connection.send(self._state_texts(room, [connection.seat])[connection.seat])
             if connection.seat is not None and room.online[connection.seat] == 1:
-                await self.broadcaster.publish_all(room.id, self._presence(room))
+                self.broadcaster.publish_all(room.id, self._presence(room))
 
     async def disconnect(self, room: LiveRoom, connection: Connection) -> None:
         """A dropped seat keeps the seat; the others learn that it went away."""
         self.broadcaster.unsubscribe(room.id, connection)
+        unlogged = connection.refusals.flush()
+        if unlogged:
+            logger.warning(
+                "refused %d more messages before the connection ended",
+                unlogged,
+                extra={"room_id": room.id, "seat": connection.seat, "count": unlogged},
+            )
         if connection.seat is None or room.closed:
             return
         async with room.lock:
             room.online[connection.seat] -= 1
             if room.online[connection.seat] == 0:
-                await self.broadcaster.publish_all(room.id, self._presence(room))
+                self.broadcaster.publish_all(room.id, self._presence(room))
 
     # The message path
 
     async def receive(self, room: LiveRoom, connection: Connection, data: str | bytes) -> None:
-        """Handle one websocket message; a refusal answers this connection only."""
+        """Handle one websocket message; a refusal answers this connection only.
+
+        Every message counts against the rate, junk included, before any work is done; a
+        connection over its rate gets one `rate_limited` error and is closed.
+        """
         started = time.perf_counter()
+        if not connection.bucket.take():
+            refusal = Refusal("rate_limited", "too many messages; closing this connection")
+            self._log_refusal(room, connection, refusal)
+            connection.send(error_text(refusal.code, refusal.message))
+            connection.close(CLOSE_RATE_LIMITED, "too many messages")
+            return
         try:
-            message = self._parse(connection, data)
+            message = self._parse(data)
             if isinstance(message, Ping):
-                await connection.send(PONG)
+                connection.send(PONG)
             elif isinstance(message, RematchRequest):
                 await self._ask_rematch(room, connection)
             else:
@@ -404,12 +424,9 @@ class RoomService:
                 ACTION_LATENCY.observe(time.perf_counter() - started)
         except Refusal as refusal:
             self._log_refusal(room, connection, refusal)
-            await connection.send(error_text(refusal.code, refusal.message))
+            connection.send(error_text(refusal.code, refusal.message))
 
-    def _parse(self, connection: Connection, data: str | bytes) -> Any:
-        # Every message counts against the rate, junk included, before any work is done.
-        if not connection.bucket.take():
-            raise Refusal("rate_limited", "too many messages; slow down")
+    def _parse(self, data: str | bytes) -> Any:
         limit = self.settings.max_message_bytes
         size = len(data) if isinstance(data, bytes) else len(data.encode())
         if size > limit:
@@ -444,9 +461,9 @@ class RoomService:
             except PlyTaken:
                 # Another server process stored this version first: catch up, then say so.
                 self._catch_up(room)
-                await self._publish_state(room)
+                self._publish_state(room)
                 raise Refusal("stale", "another action was stored first") from None
-            await self._publish_state(room)
+            self._publish_state(room)
 
     def _store_action(self, room: LiveRoom, seat: int, action: dict[str, Any], state: Any) -> None:
         """Store the action, then advance the live match (never the other way round)."""
@@ -493,14 +510,20 @@ class RoomService:
                 raise Refusal("not_seated", "spectators cannot ask for a rematch")
             if room.match.status != "finished":
                 raise Refusal("illegal", "a rematch can be asked for once the match is over")
-            room.rematch.add(connection.seat)
+            try:
+                # Stored, so that a restart keeps it (and other processes see it).
+                stored = self.store.request_rematch(room.match.id, connection.seat)
+            except SQLAlchemyError:
+                logger.exception("storing a rematch request failed", extra={"room_id": room.id})
+                raise Refusal("unavailable", "the request could not be saved; try again") from None
+            room.rematch.update(stored)
             room.last_active = self.clock()
             if len(room.rematch) < room.game.seats:
                 message = {"type": "rematch", "requested_by": sorted(room.rematch)}
-                await self.broadcaster.publish_all(room.id, dumps(message))
+                self.broadcaster.publish_all(room.id, dumps(message))
                 return
             self._start_rematch(room)
-            await self._publish_state(room)
+            self._publish_state(room)
 
     def _start_rematch(self, room: LiveRoom) -> None:
         game, previous = room.game, room.match
@@ -523,9 +546,9 @@ class RoomService:
 
     # Fan-out
 
-    async def _publish_state(self, room: LiveRoom) -> None:
+    def _publish_state(self, room: LiveRoom) -> None:
         audiences = self.broadcaster.audiences(room.id)
-        await self.broadcaster.publish(room.id, self._state_texts(room, audiences))
+        self.broadcaster.publish(room.id, self._state_texts(room, audiences))
 
     def _state_texts(self, room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience, str]:
         """One `state` text per audience: each seat's own view, one shared by spectators."""
@@ -597,7 +620,7 @@ class RoomService:
                 room.closed = True
                 self._forget(room)
         minutes = self.settings.room_idle_minutes
-        await self.broadcaster.close_room(
+        self.broadcaster.close_room(
             room_id, CLOSE_ROOM_CLOSED, f"room closed after {minutes} minutes without activity"
         )
         logger.info("room closed", extra={"room_id": room_id, "reason": "idle"})
@@ -614,6 +637,10 @@ class RoomService:
         self.rooms.clear()
 
     def _log_refusal(self, room: LiveRoom, connection: Connection, refusal: Refusal) -> None:
+        """One line per connection per interval, with the number of refusals it stands for."""
+        count = connection.refusals.note()
+        if count is None:
+            return
         level = logging.WARNING if refusal.code in SUSPICIOUS else logging.INFO
         logger.log(
             level,
@@ -624,6 +651,7 @@ class RoomService:
                 "match_id": room.match.id,
                 "seat": connection.seat,
                 "code": refusal.code,
+                "count": count,
             },
         )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import UTC, datetime
 from typing import Any
 
@@ -62,6 +63,12 @@ class Room(Base):
     closed_at: Mapped[datetime | None]
 
 
+def fold_name(name: str) -> str:
+    """A name as the history search compares it: NFC, then Unicode case folding (SQLite's
+    lower() folds ASCII only, so the folding is Python's, on write and on query)."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
 class Seat(Base):
     """A seat taken by a player; the player is known only by the HMAC of their token."""
 
@@ -70,6 +77,8 @@ class Seat(Base):
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(24))
+    # fold_name(name); case folding can lengthen a name (ß → ss), up to three times.
+    name_folded: Mapped[str] = mapped_column(String(72))
     token_hash: Mapped[str] = mapped_column(String(64), index=True)
 
 
@@ -102,3 +111,12 @@ class ActionRow(Base):
     seat: Mapped[int]
     action: Mapped[dict[str, Any]]
     created_at: Mapped[datetime]
+
+
+class RematchRequestRow(Base):
+    """A seat asked for a rematch after this (finished) match; kept across restarts."""
+
+    __tablename__ = "rematch_requests"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -6,6 +6,7 @@ uses ORM sessions.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -14,7 +15,15 @@ from sqlalchemy import Connection, Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.storage.models import ActionRow, Base, Match, Room, Seat
+from app.storage.models import (
+    ActionRow,
+    Base,
+    Match,
+    RematchRequestRow,
+    Room,
+    Seat,
+    fold_name,
+)
 
 ACTIONS = Base.metadata.tables[ActionRow.__tablename__]
 MATCHES = Base.metadata.tables[Match.__tablename__]
@@ -50,6 +59,7 @@ class LoadedRoom:
     match: Match
     actions: list[StoredAction]
     finished_winners: list[int | None]
+    rematch: list[int]  # seats that asked for a rematch after the current (finished) match
 
 
 @dataclass(frozen=True)
@@ -102,16 +112,23 @@ class Store:
                 .where(ActionRow.match_id == current.id)
                 .order_by(ActionRow.ply)
             ).all()
+            rematch = session.scalars(
+                select(RematchRequestRow.seat)
+                .where(RematchRequestRow.match_id == current.id)
+                .order_by(RematchRequestRow.seat)
+            ).all()
             return LoadedRoom(
                 room=room,
                 seats=list(seats),
                 match=current,
                 actions=[StoredAction(ply, seat, action) for ply, seat, action in rows],
                 finished_winners=[m.winner for m in matches if m.status == "finished"],
+                rematch=list(rematch),
             )
 
     def take_seat(self, seat: Seat, start_match_id: int | None, now: datetime) -> None:
         """Store the seat; when it was the last free one, the match starts in the same commit."""
+        seat.name_folded = fold_name(seat.name)
         try:
             with self.sessions.begin() as session:
                 session.add(seat)
@@ -131,6 +148,17 @@ class Store:
     def add_match(self, match: Match) -> None:
         with self.sessions.begin() as session:
             session.add(match)
+
+    def request_rematch(self, match_id: int, seat: int) -> set[int]:
+        """Store a seat's rematch request (again is fine); return every seat that asked."""
+        with contextlib.suppress(IntegrityError), self.sessions.begin() as session:
+            session.add(RematchRequestRow(match_id=match_id, seat=seat))
+        with self.sessions() as session:
+            return set(
+                session.scalars(
+                    select(RematchRequestRow.seat).where(RematchRequestRow.match_id == match_id)
+                )
+            )
 
     # The action path
 
@@ -214,34 +242,27 @@ class Store:
     # History
 
     def finished_matches(
-        self, game: str | None, player: str | None, limit: int, offset: int
+        self,
+        game: str | None,
+        player: str | None,
+        limit: int,
+        offset: int,
+        held_by: str | None = None,
     ) -> list[tuple[Match, list[str | None]]]:
+        """Finished matches, newest first: all, or (held_by, a token hash) one player's."""
         query = select(Match).where(Match.status == "finished")
+        if held_by is not None:
+            query = query.where(
+                Match.room_id.in_(select(Seat.room_id).where(Seat.token_hash == held_by))
+            )
         if game:
             query = query.where(Match.game == game)
         if player:
-            pattern = "%" + player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            holders = select(Seat.room_id).where(Seat.name.ilike(pattern + "%", escape="\\"))
-            query = query.where(Match.room_id.in_(holders))
-        query = (
-            query.order_by(Match.finished_at.desc(), Match.id.desc()).limit(limit).offset(offset)
-        )
-        with self.sessions() as session:
-            matches = list(session.scalars(query))
-            names = self._names(session, {match.room_id for match in matches})
-            return [(match, names[match.room_id]) for match in matches]
-
-    def finished_matches_held_by(
-        self, token_hash: str, game: str | None, player: str | None, limit: int, offset: int
-    ) -> list[tuple[Match, list[str | None]]]:
-        """Finished matches in rooms where this player holds a seat, newest first."""
-        held = select(Seat.room_id).where(Seat.token_hash == token_hash)
-        query = select(Match).where(Match.status == "finished", Match.room_id.in_(held))
-        if game:
-            query = query.where(Match.game == game)
-        if player:
-            pattern = "%" + player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            holders = select(Seat.room_id).where(Seat.name.ilike(pattern + "%", escape="\\"))
+            folded = fold_name(player)
+            escaped = folded.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            holders = select(Seat.room_id).where(
+                Seat.name_folded.like("%" + escaped + "%", escape="\\")
+            )
             query = query.where(Match.room_id.in_(holders))
         query = (
             query.order_by(Match.finished_at.desc(), Match.id.desc()).limit(limit).offset(offset)

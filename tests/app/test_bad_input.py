@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from app.main import create_app
-from app.protocol import CLOSE_FORBIDDEN_ORIGIN, CLOSE_UNKNOWN_ROOM
+from app.protocol import CLOSE_FORBIDDEN_ORIGIN, CLOSE_RATE_LIMITED, CLOSE_UNKNOWN_ROOM
 from app.settings import Settings
 from engine import get_game
 from tests.app.tables import Socket, Table, play
@@ -163,12 +163,15 @@ def watcher_allowed_one_message(settings: Settings) -> Iterator[Socket]:
             yield watcher
 
 
-def test_too_many_messages_are_rate_limited(settings: Settings) -> None:
+def test_a_connection_over_its_rate_gets_one_error_and_is_closed(settings: Settings) -> None:
     with watcher_allowed_one_message(settings) as watcher:
         watcher.send({"type": "ping"})
         assert watcher.next("pong")
         watcher.send({"type": "ping"})
         assert watcher.error()["code"] == "rate_limited"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            watcher.receive()
+    assert closed.value.code == CLOSE_RATE_LIMITED
 
 
 def test_malformed_messages_count_against_the_rate_too(settings: Settings) -> None:
@@ -233,13 +236,24 @@ def test_a_player_name_must_have_1_to_24_characters(table: Table, name: str) -> 
     assert response.json()["detail"]["code"] == "malformed"
 
 
-@pytest.mark.parametrize("name", ["a\x00b", "tab\there", "line\nbreak"])
+@pytest.mark.parametrize("name", ["a\x00b", "tab\there", "line\nbreak", "c1\x85control"])
 def test_a_player_name_is_printable_text(table: Table, name: str) -> None:
     room_id = table.create_room("scoundrel")
     response = table.client.post(f"/api/rooms/{room_id}/join", json={"name": name})
     assert response.status_code == 422
     assert response.json()["detail"]["code"] == "malformed"
     assert table.client.get(f"/api/rooms/{room_id}").json()["seats"][0]["name"] is None
+
+
+def test_a_player_name_is_no_lone_surrogate(table: Table) -> None:
+    room_id = table.create_room("scoundrel")
+    response = table.client.post(
+        f"/api/rooms/{room_id}/join",
+        content=b'{"name": "ab\\ud800"}',  # valid JSON, but no UTF-8 text
+        headers={"content-type": "application/json"},
+    )
+    assert response.status_code == 422
+    assert response.json()["detail"]["code"] == "malformed"
 
 
 @pytest.mark.parametrize("query", ["player=a%00b", "game=a%00", "offset=99999999999999999999"])

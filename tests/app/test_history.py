@@ -71,3 +71,17 @@ def test_history_is_newest_first_and_filters_by_game_and_player(table: Table) ->
     assert rooms(game="expeditionen") == []
     assert rooms(limit=1, offset=1) == [ada_room]
     assert table.client.get("/api/matches", params={"limit": 0}).status_code == 422
+
+
+def test_the_player_filter_ignores_case_beyond_ascii(table: Table) -> None:
+    zoe_room = finish_scoundrel(table, "Zoë Ärger-Öl")
+    street_room = finish_scoundrel(table, "Straße")
+
+    def rooms(player: str) -> list[str]:
+        listed = table.client.get("/api/matches", params={"player": player}).json()
+        return [m["room_id"] for m in listed]
+
+    for query in ("ärger", "ÄRGER", "zoë ä", "-öl", "ÖL"):
+        assert rooms(query) == [zoe_room], query
+    assert rooms("STRASSE") == [street_room]  # casefold: ß is ss
+    assert rooms("zoe") == []  # case is ignored, accents are not

@@ -51,7 +51,16 @@ def test_every_error_code_is_documented(code: str) -> None:
 
 @pytest.mark.parametrize(
     "code",
-    [protocol.CLOSE_UNKNOWN_ROOM, protocol.CLOSE_FORBIDDEN_ORIGIN, protocol.CLOSE_ROOM_CLOSED],
+    [
+        protocol.CLOSE_UNKNOWN_ROOM,
+        protocol.CLOSE_FORBIDDEN_ORIGIN,
+        protocol.CLOSE_ROOM_CLOSED,
+        protocol.CLOSE_TOO_SLOW,
+        protocol.CLOSE_RATE_LIMITED,
+        protocol.CLOSE_TOO_MANY_CONNECTIONS,
+        protocol.CLOSE_RESTART,
+        protocol.CLOSE_TOO_BIG,
+    ],
 )
 def test_every_close_code_is_documented(code: int) -> None:
     assert f"| `{code}` |" in DOC.split("### Close codes", 1)[1]

@@ -6,7 +6,10 @@ import random
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
+from app.main import create_app
+from app.settings import Settings
 from engine import Outcome, get_game
 from tests.app.tables import Socket, Table, play
 
@@ -95,3 +98,19 @@ def test_scoundrel_keeps_its_options_for_a_rematch() -> None:
     options = {"strict_weapons": True, "open_discard": False}
     lost = Outcome((-10,), None, "slain")
     assert get_game("scoundrel").rematch_options(options, lost, 0) == options
+
+
+def test_a_rematch_request_survives_a_restart(settings: Settings, fixed_deals: None) -> None:
+    with TestClient(create_app(settings)) as client:
+        table = Table(client)
+        room_id, cookies = table.seated_room("expeditionen", preset="short")
+        with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, cookies[1]) as bo:
+            finished(table, [ada, bo], room_id)
+            ada.send({"type": "rematch"})
+            assert bo.next("rematch")["requested_by"] == [0]
+    with TestClient(create_app(settings)) as client:  # a new server process
+        table = Table(client)
+        with table.socket(room_id, cookies[1]) as bo:
+            assert bo.state["rematch"] == {"requested_by": [0]}
+            bo.send({"type": "rematch"})
+            assert bo.wait_version(2, 0)["match_number"] == 2

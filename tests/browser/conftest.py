@@ -59,6 +59,10 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "SECRET_KEY": "browser-tests-" + "s" * 32,
         "ENVIRONMENT": "development",
         "LOG_LEVEL": "WARNING",
+        # Every test's browsers come from 127.0.0.1: the per-address caps would count them
+        # all as one client (tests/app/test_limits.py tests the caps).
+        "ROOMS_PER_ADDRESS_PER_MINUTE": "10000",
+        "MAX_CONNECTIONS_PER_ADDRESS": "10000",
     }
     log = (folder / "server.log").open("wb")
     server = subprocess.Popen(

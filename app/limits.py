@@ -1,0 +1,137 @@
+"""Caps that keep one client from crowding out the others, all counted per process.
+
+- ``ConnectionCaps``: open websockets per client address and per room; an address whose
+  socket was closed for flooding opens none for FLOOD_PENALTY_SECONDS.
+- ``RoomCreationLimit``: rooms one client address may create per minute.
+- ``RefusalLog``: a connection's refusals are logged once per interval, with a count.
+
+The client address is what uvicorn reports (``websocket.client.host``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from app.protocol import CLOSE_RATE_LIMITED, CLOSE_TOO_MANY_CONNECTIONS, ErrorCode
+from app.settings import Settings
+
+# A connection's refusals are logged at most once per this many seconds.
+REFUSAL_LOG_SECONDS = 10.0
+# After a socket was closed for flooding, its address opens no socket for this long (each
+# new socket of a flood would cost the server its handshake and a buffer of junk to parse).
+FLOOD_PENALTY_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class Admission:
+    """Why a socket is refused: its error, its close code, and whether to log it."""
+
+    code: ErrorCode
+    message: str
+    close_code: int
+    log: bool = True
+
+
+class ConnectionCaps:
+    """Open websockets per client address and per room."""
+
+    def __init__(self, settings: Settings, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_address = settings.max_connections_per_address
+        self.per_room = settings.max_connections_per_room
+        self.clock = clock
+        self.addresses: Counter[str] = Counter()
+        self.rooms: Counter[str] = Counter()
+        self.penalized: dict[str, float] = {}  # address → until when
+        self.refused_while_penalized: Counter[str] = Counter()
+
+    def admit(self, address: str, room_id: str) -> Admission | None:
+        """Count the connection in; or say why not."""
+        until = self.penalized.get(address)
+        if until is not None:
+            if self.clock() < until:
+                self.refused_while_penalized[address] += 1
+                seconds = FLOOD_PENALTY_SECONDS
+                message = f"a socket from here sent too fast; wait {seconds:.0f} s"
+                # Logged once per penalty, not once per attempt.
+                log = self.refused_while_penalized[address] == 1
+                return Admission("rate_limited", message, CLOSE_RATE_LIMITED, log)
+            del self.penalized[address]
+            self.refused_while_penalized.pop(address, None)
+        if self.addresses[address] >= self.per_address:
+            message = f"at most {self.per_address} open sockets per address"
+            return Admission("too_many_connections", message, CLOSE_TOO_MANY_CONNECTIONS)
+        if self.rooms[room_id] >= self.per_room:
+            message = f"at most {self.per_room} open sockets per room"
+            return Admission("too_many_connections", message, CLOSE_TOO_MANY_CONNECTIONS)
+        self.addresses[address] += 1
+        self.rooms[room_id] += 1
+        return None
+
+    def penalize(self, address: str) -> None:
+        """This address flooded: it opens no socket for FLOOD_PENALTY_SECONDS."""
+        now = self.clock()
+        if len(self.penalized) > 10_000:
+            self.penalized = {a: t for a, t in self.penalized.items() if t > now}
+            self.refused_while_penalized = Counter(
+                {a: n for a, n in self.refused_while_penalized.items() if a in self.penalized}
+            )
+        self.penalized[address] = now + FLOOD_PENALTY_SECONDS
+        self.refused_while_penalized.pop(address, None)
+
+    def release(self, address: str, room_id: str) -> None:
+        for counter, key in ((self.addresses, address), (self.rooms, room_id)):
+            counter[key] -= 1
+            if counter[key] <= 0:
+                del counter[key]
+
+
+class RoomCreationLimit:
+    """At most ``per_minute`` rooms per client address in any 60 seconds."""
+
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_minute = per_minute
+        self.clock = clock
+        self.created: dict[str, deque[float]] = {}
+
+    def take(self, address: str) -> bool:
+        now = self.clock()
+        times = self.created.setdefault(address, deque())
+        while times and times[0] <= now - 60.0:
+            times.popleft()
+        if len(times) >= self.per_minute:
+            return False
+        times.append(now)
+        if len(self.created) > 10_000:  # forget addresses that created nothing for a minute
+            for key in [k for k, v in self.created.items() if not v or v[-1] <= now - 60.0]:
+                del self.created[key]
+        return True
+
+
+class RefusalLog:
+    """Whether to log a connection's refusal now: the first one, then one per interval with
+    the number of refusals since the last line (a flood writes one line, not thousands)."""
+
+    def __init__(
+        self, seconds: float = REFUSAL_LOG_SECONDS, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.seconds = seconds
+        self.clock = clock
+        self.logged_at: float | None = None
+        self.unlogged = 0
+
+    def note(self) -> int | None:
+        """Count one refusal; return how many to report now, or None to stay quiet."""
+        self.unlogged += 1
+        now = self.clock()
+        if self.logged_at is not None and now - self.logged_at < self.seconds:
+            return None
+        count, self.unlogged, self.logged_at = self.unlogged, 0, now
+        return count
+
+    def flush(self) -> int:
+        """Refusals not reported yet (when the connection ends)."""
+        count, self.unlogged = self.unlogged, 0
+        return count

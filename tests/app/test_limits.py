@@ -1,0 +1,211 @@
+"""Limits per client: sockets per address and per room, rooms per minute, refusals logged
+once per interval, and the outgoing queue that never lets a slow reader hold anyone up."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from app.connections import SocketConnection
+from app.limits import FLOOD_PENALTY_SECONDS, ConnectionCaps, RefusalLog, RoomCreationLimit
+from app.main import create_app
+from app.messaging import LocalBroadcaster, TokenBucket
+from app.protocol import CLOSE_RATE_LIMITED, CLOSE_TOO_MANY_CONNECTIONS, CLOSE_TOO_SLOW
+from app.settings import Settings
+from tests.app.tables import Table
+
+
+@pytest.fixture
+def capped(settings: Settings) -> Iterator[Table]:
+    limited = settings.model_copy(
+        update={
+            "max_connections_per_address": 3,
+            "max_connections_per_room": 2,
+            "rooms_per_address_per_minute": 3,
+        }
+    )
+    with TestClient(create_app(limited)) as client:
+        yield Table(client)
+
+
+def refused_socket(table: Table, room_id: str) -> tuple[str, int]:
+    with table.client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+        code = ws.receive_json()["code"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+    return code, closed.value.code
+
+
+def test_a_room_takes_only_so_many_sockets_spectators_included(capped: Table) -> None:
+    room_id, other_room = capped.create_room("scoundrel"), capped.create_room("scoundrel")
+    with ExitStack() as stack:
+        for _ in range(2):
+            stack.enter_context(capped.socket(room_id))
+        assert refused_socket(capped, room_id) == (
+            "too_many_connections",
+            CLOSE_TOO_MANY_CONNECTIONS,
+        )
+        with capped.socket(other_room) as elsewhere:  # other rooms are not affected
+            assert elsewhere.state["room_id"] == other_room
+    with capped.socket(room_id) as again:  # closed sockets count no more
+        assert again.state["room_id"] == room_id
+
+
+def test_one_address_opens_only_so_many_sockets(capped: Table) -> None:
+    rooms = [capped.create_room("scoundrel") for _ in range(3)]
+    with ExitStack() as stack:
+        for room_id in rooms:  # TestClient's sockets all come from one address
+            stack.enter_context(capped.socket(room_id))
+        code, close = refused_socket(capped, rooms[0])
+        assert (code, close) == ("too_many_connections", CLOSE_TOO_MANY_CONNECTIONS)
+
+
+def test_one_address_creates_only_so_many_rooms_per_minute(capped: Table) -> None:
+    for _ in range(3):
+        capped.create_room("scoundrel")
+    response = capped.client.post("/api/rooms", json={"game": "scoundrel"})
+    assert response.status_code == 429
+    assert response.json()["detail"]["code"] == "too_many_rooms"
+
+
+def test_room_creation_is_counted_over_a_sliding_minute() -> None:
+    now = [0.0]
+    limit = RoomCreationLimit(2, clock=lambda: now[0])
+    assert limit.take("a") and limit.take("a") and not limit.take("a")
+    assert limit.take("b")
+    now[0] = 59.0
+    assert not limit.take("a")
+    now[0] = 60.5
+    assert limit.take("a")
+
+
+def test_refusals_are_logged_once_per_interval_with_a_count(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    room_id = table.create_room("scoundrel")
+    with caplog.at_level(logging.INFO, logger="app.services.rooms"):
+        with table.socket(room_id) as watcher:
+            for _ in range(30):
+                watcher.send("junk")
+            for _ in range(30):
+                assert watcher.error()["code"] == "malformed"
+    lines = [r for r in caplog.records if getattr(r, "code", None) == "malformed"]
+    assert [line.count for line in lines] == [1]  # type: ignore[attr-defined]
+    (summary,) = [r for r in caplog.records if "more messages" in r.getMessage()]
+    assert summary.count == 29  # type: ignore[attr-defined]
+
+
+def test_a_refusal_log_reports_the_count_of_each_interval() -> None:
+    now = [0.0]
+    log = RefusalLog(seconds=10, clock=lambda: now[0])
+    assert log.note() == 1
+    assert [log.note() for _ in range(5)] == [None] * 5
+    now[0] = 10.0
+    assert log.note() == 6
+    assert log.flush() == 0
+    log.note()
+    assert log.flush() == 1
+
+
+class StuckSocket:
+    """A websocket whose writes never complete (a peer that stopped reading)."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closed: tuple[int, str] | None = None
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+        await asyncio.Event().wait()
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
+
+
+def stuck_connection(queue_limit: int = 8, send_timeout: float = 0.2) -> SocketConnection:
+    return SocketConnection(
+        StuckSocket(),  # type: ignore[arg-type]
+        None,
+        TokenBucket(10),
+        address="127.0.0.1",
+        queue_limit=queue_limit,
+        send_timeout=send_timeout,
+    )
+
+
+def test_fan_out_to_a_stuck_socket_returns_at_once_and_closes_it() -> None:
+    async def scenario() -> None:
+        broadcaster = LocalBroadcaster()
+        stuck = stuck_connection()
+        stuck.start()
+        broadcaster.subscribe("room", stuck)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        for number in range(5):
+            broadcaster.publish("room", {None: f"state {number}"})  # no await: it queues
+        assert loop.time() - started < 0.01
+        await asyncio.sleep(0.5)  # the writer's deadline passes
+        assert stuck.closing
+        await stuck.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_connection_whose_queue_overflows_is_closed_as_too_slow() -> None:
+    async def scenario() -> None:
+        connection = stuck_connection(queue_limit=8, send_timeout=60)
+        for number in range(9):
+            connection.send(f"message {number}")
+        assert connection.closing
+        connection.start()
+        await asyncio.sleep(0.05)
+        socket: StuckSocket = connection.websocket  # type: ignore[assignment]
+        assert socket.sent == [] and socket.closed == (CLOSE_TOO_SLOW, socket.closed[1])
+        await connection.stop()
+
+    asyncio.run(scenario())
+
+
+def test_an_address_that_flooded_waits_before_its_next_socket(settings: Settings) -> None:
+    slow = settings.model_copy(update={"messages_per_second": 0.001})  # a burst of one
+    with TestClient(create_app(slow)) as client:
+        table = Table(client)
+        room_id = table.create_room("scoundrel")
+        with table.socket(room_id) as flooder:
+            flooder.send({"type": "ping"})
+            flooder.send({"type": "ping"})
+            assert flooder.next("pong") and flooder.error()["code"] == "rate_limited"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                flooder.receive()
+        assert closed.value.code == CLOSE_RATE_LIMITED
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:  # noted once the flooder's handler has ended
+            with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+                first = ws.receive_json()
+                if first["type"] == "error":
+                    with pytest.raises(WebSocketDisconnect) as refused:
+                        ws.receive_json()
+                    break
+            time.sleep(0.05)
+        assert first["code"] == "rate_limited"
+        assert refused.value.code == CLOSE_RATE_LIMITED
+
+
+def test_a_penalty_ends_after_its_time() -> None:
+    now = [0.0]
+    caps = ConnectionCaps(Settings(_env_file=None), clock=lambda: now[0])  # type: ignore[call-arg]
+    caps.penalize("a")
+    refused = caps.admit("a", "room")
+    assert refused is not None and (refused.code, refused.log) == ("rate_limited", True)
+    again = caps.admit("a", "room")
+    assert again is not None and not again.log  # logged once per penalty
+    assert caps.admit("b", "room") is None
+    now[0] = FLOOD_PENALTY_SECONDS + 0.1
+    assert caps.admit("a", "room") is None
