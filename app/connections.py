@@ -22,8 +22,8 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from app.limits import RefusalLog
-from app.messaging import Audience, TokenBucket
+from app.limits import RefusalLog, TokenBucket
+from app.messaging import Audience
 from app.protocol import CLOSE_RATE_LIMITED, CLOSE_TOO_SLOW
 
 logger = logging.getLogger(__name__)

@@ -4,6 +4,7 @@
   socket was closed for flooding opens none for FLOOD_PENALTY_SECONDS.
 - ``RoomCreationLimit``: rooms one client address may create per minute.
 - ``RefusalLog``: a connection's refusals are logged once per interval, with a count.
+- ``TokenBucket``: the messages one connection may send per second.
 
 The client address is what uvicorn reports (``websocket.client.host``).
 """
@@ -135,3 +136,23 @@ class RefusalLog:
         """Refusals not reported yet (when the connection ends)."""
         count, self.unlogged = self.unlogged, 0
         return count
+
+
+class TokenBucket:
+    """A per-connection message rate: ``rate`` per second, bursts up to one second's worth."""
+
+    def __init__(self, rate: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.capacity = max(rate, 1.0)
+        self.tokens = self.capacity
+        self.clock = clock
+        self.updated = clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True

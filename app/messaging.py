@@ -11,12 +11,9 @@ room's lock costs the same whether the readers are fast, slow or gone.
 
 from __future__ import annotations
 
-import time
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Protocol
-
-from app.limits import RefusalLog
 
 # An audience is a seat number, or None for the spectators.
 Audience = int | None
@@ -25,8 +22,6 @@ Audience = int | None
 class Connection(Protocol):
     seat: Audience
     token_hash: str | None
-    bucket: TokenBucket
-    refusals: RefusalLog
 
     def send(self, text: str) -> None:
         """Queue the text for this connection; never waits."""
@@ -101,23 +96,3 @@ class LocalBroadcaster:
         for connections in list(self._rooms.pop(room_id, {}).values()):
             for connection in connections:
                 connection.close(code, reason)
-
-
-class TokenBucket:
-    """A per-connection message rate: ``rate`` per second, bursts up to one second's worth."""
-
-    def __init__(self, rate: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate = rate
-        self.capacity = max(rate, 1.0)
-        self.tokens = self.capacity
-        self.clock = clock
-        self.updated = clock()
-
-    def take(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.rate)
-        self.updated = now
-        if self.tokens < 1.0:
-            return False
-        self.tokens -= 1.0
-        return True

@@ -1,6 +1,7 @@
 """The server's own cost of one move, without the network: validate → engine → persist → fan out.
 
-Plays random Expeditionen matches through ``RoomService.receive`` on a fresh SQLite file,
+Plays random Expeditionen matches through the socket route's ``receive`` (rate, parse,
+``RoomService.handle``) on a fresh SQLite file,
 with two seated connections and one spectator per room that only collect their texts.
 Prints CPU microseconds per accepted move; ``--profile`` prints the top of a cProfile.
 
@@ -15,19 +16,17 @@ import cProfile
 import json
 import pstats
 import random
-import sys
 import tempfile
 import time
-from pathlib import Path
 
-sys.path[0] = str(Path(__file__).resolve().parent.parent)  # this folder's engine.py is not ours
-
-from app.limits import RefusalLog  # noqa: E402
-from app.messaging import Audience, LocalBroadcaster, TokenBucket  # noqa: E402
-from app.services.rooms import LiveRoom, RoomService  # noqa: E402
-from app.settings import Settings  # noqa: E402
-from app.storage.db import create_db_engine, migrate  # noqa: E402
-from app.storage.repositories import Store  # noqa: E402
+from app.limits import RefusalLog, TokenBucket
+from app.messaging import Audience, LocalBroadcaster
+from app.routes.ws import receive
+from app.services.live import LiveRoom
+from app.services.rooms import RoomService
+from app.settings import Settings
+from app.storage.db import create_db_engine, migrate
+from app.storage.repositories import Store
 
 
 class Collector:
@@ -69,7 +68,7 @@ async def play(rooms: RoomService, moves: int, rng: random.Random) -> int:
         state = json.loads(players[seat].last)
         action = rng.choice(state["legal_actions"])
         message = json.dumps({"type": "action", "version": state["version"], "action": action})
-        await rooms.receive(room, players[seat], message)
+        await receive(rooms, room, players[seat], message)  # type: ignore[arg-type]
         played += 1
     return played
 

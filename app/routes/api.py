@@ -26,7 +26,7 @@ from app.protocol import (
 from app.routes.deps import CreationLimitDep, MatchesDep, PlayerDep, RoomsDep, SettingsDep
 from app.services import schemas
 from app.services.identity import COOKIE, COOKIE_MAX_AGE, new_token, token_hash
-from app.services.rooms import Refusal, RoomNotFound
+from app.services.refusals import Refusal, RoomNotFound
 from app.settings import Settings
 from engine import games
 
@@ -109,7 +109,7 @@ async def create_room(
 )
 async def get_room(room_id: str, rooms: RoomsDep) -> RoomInfo:
     try:
-        return RoomInfo.model_validate(rooms.describe(rooms.room(room_id)))
+        return RoomInfo.model_validate(rooms.room(room_id).describe())
     except RoomNotFound:
         fail(404, "unknown_room", "no open room with this id", room_id=room_id)
 

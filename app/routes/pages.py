@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from app.routes.deps import MatchesDep, PlayerDep, RoomsDep, SettingsDep
-from app.services.rooms import RoomNotFound
+from app.services.refusals import RoomNotFound
 from engine import games
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.connections import SocketConnection, force_close
-from app.messaging import TokenBucket
+from app.limits import TokenBucket
 from app.observability import WS_CONNECTIONS
 from app.protocol import (
     CLOSE_FORBIDDEN_ORIGIN,
@@ -18,11 +18,16 @@ from app.protocol import (
     ErrorCode,
 )
 from app.routes.deps import CapsDep, PlayerDep, RoomsDep, SettingsDep
-from app.services.rooms import Refusal, RoomNotFound, error_text
+from app.services.live import LiveRoom
+from app.services.refusals import Refusal, RoomNotFound, parse_message
+from app.services.rooms import RoomService
+from app.services.texts import error_text
 from app.settings import Settings
 
 logger = logging.getLogger(__name__)
 router = APIRouter()
+# Refusals that a well-behaved client never causes are logged louder.
+SUSPICIOUS = {"malformed", "too_large", "rate_limited", "not_seated", "forbidden_origin"}
 
 
 def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
@@ -135,11 +140,61 @@ async def serve(
             if connection.closing:
                 break  # closed by the server: read no more (the writer closes the socket)
             text = message.get("text")
-            await rooms.receive(room, connection, text if text is not None else message["bytes"])
+            await receive(rooms, room, connection, text if text is not None else message["bytes"])
             # Yield between messages: a connection with a full inbox cannot starve the others.
             await asyncio.sleep(0)
     finally:
         WS_CONNECTIONS.dec()
         await rooms.disconnect(room, connection)
+        log_unreported(room, connection)
         await connection.stop()
     return connection.close_code
+
+
+async def receive(
+    rooms: RoomService, room: LiveRoom, connection: SocketConnection, data: str | bytes
+) -> None:
+    """One message: counted against the rate (junk too) before any work, then parsed and
+    handed to the room; a refusal answers this connection only. A connection over its
+    rate gets one `rate_limited` error and is closed."""
+    if not connection.bucket.take():
+        refusal = Refusal("rate_limited", "too many messages; closing this connection")
+        log_refusal(room, connection, refusal)
+        connection.send(error_text(refusal.code, refusal.message))
+        connection.close(CLOSE_RATE_LIMITED, "too many messages")
+        return
+    try:
+        await rooms.handle(room, connection, parse_message(data, rooms.settings.max_message_bytes))
+    except Refusal as refusal:
+        log_refusal(room, connection, refusal)
+        connection.send(error_text(refusal.code, refusal.message))
+
+
+def log_refusal(room: LiveRoom, connection: SocketConnection, refusal: Refusal) -> None:
+    """One line per connection per interval, with the number of refusals it stands for."""
+    count = connection.refusals.note()
+    if count is None:
+        return
+    level = logging.WARNING if refusal.code in SUSPICIOUS else logging.INFO
+    logger.log(
+        level,
+        "refused: %s",
+        refusal.message,
+        extra={
+            "room_id": room.id,
+            "match_id": room.match.id,
+            "seat": connection.seat,
+            "code": refusal.code,
+            "count": count,
+        },
+    )
+
+
+def log_unreported(room: LiveRoom, connection: SocketConnection) -> None:
+    unlogged = connection.refusals.flush()
+    if unlogged:
+        logger.warning(
+            "refused %d more messages before the connection ended",
+            unlogged,
+            extra={"room_id": room.id, "seat": connection.seat, "count": unlogged},
+        )

@@ -19,7 +19,9 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from app.protocol import SERVER_MESSAGE
+from app.services import texts
 from app.services.identity import COOKIE
+from app.services.live import LiveRoom
 from engine import get_game
 from tests.engine.leaks import hidden_variants
 
@@ -144,8 +146,7 @@ def hidden_cards_seen(table: Table, room_id: str, sockets: list[Socket]) -> list
     """States received since the last check that change when what their reader may not see
     is dealt again (the information-set leak check, on what came over the wire). Presence
     may have changed since a state was sent; it is public, so it is taken as received."""
-    service = table.app.state.rooms
-    room = service.room(room_id)
+    room = table.app.state.rooms.room(room_id)
     match = room.match
     leaks = []
     for socket in sockets:
@@ -158,18 +159,18 @@ def hidden_cards_seen(table: Table, room_id: str, sockets: list[Socket]) -> list
             ):
                 continue
             for other in hidden_variants(room.game, match.state, socket.seat, match.version):
-                again = json.loads(rendered(service, room, other, socket.seat))
+                again = json.loads(rendered(room, other, socket.seat))
                 if {**again, "players": message["players"]} != message:
                     leaks.append(f"seat {socket.seat} at version {match.version}")
     return leaks
 
 
-def rendered(service: Any, room: Any, state: Any, seat: int | None) -> str:
+def rendered(room: LiveRoom, state: Any, seat: int | None) -> str:
     """The text the server sends `seat` when the room's match is in `state`."""
     live = room.match.state
     room.match.state = state
     try:
-        return str(service._state_texts(room, [seat])[seat])
+        return texts.state_texts(room, [seat])[seat]
     finally:
         room.match.state = live
 

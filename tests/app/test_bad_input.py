@@ -267,7 +267,7 @@ def test_each_refusal_is_logged_with_room_match_seat_and_code(
     seated: tuple[Table, str, Socket, Socket], caplog: pytest.LogCaptureFixture
 ) -> None:
     _table, room_id, mover, waiter = seated
-    with caplog.at_level(logging.INFO, logger="app.services.rooms"):
+    with caplog.at_level(logging.INFO, logger="app.routes.ws"):
         refused(waiter, [mover], {"type": "action", "version": 0, "action": {"type": "x"}})
     (entry,) = [r for r in caplog.records if getattr(r, "code", None) == "not_your_turn"]
     assert entry.room_id == room_id  # type: ignore[attr-defined]

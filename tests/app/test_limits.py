@@ -14,9 +14,15 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from app.connections import SocketConnection
-from app.limits import FLOOD_PENALTY_SECONDS, ConnectionCaps, RefusalLog, RoomCreationLimit
+from app.limits import (
+    FLOOD_PENALTY_SECONDS,
+    ConnectionCaps,
+    RefusalLog,
+    RoomCreationLimit,
+    TokenBucket,
+)
 from app.main import create_app
-from app.messaging import LocalBroadcaster, TokenBucket
+from app.messaging import LocalBroadcaster
 from app.protocol import CLOSE_RATE_LIMITED, CLOSE_TOO_MANY_CONNECTIONS, CLOSE_TOO_SLOW
 from app.settings import Settings
 from tests.app.tables import Table
@@ -90,7 +96,7 @@ def test_refusals_are_logged_once_per_interval_with_a_count(
     table: Table, caplog: pytest.LogCaptureFixture
 ) -> None:
     room_id = table.create_room("scoundrel")
-    with caplog.at_level(logging.INFO, logger="app.services.rooms"):
+    with caplog.at_level(logging.INFO, logger="app.routes.ws"):
         with table.socket(room_id) as watcher:
             for _ in range(30):
                 watcher.send("junk")

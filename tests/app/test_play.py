@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app.main import create_app
-from app.services import rooms
+from app.services import texts
 from app.settings import Settings
 from app.storage.models import Match
 from engine import games, get_game
@@ -91,7 +91,7 @@ def test_the_leak_check_finds_a_planted_leak(
     """The check above fails when the server sends the whole state it keeps: in a view, or
     in the words of the last move."""
     room_id, cookies = table.seated_room(game, **short(game))
-    honest = rooms.dumps
+    honest = texts.dumps
 
     def leaky(message: dict[str, Any]) -> str:
         if message["type"] == "state":
@@ -103,7 +103,7 @@ def test_the_leak_check_finds_a_planted_leak(
                 message = {**message, "last_action": {**message["last_action"], "text": text}}
         return honest(message)
 
-    monkeypatch.setattr(rooms, "dumps", leaky)
+    monkeypatch.setattr(texts, "dumps", leaky)
     sockets = [stack_socket(table, room_id, cookie) for cookie in cookies]
     leaks = play(table, room_id, sockets, random.Random(5), plies=2)
     close_all(sockets)

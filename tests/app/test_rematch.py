@@ -18,7 +18,7 @@ FIXED_SEED = 424242  # a deal in which the random play below has a winner
 
 @pytest.fixture
 def fixed_deals(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("app.services.rooms.secrets.randbits", lambda _bits: FIXED_SEED)
+    monkeypatch.setattr("app.services.live.secrets.randbits", lambda _bits: FIXED_SEED)
 
 
 def finished(table: Table, sockets: list[Socket], room_id: str) -> dict[str, Any]:

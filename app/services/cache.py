@@ -1,0 +1,92 @@
+"""The rooms this process holds in memory: each rebuilt from the database on first use,
+caught up when another process stored first, and closed after a time without activity."""
+
+from __future__ import annotations
+
+import logging
+import re
+import weakref
+from datetime import datetime, timedelta
+
+from app.messaging import Broadcaster
+from app.observability import MATCHES_IN_PROGRESS, ROOMS_OPEN
+from app.protocol import CLOSE_ROOM_CLOSED
+from app.services.live import LiveRoom, rebuild
+from app.services.refusals import Refusal, RoomNotFound
+from app.storage.repositories import Store
+
+logger = logging.getLogger(__name__)
+
+# What token_urlsafe makes; anything else is no room (and a NUL is an error on PostgreSQL).
+ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+# Every cache of this process (tests run several apps in one): the gauges add them up.
+CACHES: weakref.WeakSet[RoomCache] = weakref.WeakSet()
+ROOMS_OPEN.set_function(lambda: sum(len(cache.rooms) for cache in CACHES))
+MATCHES_IN_PROGRESS.set_function(
+    lambda: sum(
+        room.match.status == "playing" for cache in CACHES for room in cache.rooms.values()
+    )
+)
+
+
+class RoomCache:
+    def __init__(self, store: Store, broadcaster: Broadcaster, idle_minutes: int) -> None:
+        self.store = store
+        self.broadcaster = broadcaster
+        self.idle_minutes = idle_minutes
+        self.rooms: dict[str, LiveRoom] = {}
+        CACHES.add(self)
+
+    def add(self, room: LiveRoom) -> None:
+        self.rooms[room.id] = room
+
+    def get(self, room_id: str) -> LiveRoom:
+        """The live room, rebuilt from the database on first access."""
+        room = self.rooms.get(room_id)
+        if room is not None:
+            return room
+        loaded = self.store.load_room(room_id) if ROOM_ID.fullmatch(room_id) else None
+        if loaded is None:
+            raise RoomNotFound(room_id)
+        room = self.rooms[room_id] = rebuild(loaded)
+        logger.info("room loaded", extra={"room_id": room_id, "version": room.match.version})
+        return room
+
+    def catch_up(self, room: LiveRoom) -> None:
+        """Take the match, seats and tally from the database (the source of truth)."""
+        loaded = self.store.load_room(room.id)
+        if loaded is None:
+            raise Refusal("unknown_room", "this room was closed")
+        fresh = rebuild(loaded)
+        room.match, room.seats, room.rematch = fresh.match, fresh.seats, fresh.rematch
+        room.wins, room.draws, room.finished = fresh.wins, fresh.draws, fresh.finished
+        logger.info("room caught up", extra={"room_id": room.id, "version": room.match.version})
+
+    async def close_idle(self, now: datetime) -> list[str]:
+        """Close every room without activity for idle_minutes; return their ids."""
+        cutoff = now - timedelta(minutes=self.idle_minutes)
+        idle = set(self.store.idle_room_ids(cutoff))
+        for room in self.rooms.values():
+            if room.last_active < cutoff:
+                idle.add(room.id)
+            else:
+                idle.discard(room.id)
+        for room_id in sorted(idle):
+            await self._close(room_id, now)
+        return sorted(idle)
+
+    async def _close(self, room_id: str, now: datetime) -> None:
+        self.store.close_room(room_id, now)
+        room = self.rooms.pop(room_id, None)
+        if room is not None:
+            async with room.lock:
+                room.closed = True
+        reason = f"room closed after {self.idle_minutes} minutes without activity"
+        self.broadcaster.close_room(room_id, CLOSE_ROOM_CLOSED, reason)
+        logger.info("room closed", extra={"room_id": room_id, "reason": "idle"})
+
+    def clear(self) -> None:
+        """Drop the live rooms (their state is in the database)."""
+        self.rooms.clear()
+

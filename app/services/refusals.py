@@ -1,0 +1,41 @@
+"""A client's message that is refused, and reading a message into the protocol's models."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from app.protocol import CLIENT_MESSAGE, ErrorCode
+
+
+class Refusal(Exception):
+    """A client's message that is refused; nothing changed."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class RoomNotFound(Exception):
+    pass
+
+
+def parse_message(data: str | bytes, limit: int) -> Any:
+    """One client message as its protocol model (ActionMessage, RematchRequest or Ping)."""
+    size = len(data) if isinstance(data, bytes) else len(data.encode())
+    if size > limit:
+        raise Refusal("too_large", f"a message may have at most {limit} bytes")
+    try:
+        return CLIENT_MESSAGE.validate_json(data)
+    except ValidationError as error:
+        raise Refusal("malformed", describe_error(error)) from None
+
+
+def describe_error(error: ValidationError) -> str:
+    first = error.errors(include_url=False, include_input=False)[0]
+    if first["type"] == "json_invalid":
+        return "not a JSON message"
+    where = ".".join(str(part) for part in first["loc"])
+    return f"{where}: {first['msg']}" if where else first["msg"]

@@ -1,0 +1,65 @@
+"""What the server sends: each text built once per change, then queued for its readers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import orjson
+
+from app.messaging import Audience
+from app.protocol import ErrorCode
+from app.services.live import LiveRoom
+
+
+def dumps(message: dict[str, Any]) -> str:
+    # orjson: the per-seat texts of every move are the server's largest CPU cost after the engine.
+    return orjson.dumps(message).decode()
+
+
+PONG = dumps({"type": "pong"})
+
+
+def error_text(code: ErrorCode, message: str) -> str:
+    return dumps({"type": "error", "code": code, "message": message})
+
+
+def presence_text(room: LiveRoom) -> str:
+    return dumps({"type": "presence", "players": room.players()})
+
+
+def rematch_text(room: LiveRoom) -> str:
+    return dumps({"type": "rematch", "requested_by": sorted(room.rematch)})
+
+
+def state_texts(room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience, str]:
+    """One `state` text per audience: each seat's own view, one shared by spectators."""
+    game, match = room.game, room.match
+    to_move = room.to_move()
+    over = match.status == "finished"
+    common = {
+        "room_id": room.id,
+        "match_id": match.id,
+        "match_number": match.number,
+        "version": match.version,
+        "to_move": to_move,
+        "last_action": match.last_action,
+        "result": match.result and match.result.to_json(),
+        "players": room.players(),
+        "tally": room.tally(),
+        "rematch": {"requested_by": sorted(room.rematch)} if over else None,
+    }
+    texts = {}
+    for seat in audiences:
+        moves = to_move is not None and seat == to_move
+        legal = game.legal_actions(match.state, seat) if moves else []
+        texts[seat] = dumps(
+            {
+                "type": "state",
+                "seat": seat,
+                **common,
+                "view": game.view(match.state, seat),
+                "legal_actions": legal,
+            }
+        )
+    return texts
