@@ -260,6 +260,13 @@ def replay(
         yield state
 
 
+def starting_seat(chosen: int | None, seed: int, seats: int) -> int:
+    """The seat the option ``first`` names, or else one drawn by lot from the seed."""
+    if chosen is not None:
+        return chosen
+    return random.Random(f"{seed}:first").randrange(seats)
+
+
 def alternate_starter(previous_first: int | None, seats: int) -> int:
     return ((previous_first or 0) + 1) % seats
 

@@ -26,6 +26,7 @@ from engine.base import (
     loser_starts,
     outcome_json,
     resolve_options,
+    starting_seat,
 )
 from engine.cards import SUITS, rank, suit
 from engine.registry import register
@@ -260,9 +261,7 @@ class ExpeditionenGame:
     ) -> ExpeditionenState:
         chosen = resolve_options(self.options, options)
         with_aces = chosen["with_aces"]
-        first = chosen["first"]
-        if first is None:
-            first = random.Random(f"{seed}:first").choice(SEATS)
+        first = starting_seat(chosen["first"], seed, len(SEATS))
         if deck is None:
             deck = shuffled(seed, 1, with_aces)
         elif sorted(deck) != sorted(deck_for(with_aces)):

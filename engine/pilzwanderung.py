@@ -67,6 +67,7 @@ from engine.base import (
     loser_starts,
     outcome_json,
     resolve_options,
+    starting_seat,
 )
 from engine.registry import register
 
@@ -690,9 +691,7 @@ class PilzwanderungGame:
     ) -> PilzwanderungState:
         chosen = resolve_options(self.options, options)
         counts = chosen["counts"]
-        first = chosen["first"]
-        if first is None:
-            first = random.Random(f"{seed}:first").choice(SEATS)
+        first = starting_seat(chosen["first"], seed, len(SEATS))
         if deck is None:
             deck = deck_for(counts)
             random.Random(f"{seed}:deck").shuffle(deck)
