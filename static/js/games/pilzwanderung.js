@@ -190,9 +190,9 @@ function displayOf(state, ctx, seat, position) {
       hand));
   ctx.ui.open = ctx.ui.open ?? {};
   const open = ctx.ui.open[position] ?? !window.matchMedia(MOBILE).matches;
-  const details = h("details", { class: ["pw-display", `pw-${position}`], open, "data-testid": `display-${position}` },
+  const details = h("details", { class: ["pw-display", `pw-display-${position}`], open, "data-testid": `display-${position}` },
     summary, h("div", { class: "pw-display-body" }, groups));
-  details.addEventListener("toggle", () => { ctx.ui.open[position] = details.open; });
+  summary.addEventListener("click", () => { ctx.ui.open[position] = !details.open; });
   return details;
 }
 
@@ -207,7 +207,7 @@ function handCards(view, seat) {
 
 function groupKey(code) {
   const kind = kindOf(code);
-  return kind !== null ? `k${String(kind).padStart(2, "0")}` : `${GROUP_ORDER[roleOf(code)] ?? 9}${roleOf(code)}`;
+  return kind !== null ? `k${String(kind).padStart(2, "0")}` : `z${GROUP_ORDER[roleOf(code)] ?? 9}${roleOf(code)}`;
 }
 
 function grouped(cards) {
@@ -263,15 +263,13 @@ function actionBar(state, ctx) {
   const has = (type) => legalMatching(state, { type }).length > 0;
   const open = (type) => () => { ctx.ui.dialog = { type, choice: {} }; ctx.rerender(); };
   const pan = legalMatching(state, { type: "place_pan" })[0];
-  const decay = legalMatching(state, { type: "take_decay" })[0];
   const button = (key, label, enabled, onclick, style = "") => h("button", {
     type: "button", class: ["btn", style], disabled: ctx.pending || !enabled, data: { key, testid: key }, onclick,
   }, label);
   return h("div", { class: "pw-actions" },
     button("open-cook", t("pw.cook"), has("cook"), open("cook"), "btn-turn"),
     button("open-sell", t("pw.sell"), has("sell"), open("sell"), "btn-turn"),
-    button("place-pan", t("pw.place_pan"), Boolean(pan), () => ctx.act(pan)),
-    decay ? button("take-decay-bar", t("pw.take_decay"), true, () => ctx.act(decay)) : null);
+    button("place-pan", t("pw.place_pan"), Boolean(pan), () => ctx.act(pan)));
 }
 
 function discardBar(state, ctx, cards) {
