@@ -67,7 +67,9 @@ def seat_two(module_page: NewPage, preset: str, viewport: dict[str, int]) -> Due
     url = create_room(anna, "pilzwanderung", "Anna", preset=preset)
     join_by_link(ben, url, "Ben")
     for page in (anna, ben):
-        expect(page.locator("#banner")).to_contain_text(re.compile("Your turn|Ben's turn|Anna's turn"))
+        expect(page.locator("#banner")).to_contain_text(
+            re.compile("Your turn|Ben's turn|Anna's turn")
+        )
     return Duel(anna, ben, url, logs)
 
 
@@ -117,7 +119,9 @@ def hand_size(state: dict[str, Any]) -> tuple[int, int]:
 def discard(duel: Duel, page: Page, other: Page, state: dict[str, Any]) -> None:
     cards = state["legal_actions"][0]["cards"]
     for code in cards:
-        page.locator(f"#board button.card[data-testid='hand-{code}'][aria-pressed='false']").first.click()
+        page.locator(
+            f"#board button.card[data-testid='hand-{code}'][aria-pressed='false']"
+        ).first.click()
     expect(page.get_by_test_id("discard-chosen")).to_contain_text(f"{len(cards)} of {len(cards)}")
     act_and_wait(page, page.get_by_test_id("discard").click, (other,))
 
@@ -282,7 +286,11 @@ def test_morels_on_a_phone_keeps_the_current_step_in_view(morels: Duel) -> None:
     expect(page.locator("#board .pw-face").first).to_be_attached()
     expect(page.get_by_test_id("display-top")).not_to_have_attribute("open", "")
     page.evaluate("scrollTo(0, 0)")
-    for selector in ("[data-testid='forest']", "[data-testid='hand-zone'] .pw-groups", ".pw-actions"):
+    for selector in (
+        "[data-testid='forest']",
+        "[data-testid='hand-zone'] .pw-groups",
+        ".pw-actions",
+    ):
         inside_viewport(page, selector)
     shots(page, "morels-table")
     page.set_viewport_size(DESKTOP)
@@ -332,7 +340,7 @@ EXPLORE = """async ({ message, kind }) => {
     act: (action) => sent.push(action), name: (seat) => ['Anna', 'Ben'][seat] };
   ctx.rerender = () => game.render(root, message, ctx);
   ctx.rerender();
-  const fields = kind === 'cook' ? ['rank', 'night', 'day', 'pan', 'butter', 'cider'] : ['rank', 'night', 'day'];
+  const fields = ['rank', 'night', 'day', ...(kind === 'cook' ? ['pan', 'butter', 'cider'] : [])];
   const open = () => { root.querySelector(`[data-testid=open-${kind}]`).click(); };
   const chips = (field) => [...root.querySelectorAll(`.pw-dialog [data-testid^="field-${field}-"]`)]
     .map((chip) => chip.dataset.testid);
@@ -340,7 +348,8 @@ EXPLORE = """async ({ message, kind }) => {
   const walk = (path) => {
     open();
     for (const id of path) root.querySelector(`[data-testid="${id}"]`).click();
-    const next = fields.find((field) => chips(field).length && !path.some((id) => id.startsWith(`field-${field}-`)));
+    const chosen = (field) => path.some((id) => id.startsWith(`field-${field}-`));
+    const next = fields.find((field) => chips(field).length && !chosen(field));
     if (!next) {
       root.querySelector('[data-testid=dialog-confirm]').click();
       return;
@@ -389,8 +398,12 @@ def test_the_poison_discard_asks_for_the_right_number(new_page: NewPage) -> None
     state.to_move = 0
     state.phase = "discard"
     message = {
-        "seat": 0, "to_move": 0, "view": game.view(state, 0),
-        "legal_actions": game.legal_actions(state, 0), "last_action": None, "result": None,
+        "seat": 0,
+        "to_move": 0,
+        "view": game.view(state, 0),
+        "legal_actions": game.legal_actions(state, 0),
+        "last_action": None,
+        "result": None,
     }
     assert message["view"]["must_discard"] == 3
     page = new_page()

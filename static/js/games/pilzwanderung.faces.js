@@ -135,16 +135,16 @@ function escapeText(text) {
 
 function nameBand(text, night) {
   const fit = text.length > 9 ? ` textLength="${Math.min(84, text.length * 7.4)}" lengthAdjust="spacingAndGlyphs"` : "";
-  return `<text x="50" y="22" text-anchor="middle" class="pw-face-name" fill="${night ? "#f3e39b" : "#2b1d0e"}"${fit}>${escapeText(text)}</text>`;
+  return `<text x="50" y="22" text-anchor="middle" class="pw-face-name" font-size="15" font-weight="700" font-family="DejaVu Sans, system-ui, sans-serif" fill="${night ? "#f3e39b" : "#2b1d0e"}"${fit}>${escapeText(text)}</text>`;
 }
 
 function values(kind, night) {
   const ink = night ? "#f3e39b" : "#2b1d0e";
   return `<g class="pw-face-values">
-      <circle cx="22" cy="120" r="13" fill="#2b2b2b"/><rect x="32" y="117" width="9" height="5" rx="2" fill="#2b2b2b"/>
-      <text x="22" y="127" text-anchor="middle" fill="#fff" class="pw-face-num">${POINTS[kind]}</text>
+      <circle cx="22" cy="120" r="13" fill="#2b2b2b" stroke="${night ? "#f3e39b" : "none"}" stroke-width="1.5"/><rect x="32" y="117" width="9" height="5" rx="2" fill="#2b2b2b"/>
+      <text x="22" y="127" text-anchor="middle" fill="#fff" class="pw-face-num" font-size="20" font-weight="800" font-family="DejaVu Sans, system-ui, sans-serif">${POINTS[kind]}</text>
       <path d="M62 130L72 108" stroke="#8b5a2b" stroke-width="4.5" stroke-linecap="round"/>
-      <text x="80" y="127" text-anchor="middle" fill="${ink}" class="pw-face-num">${STICKS[kind]}</text></g>`;
+      <text x="80" y="127" text-anchor="middle" fill="${ink}" class="pw-face-num" font-size="20" font-weight="800" font-family="DejaVu Sans, system-ui, sans-serif">${STICKS[kind]}</text></g>`;
 }
 
 /** The whole face of a card under card_faces "mushrooms" (for cards.js's `face` hook). */
@@ -156,15 +156,15 @@ export function mushroomFace(code) {
   const title = kind ? t(`pw.kind.${kind}`) : t(`pw.role.${code === "XX" ? "start_pan" : role}`);
   const art = kind ? ART[kind] : SPECIAL[role];
   const extra = night
-    ? `<path d="M82 34A9 9 0 1 0 90 46A7 7 0 0 1 82 34Z" fill="#f3e39b"/><text x="16" y="46" class="pw-face-x2" fill="#f3e39b">×2</text>`
+    ? `<path d="M82 34A9 9 0 1 0 90 46A7 7 0 0 1 82 34Z" fill="#f3e39b"/><text x="8" y="44" class="pw-face-x2" font-size="15" font-weight="800" font-family="DejaVu Sans, system-ui, sans-serif" fill="#f3e39b">×2</text>`
     : "";
   const footer = kind
     ? values(kind, night)
-    : `<text x="50" y="126" text-anchor="middle" class="pw-face-role" fill="#2b1d0e">${escapeText(role === "butter" ? "+3" : role === "cider" ? "+5" : role === "basket" ? "+2" : role === "poison" ? "4" : role === "moon" ? "☾" : "")}</text>`;
+    : `<text x="50" y="126" text-anchor="middle" class="pw-face-role" font-size="22" font-weight="800" font-family="DejaVu Sans, system-ui, sans-serif" fill="#2b1d0e">${escapeText(role === "butter" ? "+3" : role === "cider" ? "+5" : role === "basket" ? "+2" : role === "poison" ? "≤4" : role === "moon" ? "+☾" : "")}</text>`;
   return `<g class="pw-face pw-face-${night ? "night" : role}">
     <rect x="1" y="1" width="98" height="138" rx="9" fill="${bg}" stroke="#b7ae98"/>
     <rect x="4.5" y="4.5" width="91" height="131" rx="6.5" fill="none" stroke="${night ? "#f3e39b" : "#8a7a5c"}" stroke-opacity="0.5"/>
     ${nameBand(title, night)}${extra}
-    <g transform="translate(0 2)">${art}</g>
+    <g transform="${night ? "translate(12 22) scale(0.76)" : "translate(0 2)"}">${art}</g>
     ${footer}</g>`;
 }
