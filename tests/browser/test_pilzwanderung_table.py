@@ -105,7 +105,13 @@ def inside_viewport(page: Page, selector: str) -> None:
 
 def no_scrolling(page: Page) -> None:
     heights = page.evaluate("[document.documentElement.scrollHeight, innerHeight]")
-    assert heights[0] <= heights[1], f"the page scrolls: {heights}"
+    below = page.evaluate(
+        """[...document.querySelectorAll('main *')]
+          .filter(e => e.checkVisibility() && e.getBoundingClientRect().bottom > innerHeight - 40)
+          .map(e => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().bottom)}`)
+          .slice(0, 8)"""
+    )
+    assert heights[0] <= heights[1], f"the page scrolls: {heights}, {below}"
 
 
 # Playing by clicking ---------------------------------------------------------------------
@@ -137,6 +143,13 @@ def through_dialog(page: Page, other: Page, kind: str, rank: int) -> None:
     act_and_wait(page, dialog.get_by_test_id("dialog-confirm").click, (other,))
 
 
+def wanted(code: str, hand: list[str]) -> bool:
+    """A mushroom of a kind already in the hand, or a pan."""
+    rank = code[:-1]
+    held = {card[:-1] for card in hand}
+    return (rank.isdigit() and rank in held) or rank == "J" or code == "JK"
+
+
 def play_ply(duel: Duel) -> str:
     """One sensible legal move, clicked; returns its type."""
     page, other = duel.mover()
@@ -163,7 +176,9 @@ def play_ply(duel: Duel) -> str:
         return "sell"
     takes = sorted(a["position"] for a in legal if a["type"] == "take")
     if takes:
-        act_and_wait(page, page.get_by_test_id(f"take-{takes[0]}").click, (other,))
+        useful = [p for p in takes if wanted(view["forest"][p - 1]["card"], view["hand"])]
+        position = (useful or takes)[0]
+        act_and_wait(page, page.get_by_test_id(f"take-{position}").click, (other,))
         return "take"
     if "take_decay" in kinds:
         act_and_wait(page, page.get_by_test_id("take-decay").click, (other,))

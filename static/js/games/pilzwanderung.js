@@ -15,7 +15,7 @@ import strings from "./pilzwanderung.strings.js";
 addStrings(strings);
 
 const GROUP_ORDER = { mushroom: 0, night: 0, butter: 1, cider: 2, pan: 3 };
-const MOBILE = "(max-width: 700px)";
+const MOBILE = "(max-width: 700px), (max-height: 480px)";
 
 function seats(view) {
   const bottom = view.seat ?? 0;
@@ -312,10 +312,10 @@ function handZone(state, ctx) {
     });
   }
   return h("section", { class: ["pw-hand-zone", active && "is-active"], "aria-label": t("pw.your_hand"), "data-testid": "hand-zone" },
-    h("div", { class: "pw-hand-head" }, h("h2", { class: "zone-label" }, t("pw.your_hand")), meter(shown)),
-    groups,
-    view.night_cards === "open" && shown.night_count ? h("p", { class: "pw-note pw-night-note" }, t("pw.night_in_hand", { mode: t("pw.night_mode.open") })) : null,
-    active && view.phase === "turn" ? actionBar(state, ctx) : null,
+    h("div", { class: "pw-hand-head" }, h("h2", { class: "zone-label" }, t("pw.your_hand")),
+      view.night_cards === "open" && shown.night_count ? h("span", { class: "pw-note pw-night-note" }, t("pw.night_in_hand", { mode: t("pw.night_mode.open") })) : null,
+      meter(shown)),
+    h("div", { class: "pw-hand-main" }, groups, active && view.phase === "turn" ? actionBar(state, ctx) : null),
     discarding ? discardBar(state, ctx, cards) : null,
     !active && !state.result ? h("p", { class: "pw-hint" }, t("pw.waiting_for", { name: ctx.name(view.to_move ?? seats(view).top) })) : null);
 }
@@ -427,8 +427,23 @@ function legend(view) {
         h("li", {}, t("pw.legend_night")))));
 }
 
+/** The forest and decay pile of the last few versions: what a take took, for describe(). */
+function remember(state, ctx) {
+  if (state.version === undefined || !ctx.ui) return;
+  const seen = ctx.ui.seen ?? {};
+  seen[state.version] = { forest: state.view.forest.map((slot) => slot.card), decay: [...state.view.decay] };
+  for (const version of Object.keys(seen)) if (Number(version) < state.version - 8) delete seen[version];
+  ctx.ui.seen = seen;
+}
+
+function before(action, ctx) {
+  const entry = (ctx?.recent ?? []).find((move) => move.action === action);
+  return entry?.version === undefined ? null : ctx.ui?.seen?.[entry.version - 1] ?? null;
+}
+
 export function render(root, state, ctx) {
   const view = state.view;
+  remember(state, ctx);
   const { top, bottom } = seats(view);
   fill(root, h("div", { class: ["pw-layout", `pw-faces-${view.card_faces}`, myTurn(state, ctx) && "is-my-turn"] },
     displayOf(state, ctx, top, "top"),
@@ -441,11 +456,17 @@ export function render(root, state, ctx) {
   if (confirm && !root.querySelector(".pw-dialog").contains(document.activeElement)) confirm.focus({ preventScroll: true });
 }
 
-export function describe(action) {
+export function describe(action, ctx) {
   const name = (rank) => t(`pw.kind.${rank}`);
+  const earlier = before(action, ctx);
   switch (action.type) {
-    case "take": return h("span", {}, t("pw.did.take_plain", { n: action.position }));
-    case "take_decay": return h("span", {}, t("pw.did.take_decay"));
+    case "take": {
+      const code = earlier?.forest[action.position - 1];
+      if (!code) return h("span", {}, t("pw.did.take_plain", { n: action.position }));
+      const [head, tail] = t("pw.did.take", { n: action.position }).split("{card}");
+      return h("span", { class: "pw-did" }, head, cardChip(code), ` ${cardTitle(code)}`, tail ?? "");
+    }
+    case "take_decay": return h("span", { class: "pw-did" }, t("pw.did.take_decay"), earlier?.decay.length ? [" ", earlier.decay.map((code) => cardChip(code))] : null);
     case "place_pan": return h("span", {}, t("pw.did.place_pan"));
     case "sell": {
       const n = action.day + 2 * action.night;
