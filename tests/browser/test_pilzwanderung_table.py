@@ -107,9 +107,11 @@ def no_scrolling(page: Page) -> None:
     heights = page.evaluate("[document.documentElement.scrollHeight, innerHeight]")
     below = page.evaluate(
         """[...document.querySelectorAll('main *')]
-          .filter(e => e.checkVisibility() && e.getBoundingClientRect().bottom > innerHeight - 40)
-          .map(e => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().bottom)}`)
-          .slice(0, 8)"""
+          .filter(e => e.checkVisibility() && (e.getBoundingClientRect().bottom > innerHeight - 40
+            || e.matches('.pw-layout > *, .pw-bottom > *, .pw-hand-zone > *, #banner')))
+          .map(e => [e.className, e.getBoundingClientRect()])
+          .map(([name, box]) => `${name} ${Math.round(box.top)}-${Math.round(box.bottom)}`)
+          .slice(0, 16)"""
     )
     assert heights[0] <= heights[1], f"the page scrolls: {heights}, {below}"
 
@@ -195,11 +197,13 @@ def over(duel: Duel) -> bool:
     return duel.anna.locator("#end").is_visible()
 
 
-def finish_game(duel: Duel) -> dict[str, int]:
+def finish_game(duel: Duel, check: Any = None) -> dict[str, int]:
     played: dict[str, int] = {}
     for _ in range(MAX_PLIES):
         if over(duel):
             return played
+        if check is not None:
+            check(duel)
         kind = play_ply(duel)
         played[kind] = played.get(kind, 0) + 1
     raise AssertionError(f"no end after {MAX_PLIES} plies: {played}")
@@ -246,8 +250,14 @@ def test_only_legal_controls_are_offered(duel: Duel) -> None:
     expect(other.locator("#board button.card")).to_have_count(0)
 
 
+def fits(duel: Duel) -> None:
+    """At 1280 x 800 the whole table fits without scrolling, for both players, at every ply."""
+    for page in duel.pages():
+        no_scrolling(page)
+
+
 def test_a_whole_game_to_the_end(duel: Duel) -> None:
-    played = finish_game(duel)
+    played = finish_game(duel, check=fits)
     assert played.get("take", 0) > 0
     for page in duel.pages():
         end = page.locator("#end")
@@ -311,8 +321,12 @@ def test_morels_on_a_phone_keeps_the_current_step_in_view(morels: Duel) -> None:
     page.set_viewport_size(DESKTOP)
     no_scrolling(page)
     page.set_viewport_size(PHONE)
-    for _ in range(6):
+    for _ in range(8):
         play_ply(morels)
+        mover, _ = morels.mover()
+        mover.evaluate("scrollTo(0, 0)")
+        for selector in ("[data-testid='forest']", "[data-testid='hand-zone']"):
+            inside_viewport(mover, selector)
     page, other = morels.mover()
     state = morels.state(page)
     kinds = {a["type"] for a in state["legal_actions"]}

@@ -278,14 +278,12 @@ function discardBar(state, ctx, cards) {
   const chosen = ctx.ui.discard ?? new Set();
   const picked = [...chosen].map((index) => cards[index]).sort();
   const match = legalMatching(state, { type: "discard" }).find((action) => [...action.cards].sort().join(" ") === picked.join(" "));
-  return h("div", { class: "pw-discard-bar", role: "group", "aria-label": t("pw.discard_title", { n: need }) },
-    h("p", { class: "pw-hint pw-hint-strong" }, t("pw.discard_hint", { n: need, limit: view.displays[view.seat].hand_limit })),
-    h("div", { class: "pw-actions" },
-      h("span", { class: "pw-chosen", "data-testid": "discard-chosen" }, t("pw.discard_chosen", { n: chosen.size, of: need })),
-      h("button", {
-        type: "button", class: "btn btn-turn", disabled: ctx.pending || !match, data: { key: "discard", testid: "discard" },
-        onclick: () => { ctx.ui.discard = new Set(); ctx.act(match); },
-      }, t("pw.discard_button", { n: need }))));
+  return h("div", { class: "pw-actions pw-discard-bar", role: "group", "aria-label": t("pw.discard_title", { n: need }) },
+    h("span", { class: "pw-chosen", "data-testid": "discard-chosen" }, t("pw.discard_chosen", { n: chosen.size, of: need })),
+    h("button", {
+      type: "button", class: "btn btn-turn", disabled: ctx.pending || !match, data: { key: "discard", testid: "discard" },
+      onclick: () => { ctx.ui.discard = new Set(); ctx.act(match); },
+    }, t("pw.discard_button", { n: need })));
 }
 
 function handZone(state, ctx) {
@@ -315,8 +313,10 @@ function handZone(state, ctx) {
     h("div", { class: "pw-hand-head" }, h("h2", { class: "zone-label" }, t("pw.your_hand")),
       view.night_cards === "open" && shown.night_count ? h("span", { class: "pw-note pw-night-note" }, t("pw.night_in_hand", { mode: t("pw.night_mode.open") })) : null,
       meter(shown)),
-    h("div", { class: "pw-hand-main" }, groups, active && view.phase === "turn" ? actionBar(state, ctx) : null),
-    discarding ? discardBar(state, ctx, cards) : null,
+    discarding ? h("p", { class: "pw-hint pw-hint-strong", "data-testid": "discard-hint" }, t("pw.discard_hint", { n: view.must_discard, limit: shown.hand_limit })) : null,
+    h("div", { class: "pw-hand-main" }, groups,
+      active && view.phase === "turn" ? actionBar(state, ctx) : null,
+      discarding ? discardBar(state, ctx, cards) : null),
     !active && !state.result ? h("p", { class: "pw-hint" }, t("pw.waiting_for", { name: ctx.name(view.to_move ?? seats(view).top) })) : null);
 }
 
