@@ -311,9 +311,9 @@ function handZone(state, ctx) {
   }
   return h("section", { class: ["pw-hand-zone", active && "is-active"], "aria-label": t("pw.your_hand"), "data-testid": "hand-zone" },
     h("div", { class: "pw-hand-head" }, h("h2", { class: "zone-label" }, t("pw.your_hand")),
-      view.night_cards === "open" && shown.night_count ? h("span", { class: "pw-note pw-night-note" }, t("pw.night_in_hand", { mode: t("pw.night_mode.open") })) : null,
+      discarding ? h("span", { class: "pw-hint pw-hint-strong", "data-testid": "discard-hint" }, t("pw.discard_hint", { n: view.must_discard, limit: shown.hand_limit }))
+        : view.night_cards === "open" && shown.night_count ? h("span", { class: "pw-note pw-night-note" }, t("pw.night_in_hand", { mode: t("pw.night_mode.open") })) : null,
       meter(shown)),
-    discarding ? h("p", { class: "pw-hint pw-hint-strong", "data-testid": "discard-hint" }, t("pw.discard_hint", { n: view.must_discard, limit: shown.hand_limit })) : null,
     h("div", { class: "pw-hand-main" }, groups,
       active && view.phase === "turn" ? actionBar(state, ctx) : null,
       discarding ? discardBar(state, ctx, cards) : null),
