@@ -411,6 +411,8 @@ def test_the_dialogs_offer_exactly_the_legal_combinations(
     for kind in ("cook", "sell"):
         legal = [a for a in message["legal_actions"] if a["type"] == kind]
         result = page.evaluate(EXPLORE, {"message": message, "kind": kind})
+        if kind == "cook" and pans == 1:
+            page.screenshot(path=SCREENSHOTS / "pilzwanderung-cook-dialog.png")
         key = sorted  # actions as sorted item lists, to compare as sets
         assert sorted(map(lambda a: key(a.items()), result["sent"])) == sorted(
             map(lambda a: key(a.items()), legal)
@@ -456,8 +458,9 @@ def test_the_poison_discard_asks_for_the_right_number(new_page: NewPage) -> None
             states.push([root.querySelector('[data-testid=discard-chosen]').textContent,
               root.querySelector('[data-testid=discard]').disabled]);
           }
+          const shown = root.querySelector('[data-testid=poison-bottom]').textContent;
           root.querySelector('[data-testid=discard]').click();
-          return { sent, states };
+          return { sent, states, shown };
         }""",
         message,
     )
@@ -467,6 +470,7 @@ def test_the_poison_discard_asks_for_the_right_number(new_page: NewPage) -> None
         ["3 of 3 chosen", False],
         ["3 of 3 chosen", False],
     ]
+    assert sent["shown"].endswith("hand limit 4 until the end of your next turn")
     assert len(sent["sent"]) == 1
     assert sorted(sent["sent"][0]["cards"]) == sorted(["N4", "2H", "QH"])
     assert sent["sent"][0] in message["legal_actions"]

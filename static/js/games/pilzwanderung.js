@@ -150,6 +150,13 @@ function dishElement(view, dish) {
     h("span", { class: "pw-dish-score" }, String(dish.score)));
 }
 
+/** How long a poison mushroom lasts: to the end of this turn, or of its owner's next turn. */
+function poisonLasts(state, seat, turns, mine, ctx) {
+  const limit = state.view.displays[seat].hand_limit;
+  if (turns === 1 && state.view.to_move === seat) return t("pw.poison_turn", { limit });
+  return mine ? t("pw.poison_next_yours", { limit }) : t("pw.poison_next_of", { name: ctx.name(seat), limit });
+}
+
 function stat(label, value, testid) {
   return h("span", { class: "pw-stat", "data-testid": testid }, h("span", { class: "pw-stat-label" }, label), " ", h("strong", {}, value));
 }
@@ -177,7 +184,7 @@ function displayOf(state, ctx, seat, position) {
     poisoned ? h("div", { class: "pw-area pw-area-poison", "data-testid": `poison-${position}` }, h("span", { class: "pw-area-label" }, t("pw.poison")),
       h("div", { class: "pw-mini-row" }, shown.poison.map(({ card: code, turns }) => h("div", { class: "pw-poison" },
         pwCard(view, code, { plain: true }),
-        h("span", { class: "pw-poison-turns" }, turns > 1 ? t("pw.poison_turns", { n: turns }) : t("pw.poison_turn"))))))
+        h("span", { class: "pw-poison-turns" }, poisonLasts(state, seat, turns, mine, ctx))))))
       : null,
     (mine && !view.hands) ? null : nights.length ? h("div", { class: "pw-area pw-area-night" }, h("span", { class: "pw-area-label" }, t("pw.night_cards")),
       h("div", { class: "pw-mini-row", "data-testid": `night-${position}` }, nights)) : null,
