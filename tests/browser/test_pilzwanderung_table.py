@@ -360,6 +360,12 @@ def rigged_message(hand: list[str], pans: int, faces: str = "playing_cards") -> 
 
 
 EXPLORE = """async ({ message, kind }) => {
+  if (!document.querySelector('link[href$="pilzwanderung.css"]')) {
+    const link = Object.assign(document.createElement('link'),
+      { rel: 'stylesheet', href: '/static/css/games/pilzwanderung.css' });
+    document.head.append(link);
+    await new Promise((resolve) => { link.onload = resolve; });
+  }
   const game = await import('/static/js/games/pilzwanderung.js');
   const root = document.createElement('div');
   root.className = 'board felt';
@@ -474,3 +480,39 @@ def test_the_poison_discard_asks_for_the_right_number(new_page: NewPage) -> None
     assert len(sent["sent"]) == 1
     assert sorted(sent["sent"][0]["cards"]) == sorted(["N4", "2H", "QH"])
     assert sent["sent"][0] in message["legal_actions"]
+
+
+def test_a_kind_in_the_hand_opens_its_dialog(new_page: NewPage) -> None:
+    message = rigged_message(["9H", "9S", "N9", "QH", "2C", "2D", "5H"], 1, faces="mushrooms")
+    page = new_page()
+    page.goto("/rules/pilzwanderung")
+    opened = page.evaluate(
+        """async (message) => {
+          const game = await import('/static/js/games/pilzwanderung.js');
+          const root = document.createElement('div');
+          document.querySelector('main').prepend(root);
+          const sent = [];
+          const ctx = { seat: 0, readOnly: false, pending: false, ui: {}, recent: [],
+            act: (action) => sent.push(action), name: (seat) => ['Anna', 'Ben'][seat] };
+          ctx.rerender = () => game.render(root, message, ctx);
+          ctx.rerender();
+          const seen = {};
+          for (const key of ['k09', 'k02', 'k05']) {
+            const group = root.querySelector(`[data-testid=group-${key}]`);
+            if (group.tagName !== 'BUTTON') { seen[key] = null; continue; }
+            group.click();
+            const dialog = root.querySelector('.pw-dialog');
+            seen[key] = [dialog.dataset.testid,
+              dialog.querySelector('[aria-checked=true][data-testid^=field-rank-]').dataset.testid,
+              dialog.querySelector('[data-testid=preview]').textContent];
+            dialog.querySelector('[data-testid=dialog-cancel]').click();
+          }
+          return seen;
+        }""",
+        message,
+    )
+    assert opened == {
+        "k09": ["dialog-cook", "field-rank-9", "4 mushrooms: 19 points"],
+        "k02": ["dialog-sell", "field-rank-2", "2 mushrooms: +2 sticks"],
+        "k05": None,
+    }

@@ -233,15 +233,25 @@ function groupCount(items) {
   return items.reduce((sum, { code }) => sum + (roleOf(code) === "night" ? 2 : 1), 0);
 }
 
-function handGroups(state, ctx, cards, { choosing = false } = {}) {
+function handGroups(state, ctx, cards, { choosing = false, turn = false } = {}) {
   const view = state.view;
   const chosen = ctx.ui.discard ?? new Set();
+  // On your turn a kind you can cook or sell opens its dialog with that kind chosen.
+  const dialogFor = (kind) => {
+    if (!turn || kind === null) return null;
+    const type = ["cook", "sell"].find((candidate) => legalMatching(state, { type: candidate, rank: kind }).length);
+    return type ? () => { ctx.ui.dialog = { type, choice: { rank: kind } }; ctx.rerender(); } : null;
+  };
   return h("div", { class: ["pw-groups", choosing && "is-choosing"], role: "group", "aria-label": t("pw.your_hand") },
     grouped(cards).map(({ key, items }) => {
       const first = items[0].code;
       const kind = kindOf(first);
       const caption = kind !== null ? `${groupCount(items)}× ${t(`pw.kind.${kind}`)}` : `${items.length}× ${cardTitle(first)}`;
-      return h("div", { class: ["pw-group", items.length > 1 && "is-stacked"], "data-testid": `group-${key}`, title: caption },
+      const open = dialogFor(kind);
+      return h(open ? "button" : "div", {
+        class: ["pw-group", items.length > 1 && "is-stacked", open && "is-usable"], "data-testid": `group-${key}`, title: caption,
+        type: open ? "button" : null, onclick: open, disabled: open ? ctx.pending : null, data: open ? { key: `group-${key}` } : null,
+      },
         h("div", { class: "pw-group-cards", style: `--n: ${items.length}` }, items.map(({ code, index }) => choosing
           ? pwCard(view, code, {
             button: true, selected: chosen.has(index), disabled: ctx.pending,
@@ -303,7 +313,8 @@ function handZone(state, ctx) {
   const cards = handCards(view, seat);
   const discarding = active && view.phase === "discard";
   if (!discarding) ctx.ui.discard = new Set();
-  const groups = cards.length ? handGroups(state, ctx, cards, { choosing: discarding }) : h("p", { class: "pw-hint" }, t("pw.empty_hand"));
+  const turn = active && view.phase === "turn";
+  const groups = cards.length ? handGroups(state, ctx, cards, { choosing: discarding, turn }) : h("p", { class: "pw-hint" }, t("pw.empty_hand"));
   if (discarding) {
     groups.addEventListener("click", (event) => {
       const target = event.target.closest("button.card");
@@ -342,9 +353,15 @@ function revealedHands(state, ctx) {
 
 const FIELDS = { cook: ["rank", "night", "day", "pan", "butter", "cider"], sell: ["rank", "night", "day"] };
 
-function preferred(field, values) {
+/** What a field starts at: the kind worth most (cooking) or least (selling), the most cards,
+    an empty pan of the display before one from the hand, as much butter and cider as allowed. */
+function preferred(field, values, candidates, type) {
   if (field === "pan") return values.includes("display") ? "display" : values[0];
-  if (field === "rank") return values[0];
+  if (field === "rank") {
+    if (type === "sell") return values[0];
+    const worth = (rank) => Math.max(...candidates.filter((a) => a.rank === rank).map((a) => (a.day + 2 * a.night) * POINTS[rank]));
+    return values.reduce((best, rank) => (worth(rank) > worth(best) ? rank : best), values[0]);
+  }
   return Math.max(...values);
 }
 
@@ -357,7 +374,7 @@ function resolveChoice(state, dialog) {
     values.sort((a, b) => (typeof a === "number" ? a - b : String(a).localeCompare(String(b))));
     options[field] = values;
     const wanted = dialog.choice[field];
-    choice[field] = values.includes(wanted) ? wanted : preferred(field, values);
+    choice[field] = values.includes(wanted) ? wanted : preferred(field, values, candidates, dialog.type);
     candidates = candidates.filter((action) => action[field] === choice[field]);
   }
   return { options, choice, action: candidates[0] ?? null };
