@@ -103,16 +103,15 @@ function decayPile(state, ctx) {
   const view = state.view;
   const legal = myTurn(state, ctx) && view.phase === "turn" ? legalMatching(state, { type: "take_decay" })[0] : null;
   const cards = view.decay.length
-    ? view.decay.map((code, index) => pwCard(view, code, { data: { key: `decay-${index}` } }))
+    ? view.decay.map((code) => pwCard(view, code))
     : [h("div", { class: "card-slot pw-empty" }, t("pw.decay_empty"))];
   const fan = h("div", { class: "pw-decay-cards", "data-testid": "decay" }, cards);
-  const button = legal ? h("button", {
-    type: "button", class: "btn btn-small btn-turn pw-take-decay", disabled: ctx.pending,
+  const body = legal ? h("button", {
+    type: "button", class: "pw-decay-btn", disabled: ctx.pending, "aria-label": t("pw.take_decay"),
     data: { key: "take-decay", testid: "take-decay" }, onclick: () => ctx.act(legal),
-    "aria-label": t("pw.take_decay"),
-  }, t("pw.take_decay_short")) : null;
+  }, fan, h("span", { class: "pw-take-cue", "aria-hidden": "true" }, t("pw.take_decay_short"))) : fan;
   return h("div", { class: ["pw-decay", legal && "is-takeable"] },
-    h("h2", { class: "zone-label" }, t("pw.decay"), ` ${view.decay.length}/4`), fan, button);
+    h("h2", { class: "zone-label" }, h("span", { class: "pw-long" }, t("pw.decay")), h("span", { class: "pw-short" }, t("pw.decay_short")), ` ${view.decay.length}/4`), body);
 }
 
 function piles(view) {
