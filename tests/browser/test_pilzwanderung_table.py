@@ -250,6 +250,21 @@ def test_only_legal_controls_are_offered(duel: Duel) -> None:
     expect(other.locator("#board button.card")).to_have_count(0)
 
 
+def test_a_spectator_sees_both_displays_and_no_hand_or_controls(
+    duel: Duel, new_page: NewPage
+) -> None:
+    watcher = new_page()
+    join_by_link(watcher, duel.url, "Carla")
+    expect(watcher.locator(".seats")).to_contain_text("You are watching")
+    expect(
+        watcher.locator("#board [data-testid^='hand-']:not([data-testid^='hand-count'])")
+    ).to_have_count(0)
+    expect(watcher.locator("#board button")).to_have_count(0)
+    expect(watcher.get_by_test_id("display-top")).to_be_visible()
+    expect(watcher.get_by_test_id("display-bottom")).to_be_visible()
+    watcher.screenshot(path=SCREENSHOTS / "pilzwanderung-spectator.png")
+
+
 def fits(duel: Duel) -> None:
     """At 1280 x 800 the whole table fits without scrolling, for both players, at every ply."""
     for page in duel.pages():
