@@ -627,7 +627,7 @@ class PilzwanderungView(TypedDict, total=False):
 
 class PilzwanderungGame:
     name: ClassVar[str] = "pilzwanderung"
-    title: ClassVar[dict[str, str]] = {"de": "Pilzwanderung", "en": "Mushroom Walk"}
+    title: ClassVar[dict[str, str]] = {"de": "Pilzwanderung", "en": "Pilzwanderung"}
     seats: ClassVar[int] = 2
     options: ClassVar[tuple[Option, ...]] = (
         Option(
@@ -672,7 +672,7 @@ class PilzwanderungGame:
         ),
     )
     presets: ClassVar[tuple[Preset, ...]] = (
-        Preset("pilzwanderung", {}, {"de": "Pilzwanderung", "en": "Mushroom Walk"}),
+        Preset("pilzwanderung", {}, {"de": "Pilzwanderung", "en": "Pilzwanderung"}),
         Preset(
             "morels",
             {"counts": "original", "night_cards": "hidden", "card_faces": "mushrooms"},

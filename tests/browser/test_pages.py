@@ -20,9 +20,12 @@ def test_home_offers_every_game_with_its_variants(new_page: NewPage) -> None:
         choice = page.locator(f"label[for='game-{game.name}']")
         choice.click()
         expect(choice.locator(".game-blurb")).not_to_be_empty()
+        # A preset that changes nothing is the game's standard and stands for it.
+        plain = [] if any(not preset.options for preset in game.presets) else ["Standard"]
         expect(page.locator("#presets .chip-radio")).to_have_text(
-            ["Standard", *[preset.label["en"] for preset in game.presets]]
+            [*plain, *[preset.label["en"] for preset in game.presets]]
         )
+        expect(page.locator("#presets input:checked")).to_have_count(1)
         for option in game.options:
             expect(page.locator("#options-body")).to_contain_text(option.label["en"])
     game = [game for game in games() if game.options][-1]

@@ -1089,7 +1089,7 @@ def test_parse_notation_refuses_junk(text: str) -> None:
 
 
 def test_registered_with_title_and_two_seats() -> None:
-    assert GAME.title == {"de": "Pilzwanderung", "en": "Mushroom Walk"}
+    assert GAME.title == {"de": "Pilzwanderung", "en": "Pilzwanderung"}
     assert GAME.seats == 2 and GAME.name == "pilzwanderung"
 
 

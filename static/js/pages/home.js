@@ -22,9 +22,14 @@ function defaults(game) {
   return Object.fromEntries(game.options.map((option) => [option.name, option.default]));
 }
 
+/** A preset that changes nothing (Pilzwanderung's own) is the game's standard choice. */
+function standardPreset(game) {
+  return game.presets.find((preset) => Object.keys(preset.options).length === 0)?.name ?? STANDARD;
+}
+
 function chooseGame(name) {
   const game = gameByName(name);
-  chosen = { game: name, preset: STANDARD, options: defaults(game) };
+  chosen = { game: name, preset: standardPreset(game), options: defaults(game) };
   renderForm();
 }
 
@@ -64,7 +69,7 @@ function renderPresets(game) {
     h("span", {}, label));
   fill(fieldset, 
     h("legend", {}, t("home.variant")),
-    chip(STANDARD, t("home.standard")),
+    standardPreset(game) === STANDARD ? chip(STANDARD, t("home.standard")) : null,
     ...game.presets.map((preset) => chip(preset.name, localized(preset.label))),
     chosen.preset === CUSTOM ? chip(CUSTOM, t("home.custom")) : null);
 }
