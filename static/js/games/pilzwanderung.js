@@ -17,6 +17,13 @@ addStrings(strings);
 const GROUP_ORDER = { mushroom: 0, night: 0, butter: 1, cider: 2, pan: 3 };
 const MOBILE = "(max-width: 700px), (max-height: 480px)";
 
+// A display nobody opened or closed by hand follows the screen: folded to its one-line
+// summary on phones (also after turning the phone or resizing the window), open elsewhere.
+const mobile = window.matchMedia(MOBILE);
+mobile.addEventListener("change", () => {
+  for (const details of document.querySelectorAll(".pw-display[data-auto]")) details.open = !mobile.matches;
+});
+
 function seats(view) {
   const bottom = view.seat ?? 0;
   return { top: 1 - bottom, bottom };
@@ -84,7 +91,7 @@ function forestZone(state, ctx) {
       ? pwCard(view, code, {
         button: true, disabled: ctx.pending, classes: ["is-takeable"],
         label: t("pw.take_position", { card: cardTitle(code), n: position, cost: costLabel(cost) }),
-        data: { key: `take-${position}`, testid: `take-${position}` },
+        data: { key: `take-${position}`, testid: `take-${position}`, needed: "take" },
       })
       : pwCard(view, code, { data: { testid: `forest-${position}` } });
     if (legal) face.addEventListener("click", () => ctx.act(legal));
@@ -108,7 +115,7 @@ function decayPile(state, ctx) {
   const fan = h("div", { class: "pw-decay-cards", "data-testid": "decay" }, cards);
   const body = legal ? h("button", {
     type: "button", class: "pw-decay-btn", disabled: ctx.pending, "aria-label": t("pw.take_decay"),
-    data: { key: "take-decay", testid: "take-decay" }, onclick: () => ctx.act(legal),
+    data: { key: "take-decay", testid: "take-decay", needed: "take" }, onclick: () => ctx.act(legal),
   }, fan, h("span", { class: "pw-take-cue", "aria-hidden": "true" }, t("pw.take_decay_short"))) : fan;
   return h("div", { class: ["pw-decay", legal && "is-takeable"] },
     h("h2", { class: "zone-label" }, h("span", { class: "pw-long" }, t("pw.decay")), h("span", { class: "pw-short" }, t("pw.decay_short")), ` ${view.decay.length}/4`), body);
@@ -156,8 +163,8 @@ function poisonLasts(state, seat, turns, mine, ctx) {
   return mine ? t("pw.poison_next_yours", { limit }) : t("pw.poison_next_of", { name: ctx.name(seat), limit });
 }
 
-function stat(label, value, testid) {
-  return h("span", { class: "pw-stat", "data-testid": testid }, h("span", { class: "pw-stat-label" }, label), " ", h("strong", {}, value));
+function stat(label, value, testid, needed = null) {
+  return h("span", { class: "pw-stat", "data-testid": testid, "data-needed": needed }, h("span", { class: "pw-stat-label" }, label), " ", h("strong", {}, value));
 }
 
 function displayOf(state, ctx, seat, position) {
@@ -191,14 +198,16 @@ function displayOf(state, ctx, seat, position) {
   const summary = h("summary", { class: "pw-display-head" },
     h("span", { class: "pw-display-name" }, name),
     h("span", { class: "pw-stats" },
-      stat(t("pw.score"), String(shown.score), `score-${position}`),
+      stat(t("pw.score"), String(shown.score), `score-${position}`, mine ? "score" : null),
       h("span", { class: "pw-stat", "data-testid": `sticks-${position}`, title: t("pw.sticks") }, stickIcon(), h("strong", {}, String(shown.sticks))),
       hand));
   ctx.ui.open = ctx.ui.open ?? {};
-  const open = ctx.ui.open[position] ?? !window.matchMedia(MOBILE).matches;
-  const details = h("details", { class: ["pw-display", `pw-display-${position}`], open, "data-testid": `display-${position}` },
-    summary, h("div", { class: "pw-display-body" }, groups));
-  summary.addEventListener("click", () => { ctx.ui.open[position] = !details.open; });
+  const chosen = ctx.ui.open[position];
+  const open = chosen ?? !mobile.matches;
+  const details = h("details", {
+    class: ["pw-display", `pw-display-${position}`], open, "data-testid": `display-${position}`, "data-auto": chosen === undefined ? "" : null,
+  }, summary, h("div", { class: "pw-display-body" }, groups));
+  summary.addEventListener("click", () => { ctx.ui.open[position] = !details.open; delete details.dataset.auto; });
   return details;
 }
 
@@ -280,7 +289,7 @@ function actionBar(state, ctx) {
   const open = (type) => () => { ctx.ui.dialog = { type, choice: {} }; ctx.rerender(); };
   const pan = legalMatching(state, { type: "place_pan" })[0];
   const button = (key, label, enabled, onclick, style = "") => h("button", {
-    type: "button", class: ["btn", style], disabled: ctx.pending || !enabled, data: { key, testid: key }, onclick,
+    type: "button", class: ["btn", style], disabled: ctx.pending || !enabled, data: { key, testid: key, needed: "action" }, onclick,
   }, label);
   return h("div", { class: "pw-actions" },
     button("open-cook", t("pw.cook"), has("cook"), open("cook"), "btn-turn"),
@@ -295,9 +304,9 @@ function discardBar(state, ctx, cards) {
   const picked = [...chosen].map((index) => cards[index]).sort();
   const match = legalMatching(state, { type: "discard" }).find((action) => [...action.cards].sort().join(" ") === picked.join(" "));
   return h("div", { class: "pw-actions pw-discard-bar", role: "group", "aria-label": t("pw.discard_title", { n: need }) },
-    h("span", { class: "pw-chosen", "data-testid": "discard-chosen" }, t("pw.discard_chosen", { n: chosen.size, of: need })),
+    h("span", { class: "pw-chosen", "data-testid": "discard-chosen", "data-needed": "discard" }, t("pw.discard_chosen", { n: chosen.size, of: need })),
     h("button", {
-      type: "button", class: "btn btn-turn", disabled: ctx.pending || !match, data: { key: "discard", testid: "discard" },
+      type: "button", class: "btn btn-turn", disabled: ctx.pending || !match, data: { key: "discard", testid: "discard", needed: "discard" },
       onclick: () => { ctx.ui.discard = new Set(); ctx.act(match); },
     }, t("pw.discard_button", { n: need })));
 }
@@ -314,6 +323,7 @@ function handZone(state, ctx) {
   if (!discarding) ctx.ui.discard = new Set();
   const turn = active && view.phase === "turn";
   const groups = cards.length ? handGroups(state, ctx, cards, { choosing: discarding, turn }) : h("p", { class: "pw-hint" }, t("pw.empty_hand"));
+  if (cards.length) groups.dataset.needed = "hand";
   if (discarding) {
     groups.addEventListener("click", (event) => {
       const target = event.target.closest("button.card");
