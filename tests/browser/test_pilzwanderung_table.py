@@ -351,6 +351,12 @@ def test_morels_on_a_phone_keeps_the_current_step_in_view(morels: Duel) -> None:
         shots(page, "morels-sell-dialog")
         page.get_by_test_id("dialog-cancel").click()
     shots(page, "morels-later")
+    # A phone on its side: the forest, your hand and its buttons all above the fold.
+    page.set_viewport_size(LANDSCAPE)
+    page.evaluate("scrollTo(0, 0)")
+    for selector in ("[data-testid='forest']", "[data-testid='hand-zone']", ".pw-actions"):
+        inside_viewport(page, selector)
+    page.set_viewport_size(PHONE)
 
 
 # The dialogs against the engine -----------------------------------------------------------
