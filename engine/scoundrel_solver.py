@@ -14,13 +14,13 @@ sample is solved as if its order were known.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from engine.base import Action
 from engine.cards import value
 from engine.scoundrel import (
+    DECK,
     MAX_HEALTH,
     ROOM_SIZE,
     TAKES_PER_ROOM,
@@ -31,6 +31,10 @@ from engine.scoundrel import (
 )
 
 ANY = 99  # the limit of a weapon that has slain nothing
+MONSTER, WEAPON, POTION = 0, 1, 2
+KIND = {card: MONSTER if is_monster(card) else WEAPON if is_weapon(card) else POTION
+        for card in DECK}
+POINTS = {card: value(card) for card in DECK}
 NO_LINE = -(10**6)  # below every score
 NO_FLOOR = 10**6
 AVOID_DELAY = 6  # the search tries entering a room before avoiding it
@@ -89,21 +93,40 @@ def dealt(node: Node, avoided: bool) -> Node:
 
 
 Step = tuple[Action, "Node | int"]  # an action and the node it leads to, or the final score
+Choice = tuple[tuple[Action, ...], "Node | int"]  # the actions of one option and where it ends
+AVOID: Action = {"type": "avoid"}
 
 
 class Solver:
-    """Exact branch and bound. ``value(node, floor)`` is the node's exact best score when
-    that beats ``floor``; otherwise only a bound at or below ``floor`` (the line cannot
-    matter to the caller). Exact scores and their best action are memoized in ``exact``.
-    A node is never entered when it cannot beat the floor: by its optimistic ``ceiling``,
-    or because the same table with at least as much health was already found no better
-    (more health never hurts: the same line still works). One solver per rule variant."""
+    """Exact branch and bound over rooms. A node is the table where a choice begins (a room
+    to avoid or enter, or the middle of a room at the start). Its options are avoiding, and
+    every way of taking the room's cards; options that end on the same table keep only
+    those no other beats in health, weapon and weapon limit at once (more of each never
+    hurts: the same line still works), and of the deaths only the best.
+
+    ``value(node, floor)`` is the node's exact best score when that beats ``floor``;
+    otherwise only a bound at or below ``floor`` (the line cannot matter to the caller).
+    Exact scores and their option are memoized in ``exact``. A node is never entered when
+    it cannot beat the floor: by its optimistic ``ceiling``, or because the same table with
+    at least as much health was already found no better. One solver per rule variant."""
 
     def __init__(self, strict_weapons: bool = False) -> None:
         self.strict = strict_weapons
-        self.exact: dict[Node, tuple[int, Action | None]] = {}
+        self.exact: dict[Node, tuple[int, Choice | None]] = {}
         self.caps: dict[Node, list[tuple[int, int]]] = {}  # table without health: (health, cap)
         self.pools: dict[tuple[str, ...], Pool] = {}
+
+    def best(self, node: Node) -> int:
+        """The exact best score, searched from the top down: first only for lines near
+        the ceiling (where the ceiling prunes hardest), then lower, twice as far each time.
+        What a failed search learnt (its bounds) serves the next one."""
+        bound, step = self.ceiling(node), 1
+        while True:
+            floor = bound - step
+            score = self.value(node, floor)
+            if score > floor:
+                return score
+            bound, step = score, step * 2
 
     def value(self, node: Node, floor: int) -> int:
         known = self.exact.get(node)
@@ -114,14 +137,23 @@ class Solver:
         if bound <= floor:
             return bound
         best, choice = NO_LINE, None
-        for action, after in sorted(self.steps(node), key=promise, reverse=True):
+        for option in sorted(self.choices(node), key=self.promise, reverse=True):
+            after = option[1]
             score = after if isinstance(after, int) else self.value(after, max(floor, best))
             if score > best:
-                best, choice = score, action
+                best, choice = score, option
         if best > floor:
             self.exact[node] = (best, choice)
         self.caps.setdefault(table, []).append((node.health, best))
         return best
+
+    def promise(self, choice: Choice) -> tuple[int, int, int]:
+        """Search order: the most hopeful first (by ceiling, then health and weapon kept)."""
+        line, after = choice
+        if isinstance(after, int):
+            return after, 1, 0
+        late = AVOID_DELAY if line[0]["type"] == "avoid" else 0
+        return self.ceiling(after), 0, after.health + after.weapon // 2 - late
 
     def cap(self, table: Node, health: int) -> int:
         """The lowest score known not to be beaten at this much health or more."""
@@ -132,13 +164,29 @@ class Solver:
         """The actions of one best line from a node solved exactly."""
         actions: list[Action] = []
         while (known := self.exact.get(node)) is not None and known[1] is not None:
-            action = known[1]
-            actions.append(action)
-            after = next(end for step, end in self.steps(node) if step == action)
+            taken, after = known[1]
+            actions += taken
             if isinstance(after, int):
                 break
             node = after
         return actions
+
+    def choices(self, node: Node) -> list[Choice]:
+        """Avoid, or each way through the room, without the ways another one beats."""
+        found: list[Choice] = []
+        if node.taken == 0 and not node.avoided and not node.last_room:
+            gone = node._replace(dungeon=node.dungeon + node.room, room=())
+            found.append(((AVOID,), dealt(gone, True)))
+        walk = Walk(node, self.strict, self.pool(node.dungeon).monster_total)
+        walk.through(node.room, node.health, node.weapon, node.limit, node.taken,
+                     node.potion_used, ())
+        if walk.death is not None:
+            found.append(walk.death)
+        found += walk.wins
+        for (rest, weapon, limit), (health, line) in walk.ends.items():
+            after = node._replace(room=rest, health=health, weapon=weapon, limit=limit)
+            found.append((line, dealt(after, False)))
+        return unbeaten(found)
 
     def ceiling(self, node: Node) -> int:
         """No line from here scores more. Every potion heals in full and every monster
@@ -149,11 +197,11 @@ class Solver:
         potions, best_potion, best_weapon = pool.potions, pool.best_potion, pool.best_weapon
         monsters = pool.monsters
         for card in node.room:
-            points = value(card)
-            if is_potion(card):
+            points, kind = POINTS[card], KIND[card]
+            if kind == POTION:
                 potions += points
                 best_potion = max(best_potion, points)
-            elif is_weapon(card):
+            elif kind == WEAPON:
                 best_weapon = max(best_weapon, points)
             else:
                 monsters = (*monsters, points)
@@ -167,52 +215,105 @@ class Solver:
             known = self.pools[cards] = Pool.of(cards)
         return known
 
-    def steps(self, node: Node) -> Iterator[Step]:
-        if node.taken == 0 and not node.avoided and not node.last_room:
-            gone = node._replace(dungeon=node.dungeon + node.room, room=())
-            yield {"type": "avoid"}, dealt(gone, True)
-        for index, card in enumerate(node.room):
-            rest = node.room[:index] + node.room[index + 1 :]
-            if is_monster(card) and node.weapon and value(card) <= node.limit:
-                yield self.take(node, card, rest, True)
-            yield self.take(node, card, rest, False)
 
-    def take(self, node: Node, card: str, rest: tuple[str, ...], with_weapon: bool) -> Step:
-        action: Action = {"type": "take", "card": card, "weapon": with_weapon}
-        points = value(card)
-        health, weapon, limit, potion_used = node.health, node.weapon, node.limit, node.potion_used
-        if is_weapon(card):
-            weapon, limit = points, ANY
-        elif is_potion(card):
-            if not potion_used:
-                health, potion_used = min(MAX_HEALTH, health + points), True
-        elif with_weapon:
-            health -= max(0, points - weapon)
-            limit = points - 1 if self.strict else points
-        else:
-            health -= points
+
+class Walk:
+    """Every order of taking a room's cards (each monster with the weapon where it may be
+    used, and bare-handed), played on plain numbers: the best death, every win of the last
+    room, and for each way the room can end (card left, weapon, limit) the most health."""
+
+    def __init__(self, node: Node, strict: bool, dungeon_monsters: int) -> None:
+        self.last_room = node.last_room
+        self.strict = strict
+        self.dungeon_monsters = dungeon_monsters
+        self.death: Choice | None = None
+        self.death_score = NO_LINE
+        self.wins: list[Choice] = []
+        self.ends: dict[tuple[tuple[str, ...], int, int], tuple[int, tuple[Action, ...]]] = {}
+
+    def through(
+        self,
+        room: tuple[str, ...],
+        health: int,
+        weapon: int,
+        limit: int,
+        taken: int,
+        potion_used: bool,
+        line: tuple[Action, ...],
+    ) -> None:
+        for index, card in enumerate(room):
+            rest = room[:index] + room[index + 1 :]
+            points, kind = POINTS[card], KIND[card]
+            usable = kind == MONSTER and weapon and points <= limit
+            for with_weapon in (True, False) if usable else (False,):
+                now, arm, bound, used = health, weapon, limit, potion_used
+                if kind == WEAPON:
+                    arm, bound = points, ANY
+                elif kind == POTION:
+                    if not used:
+                        now, used = min(MAX_HEALTH, now + points), True
+                elif with_weapon:
+                    now -= max(0, points - weapon)
+                    bound = points - 1 if self.strict else points
+                else:
+                    now -= points
+                done = (*line, {"type": "take", "card": card, "weapon": with_weapon})
+                self.after_take(rest, now, arm, bound, taken + 1, used, done, card)
+
+    def after_take(
+        self,
+        rest: tuple[str, ...],
+        health: int,
+        weapon: int,
+        limit: int,
+        taken: int,
+        potion_used: bool,
+        line: tuple[Action, ...],
+        card: str,
+    ) -> None:
         if health <= 0:
-            left = sum(value(c) for c in rest + node.dungeon if is_monster(c))
-            return action, health - left
-        if node.last_room and not rest:
-            bonus = points if health == MAX_HEALTH and is_potion(card) else 0
-            return action, health + bonus
-        after = node._replace(
-            room=rest, health=health, weapon=weapon, limit=limit,
-            taken=node.taken + 1, potion_used=potion_used,
-        )
-        if not node.last_room and after.taken == TAKES_PER_ROOM:
-            after = dealt(after, False)
-        return action, after
+            left = sum(POINTS[c] for c in rest if KIND[c] == MONSTER)
+            score = health - self.dungeon_monsters - left
+            if self.death is None or score > self.death_score:
+                self.death, self.death_score = (line, score), score
+        elif self.last_room and not rest:
+            bonus = POINTS[card] if health == MAX_HEALTH and KIND[card] == POTION else 0
+            self.wins.append((line, health + bonus))
+        elif not self.last_room and taken == TAKES_PER_ROOM:
+            key = (rest, weapon, limit)
+            if key not in self.ends or self.ends[key][0] < health:
+                self.ends[key] = (health, line)
+        else:
+            self.through(rest, health, weapon, limit, taken, potion_used, line)
 
 
-def promise(step: Step) -> tuple[int, int]:
-    """Search order: a final score by its value, otherwise the health and weapon kept."""
-    action, after = step
-    if isinstance(after, int):
-        return after, 1
-    late = AVOID_DELAY if action["type"] == "avoid" else 0
-    return after.health + after.weapon // 2 - late, 0
+def strength(node: Node) -> tuple[int, int, int]:
+    """Health, weapon and the limit it may still be used to (0 without a weapon)."""
+    return node.health, node.weapon, node.limit if node.weapon else 0
+
+
+def unbeaten(choices: list[Choice]) -> list[Choice]:
+    """The best death, and of the ways to each next table those no other one beats in
+    health, weapon and limit together."""
+    deaths = [c for c in choices if isinstance(c[1], int)]
+    kept: list[Choice] = [max(deaths, key=lambda c: c[1])] if deaths else []
+    tables: dict[Node, list[tuple[tuple[int, int, int], Choice]]] = {}
+    for choice in choices:
+        after = choice[1]
+        if not isinstance(after, int):
+            table = after._replace(health=0, weapon=0, limit=0)
+            tables.setdefault(table, []).append((strength(after), choice))
+    for ways in tables.values():
+        best: list[tuple[int, int, int]] = []
+        for mine, choice in sorted(ways, key=lambda way: way[0], reverse=True):
+            if not any(beats(other, mine) for other in best):
+                best.append(mine)
+                kept.append(choice)
+    return kept
+
+
+def beats(one: tuple[int, int, int], other: tuple[int, int, int]) -> bool:
+    return all(a >= b for a, b in zip(one, other, strict=True))
 
 
 @dataclass(frozen=True)
@@ -224,6 +325,10 @@ class Pool:
     best_potion: int
     best_weapon: int
     monsters: tuple[int, ...]
+
+    @property
+    def monster_total(self) -> int:
+        return sum(self.monsters)
 
     @staticmethod
     def of(cards: tuple[str, ...]) -> Pool:
@@ -241,5 +346,5 @@ def solve(state: ScoundrelState) -> Solution:
     """The best score from this state (its dungeon order known), a line that reaches it,
     and whether it can be won."""
     solver, node = Solver(state.strict_weapons), node_of(state)
-    score = solver.value(node, NO_LINE)
+    score = solver.best(node)
     return Solution(score=score, line=solver.line(node), winnable=score > 0)
