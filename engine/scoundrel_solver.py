@@ -14,13 +14,16 @@ sample is solved as if its order were known.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from engine.base import Action
+from engine.base import Action, View
 from engine.cards import value
 from engine.scoundrel import (
     DECK,
+    GAME,
     MAX_HEALTH,
     ROOM_SIZE,
     TAKES_PER_ROOM,
@@ -154,6 +157,21 @@ class Solver:
             return after, 1, 0
         late = AVOID_DELAY if line[0]["type"] == "avoid" else 0
         return self.ceiling(after), 0, after.health + after.weapon // 2 - late
+
+    def reaches(self, node: Node, target: int) -> bool:
+        """Whether some line from here scores at least ``target``: stops at the first one."""
+        known = self.exact.get(node)
+        if known is not None:
+            return known[0] >= target
+        table = node._replace(health=0)
+        if min(self.ceiling(node), self.cap(table, node.health)) < target:
+            return False
+        for option in sorted(self.choices(node), key=self.promise, reverse=True):
+            after = option[1]
+            if after >= target if isinstance(after, int) else self.reaches(after, target):
+                return True
+        self.caps.setdefault(table, []).append((node.health, target - 1))
+        return False
 
     def cap(self, table: Node, health: int) -> int:
         """The lowest score known not to be beaten at this much health or more."""
@@ -348,3 +366,77 @@ def solve(state: ScoundrelState) -> Solution:
     solver, node = Solver(state.strict_weapons), node_of(state)
     score = solver.best(node)
     return Solution(score=score, line=solver.line(node), winnable=score > 0)
+
+
+# Hints during play: the chance of winning of each choice, from the cards still unseen
+
+
+class Unseen:
+    """The game as the player has seen it, from the views before each action and the
+    actions: a table whose dungeon holds every card the player has seen there (cards of an
+    avoided room, at the bottom in order) and a placeholder for each card never seen."""
+
+    def __init__(self, views: Sequence[View], actions: Sequence[Action]) -> None:
+        if len(views) != len(actions) + 1:
+            raise ValueError("one view before each action, and the current one")
+        first = views[0]
+        table = ScoundrelState(
+            dungeon=[f"?{i}" for i in range(first["dungeon_size"])],
+            room=list(first["room"]),
+            strict_weapons=first["strict_weapons"],
+            open_discard=first["open_discard"],
+        )
+        for action, seen in zip(actions, views[1:], strict=True):
+            table = GAME.apply(table, 0, action)
+            table.room = revealed(table.room, seen["room"])
+        self.table = table
+        known = set(table.room + table.stack + table.discard + table.dungeon)
+        known |= {table.weapon} if table.weapon else set()
+        self.cards = [card for card in DECK if card not in known]
+
+    def sample(self, rng: random.Random) -> ScoundrelState:
+        """One dungeon order the player cannot rule out."""
+        order = list(self.cards)
+        rng.shuffle(order)
+        dealt = iter(order)
+        world = self.table.clone()
+        world.dungeon = [next(dealt) if card[0] == "?" else card for card in world.dungeon]
+        return world
+
+
+def revealed(room: list[str], seen: list[str]) -> list[str]:
+    """The room with its placeholders replaced by the cards the view shows there."""
+    if len(room) != len(seen) or any(
+        mine != shown for mine, shown in zip(room, seen, strict=True) if mine[0] != "?"
+    ):
+        raise ValueError("the actions do not lead to these views")
+    return list(seen)
+
+
+def win_chances(
+    views: Sequence[View],
+    actions: Sequence[Action],
+    samples: int = 16,
+    rng: random.Random | None = None,
+) -> list[tuple[Action, float]]:
+    """For each legal action now, the share of sampled dungeons (the unseen cards in random
+    order, consistently with everything seen) in which that action still allows a win.
+    Each sample is solved as if its order were known, so this is an upper estimate: the
+    chance for a player who guesses every later card right."""
+    rng = rng or random.Random(0)
+    unseen = Unseen(views, actions)
+    legal = GAME.legal_actions(unseen.table, 0)
+    wins = [0] * len(legal)
+    for _ in range(samples):
+        world = unseen.sample(rng)
+        solver = Solver(world.strict_weapons)
+        for index, action in enumerate(legal):
+            wins[index] += still_winnable(solver, GAME.apply(world, 0, action))
+    return [(action, won / samples) for action, won in zip(legal, wins, strict=True)]
+
+
+def still_winnable(solver: Solver, state: ScoundrelState) -> bool:
+    outcome = GAME.result(state)
+    if outcome is not None:
+        return outcome.winner is not None
+    return solver.reaches(node_of(state), 1)
