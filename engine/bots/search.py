@@ -52,6 +52,9 @@ class SearchRules(Generic[S]):
     # ``trust`` (in reward) so that the search leaves it only on clear evidence.
     hint: Callable[[View, int], Action] | None = None
     trust: float = 0.0
+    # A game may play its rollouts itself, faster than through the contract: from the
+    # state after the root action to the reward of the deciding seat.
+    rollout: Callable[[S, int, random.Random], float] | None = None
 
 
 @dataclass
@@ -142,6 +145,8 @@ class StrongBot(Generic[S]):
         """Apply the root action in one sampled world, play on with the policy, score it."""
         start = state
         state = self.game.apply(state, seat, action)
+        if self.rules.rollout is not None:
+            return self.rules.rollout(state, seat, rng)
         for _ in range(self.rules.max_plies):
             mover = self.game.to_move(state)
             if mover is None or self.rules.horizon(start, state):
