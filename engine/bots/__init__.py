@@ -8,6 +8,11 @@ search; ``random`` for every game.
 A bot sees what its seat sees (``view``), the legal actions and the public history
 ``[(seat, action), ...]``; never the state. See ``base.py`` for the contract and
 ``search.py`` for the generic strong bot.
+
+Bots for another game (Pilzwanderung next) live in ``engine/bots/<game>.py`` and are
+imported below: what a seat knows from its view and the history, a ``sampler`` dealing
+the unseen cards into full states consistent with it, a rollout policy, a horizon and a
+reward (``search.SearchRules``), an easy heuristic, and two ``register_bot`` lines.
 """
 
 from engine.bots.base import Bot, History, RandomBot, bot_levels, get_bot, register_bot

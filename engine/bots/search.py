@@ -57,6 +57,9 @@ class SearchRules(Generic[S]):
     rollout: Callable[[S, int, random.Random], float] | None = None
 
 
+MIN_WORLDS = 2  # worlds per halving phase, however small the budget
+
+
 @dataclass
 class Arm:
     visits: int = 0
@@ -94,14 +97,14 @@ class StrongBot(Generic[S]):
         self._world(arms, sample, legal, seat, rng)
         budget = self._budget(len(legal), self.clock() - started)
         phases = max(1, math.ceil(math.log2(len(legal))))
+        favourite = self._favourite(view, legal, seat)
         while self._has_budget(budget, len(arms), started):
-            for _ in range(max(1, budget // (phases * len(arms)))):
+            for _ in range(max(MIN_WORLDS, budget // (phases * len(arms)))):
                 if not self._has_budget(budget, len(arms), started):
                     break
                 self._world(arms, sample, legal, seat, rng)
             if len(arms) > 2:
-                arms = halved(arms)
-        favourite = self._favourite(view, legal, seat)
+                arms = halved(arms, favourite)
         best = max(
             arms,
             key=lambda i: (arms[i].mean() + (self.rules.trust if i == favourite else 0), -i),
@@ -155,7 +158,8 @@ class StrongBot(Generic[S]):
         return self.rules.reward(state, seat)
 
 
-def halved(arms: dict[int, Arm]) -> dict[int, Arm]:
-    """The better half of the actions (at least two), all measured on the same worlds."""
-    ranked = sorted(arms, key=lambda index: (-arms[index].mean(), index))
+def halved(arms: dict[int, Arm], favourite: int | None) -> dict[int, Arm]:
+    """The better half of the actions (at least two), all measured on the same worlds; the
+    game's own favourite stays in until the end."""
+    ranked = sorted(arms, key=lambda index: (index != favourite, -arms[index].mean(), index))
     return {index: arms[index] for index in ranked[: max(2, len(ranked) // 2)]}
