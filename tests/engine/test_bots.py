@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -194,3 +195,35 @@ def test_easy_bot_answers_from_the_view() -> None:
     action = EasyBot().choose(view, GAME.legal_actions(state, 1), [], 1, random.Random(0))
     assert action in GAME.legal_actions(state, 1)
     assert json.loads(json.dumps(action)) == action
+
+
+# The strong bot's machinery
+
+
+def test_the_fast_rollout_plays_the_round_as_the_engine_does(monkeypatch: Any) -> None:
+    from engine.bots import expeditionen as bots
+    from engine.bots.search import StrongBot
+
+    monkeypatch.setattr(bots, "RANDOM_MOVES", 0.0)
+    through_engine = StrongBot(GAME, replace(bots.RULES, rollout=None), playouts=1)
+    fast = StrongBot(GAME, bots.RULES, playouts=1)
+    checked = 0
+    for state, seat, history in states_along(6, {"rounds": 1}, every=5):
+        world = determinize(GAME.view(state, seat), history, seat, random.Random(checked))
+        action = GAME.legal_actions(world, seat)[0]
+        slow = through_engine.playout(world, seat, action, random.Random(1))
+        assert fast.playout(world, seat, action, random.Random(1)) == slow
+        checked += 1
+    assert checked > 5
+
+
+def test_the_strong_bot_stops_when_its_seconds_are_up() -> None:
+    from engine.bots.expeditionen import RULES
+    from engine.bots.search import StrongBot
+
+    ticks = iter(range(10**6))
+    bot = StrongBot(GAME, RULES, seconds=3.0, clock=lambda: float(next(ticks)))
+    state: ExpeditionenState = GAME.new(seed=4, options={"first": 0})
+    legal = GAME.legal_actions(state, 0)
+    assert bot.choose(GAME.view(state, 0), legal, [], 0, random.Random(0)) in legal
+    assert 0 < bot.last_playouts <= 3 * len(legal)
