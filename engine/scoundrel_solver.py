@@ -15,7 +15,8 @@ sample is solved as if its order were known.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -413,26 +414,40 @@ def revealed(room: list[str], seen: list[str]) -> list[str]:
     return list(seen)
 
 
+@dataclass(frozen=True)
+class Hint:
+    """Per legal action, its chance of winning; ``samples`` dungeons were looked at."""
+
+    chances: list[tuple[Action, float]]
+    samples: int
+
+
 def win_chances(
     views: Sequence[View],
     actions: Sequence[Action],
     samples: int = 16,
     rng: random.Random | None = None,
-) -> list[tuple[Action, float]]:
+    seconds: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Hint:
     """For each legal action now, the share of sampled dungeons (the unseen cards in random
     order, consistently with everything seen) in which that action still allows a win.
     Each sample is solved as if its order were known, so this is an upper estimate: the
-    chance for a player who guesses every later card right."""
+    chance for a player who guesses every later card right. ``seconds`` bounds the time
+    (at least one sample is always solved; early in a game one takes seconds)."""
     rng = rng or random.Random(0)
     unseen = Unseen(views, actions)
     legal = GAME.legal_actions(unseen.table, 0)
     wins = [0] * len(legal)
-    for _ in range(samples):
+    started, done = clock(), 0
+    while done < samples and (done == 0 or seconds is None or clock() - started < seconds):
         world = unseen.sample(rng)
         solver = Solver(world.strict_weapons)
         for index, action in enumerate(legal):
             wins[index] += still_winnable(solver, GAME.apply(world, 0, action))
-    return [(action, won / samples) for action, won in zip(legal, wins, strict=True)]
+        done += 1
+    chances = [(action, won / done) for action, won in zip(legal, wins, strict=True)]
+    return Hint(chances=chances, samples=done)
 
 
 def still_winnable(solver: Solver, state: ScoundrelState) -> bool:

@@ -129,13 +129,16 @@ def test_hints_give_one_chance_per_legal_action_and_none_to_a_deadly_one() -> No
     views, actions = [GAME.view(state, 0)], [GAME.parse_notation("take AC")]
     state = GAME.apply(state, 0, actions[0])
     views.append(GAME.view(state, 0))
-    chances = win_chances(views, actions, samples=4)
-    assert [a for a, _ in chances] == GAME.legal_actions(state, 0)
-    assert all(chance == 0 for _, chance in chances), "every choice left is fatal"
+    hint = win_chances(views, actions, samples=4)
+    assert hint.samples == 4
+    assert [a for a, _ in hint.chances] == GAME.legal_actions(state, 0)
+    assert all(chance == 0 for _, chance in hint.chances), "every choice left is fatal"
 
 
 def test_hints_see_a_winnable_first_room() -> None:
     state, views, actions = seen_game(1, plies=0)
-    chances = dict((GAME.notation(a), p) for a, p in win_chances(views, actions, samples=2))
+    hint = win_chances(views, actions, samples=5, seconds=0.0)
+    assert hint.samples == 1, "out of time after the one sample always solved"
+    chances = {GAME.notation(a): p for a, p in hint.chances}
     assert set(chances) == {GAME.notation(a) for a in GAME.legal_actions(state, 0)}
     assert max(chances.values()) > 0
