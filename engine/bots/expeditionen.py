@@ -378,5 +378,5 @@ def strong_bot(seconds: float = 1.0, playouts: int | None = None) -> StrongBot[A
     return StrongBot(GAME, RULES, seconds=seconds, playouts=playouts)
 
 
-register_bot("expeditionen", "easy", lambda: EasyBot())
+register_bot("expeditionen", "easy", lambda **budget: EasyBot())  # needs no budget
 register_bot("expeditionen", "strong", strong_bot)
