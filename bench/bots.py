@@ -10,6 +10,21 @@ winnable deals (95% interval).
     .venv/bin/python bench/bots.py                       # strong bot: 1 s per move (slow!)
     .venv/bin/python bench/bots.py --playouts 100        # a fixed budget per move instead
     .venv/bin/python bench/bots.py --matches 50 --deals 100 --only expeditionen
+
+Figures of 2026-11-30 (a 2-core machine shared with four other jobs, load 4 to 6; CPU
+seconds are what the process itself used, pinned to one core):
+
+    bench/bots.py --matches 200 --playouts 200 --only expeditionen
+    expeditionen  easy vs random     200 matches  199-0-1   99.5%  [97.2, 99.9]  margin +79.5
+    expeditionen  strong vs easy     200 matches  125-0-75  62.5%  [55.6, 68.9]  margin  +9.8
+                  strong bot: 3760 playouts per CPU second (so 1 s per move is ~3700)
+    STRONG_400_LINE
+    bench/bots.py --only scoundrel --deals 100
+    scoundrel solver: 100 deals, CPU s per deal mean 5.67, median 2.36, p95 25.2, max 71.9;
+                      winnable 100% [96.3, 100]; mean best score 29.8
+
+Not run here: strong vs easy at 1 s per move over 200 matches (about four hours on this
+machine), and the solver over 1,000 deals (about 1.5 hours at these times).
 """
 
 from __future__ import annotations
