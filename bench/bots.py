@@ -18,7 +18,10 @@ seconds are what the process itself used, pinned to one core):
     expeditionen  easy vs random     200 matches  199-0-1   99.5%  [97.2, 99.9]  margin +79.5
     expeditionen  strong vs easy     200 matches  125-0-75  62.5%  [55.6, 68.9]  margin  +9.8
                   strong bot: 3760 playouts per CPU second (so 1 s per move is ~3700)
-    STRONG_400_LINE
+    bench/bots.py --matches 200 --playouts 400 --only expeditionen
+    expeditionen  easy vs random     200 matches  199-0-1   99.5%  [97.2, 99.9]  margin +79.5
+    expeditionen  strong vs easy     200 matches  145-0-55  72.5%  [65.9, 78.2]  margin +13.9
+                  strong bot: 3841 playouts per CPU second
     bench/bots.py --only scoundrel --deals 100
     scoundrel solver: 100 deals, CPU s per deal mean 5.67, median 2.36, p95 25.2, max 71.9;
                       winnable 100% [96.3, 100]; mean best score 29.8
