@@ -1,0 +1,184 @@
+"""Bot figures: seeded matches between bot levels, and the Scoundrel solver over many deals.
+
+For every two-seat game with bots: easy vs random and strong vs easy, ``--matches`` each
+(default 200; 1 round of Expeditionen, ``{"rounds": 1}``), seats alternating, match ``i``
+on seed ``i``. Prints wins, draws, losses of the first-named bot, its win rate (a draw
+counts half) with a 95% Wilson interval, and the strong bot's playouts per second of CPU.
+Then the Scoundrel solver on deals 0, 1, 2, ...: CPU time per deal and the share of
+winnable deals (95% interval).
+
+    .venv/bin/python bench/bots.py                       # strong bot: 1 s per move (slow!)
+    .venv/bin/python bench/bots.py --playouts 100        # a fixed budget per move instead
+    .venv/bin/python bench/bots.py --matches 50 --deals 100 --only expeditionen
+
+Figures of 2026-11-30 (a 2-core machine shared with four other jobs, load 4 to 6; CPU
+seconds are what the process itself used, pinned to one core):
+
+    bench/bots.py --matches 200 --playouts 200 --only expeditionen
+    expeditionen  easy vs random     200 matches  199-0-1   99.5%  [97.2, 99.9]  margin +79.5
+    expeditionen  strong vs easy     200 matches  125-0-75  62.5%  [55.6, 68.9]  margin  +9.8
+                  strong bot: 3760 playouts per CPU second (so 1 s per move is ~3700)
+    bench/bots.py --matches 200 --playouts 400 --only expeditionen
+    expeditionen  easy vs random     200 matches  199-0-1   99.5%  [97.2, 99.9]  margin +79.5
+    expeditionen  strong vs easy     200 matches  145-0-55  72.5%  [65.9, 78.2]  margin +13.9
+                  strong bot: 3841 playouts per CPU second
+    bench/bots.py --only scoundrel --deals 100
+    scoundrel solver: 100 deals, CPU s per deal mean 5.67, median 2.36, p95 25.2, max 71.9;
+                      winnable 100% [96.3, 100]; mean best score 29.8
+
+Not run here: strong vs easy at 1 s per move over 200 matches (about four hours on this
+machine), and the solver over 1,000 deals (about 1.5 hours at these times).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import Game, games, get_game
+from engine.bots import Bot, bot_levels, get_bot
+from engine.scoundrel_solver import solve
+
+MATCH_OPTIONS = {"expeditionen": {"rounds": 1}}
+
+
+@dataclass
+class Tally:
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    playouts: int = 0
+    thinking: float = 0.0
+    margins: list[int] = field(default_factory=list)
+
+    @property
+    def matches(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def play_match(game: Game[Any], bots: list[Bot], seed: int, tally: Tally, hero: int) -> None:
+    state = game.new(seed=seed, options=MATCH_OPTIONS.get(game.name, {}))
+    history: list[tuple[int, dict[str, Any]]] = []
+    rng = random.Random(seed)
+    while (seat := game.to_move(state)) is not None:
+        legal = game.legal_actions(state, seat)
+        started = time.process_time()
+        action = bots[seat].choose(game.view(state, seat), legal, history, seat, rng)
+        if seat == hero:
+            tally.thinking += time.process_time() - started
+            tally.playouts += getattr(bots[seat], "last_playouts", 0)
+        history.append((seat, action))
+        state = game.apply(state, seat, action)
+    outcome = game.result(state)
+    assert outcome is not None
+    tally.margins.append(outcome.scores[hero] - outcome.scores[1 - hero])
+    if outcome.winner is None:
+        tally.draws += 1
+    elif outcome.winner == hero:
+        tally.wins += 1
+    else:
+        tally.losses += 1
+
+
+def duel(game: Game[Any], hero: str, villain: str, matches: int, budget: dict[str, Any]) -> Tally:
+    tally = Tally()
+    for seed in range(matches):
+        bots = [make(game.name, hero, budget), make(game.name, villain, budget)]
+        seat = seed % 2
+        play_match(game, bots if seat == 0 else bots[::-1], seed, tally, seat)
+    return tally
+
+
+def make(game: str, level: str, budget: dict[str, Any]) -> Bot:
+    return get_bot(game, level, **budget) if level == "strong" else get_bot(game, level)
+
+
+def report(game: str, hero: str, villain: str, tally: Tally) -> None:
+    rate = (tally.wins + tally.draws / 2) / tally.matches
+    low, high = wilson(tally.wins + tally.draws / 2, tally.matches)
+    speed = f"{tally.playouts / tally.thinking:>8.0f}" if tally.playouts else f"{'':>8}"
+    print(
+        f"{game:<14}{hero + ' vs ' + villain:<18}{tally.matches:>6}{tally.wins:>6}"
+        f"{tally.draws:>6}{tally.losses:>6}{100 * rate:>8.1f}%"
+        f"   [{100 * low:5.1f}, {100 * high:5.1f}]{statistics.mean(tally.margins):>8.1f}{speed}"
+    )
+
+
+def bot_figures(matches: int, budget: dict[str, Any], only: str | None) -> None:
+    print(f"strong bot budget per move: {budget}")
+    print(
+        f"{'game':<14}{'match-up':<18}{'games':>6}{'won':>6}{'drawn':>6}{'lost':>6}"
+        f"{'win rate':>9}   {'95% interval':<14}{'margin':>8}{'play/s':>8}"
+    )
+    for game in games():
+        levels = bot_levels(game.name)
+        if game.seats != 2 or not levels or (only and game.name != only):
+            continue
+        for hero, villain in (("easy", "random"), ("strong", "easy")):
+            if hero in levels:
+                report(game.name, hero, villain, duel(game, hero, villain, matches, budget))
+
+
+def solver_figures(deals: int) -> None:
+    game = get_game("scoundrel")
+    times, winnable, scores = [], 0, []
+    for seed in range(deals):
+        state = game.new(seed=seed)
+        started = time.process_time()
+        solution = solve(state)
+        times.append(time.process_time() - started)
+        for action in solution.line:
+            state = game.apply(state, 0, action)
+        outcome = game.result(state)
+        assert outcome is not None and outcome.scores[0] == solution.score, seed
+        winnable += solution.winnable
+        scores.append(solution.score)
+    low, high = wilson(winnable, deals)
+    times.sort()
+    print(
+        f"scoundrel solver: {deals} deals, CPU s per deal mean {statistics.mean(times):.3f}, "
+        f"median {statistics.median(times):.3f}, p95 {times[int(0.95 * (deals - 1))]:.3f}, "
+        f"max {times[-1]:.3f}; winnable {100 * winnable / deals:.1f}% "
+        f"[{100 * low:.1f}, {100 * high:.1f}]; mean best score {statistics.mean(scores):.1f}"
+    )
+
+
+def pin_to_one_core() -> None:
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=200)
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--seconds", type=float, default=1.0, help="strong bot per move")
+    budget.add_argument("--playouts", type=int, help="strong bot per move, instead of seconds")
+    parser.add_argument("--deals", type=int, default=1000, help="Scoundrel deals to solve")
+    parser.add_argument("--only", choices=["expeditionen", "scoundrel", *[g.name for g in games()]])
+    args = parser.parse_args()
+    pin_to_one_core()
+    chosen = {"playouts": args.playouts} if args.playouts else {"seconds": args.seconds}
+    if args.only != "scoundrel":
+        bot_figures(args.matches, chosen, args.only)
+    if args.only in (None, "scoundrel") and args.deals:
+        solver_figures(args.deals)
+
+
+if __name__ == "__main__":
+    main()

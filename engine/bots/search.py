@@ -1,0 +1,165 @@
+"""The strong bot, for any game: determinized Monte Carlo over the root actions, compared
+on common sampled worlds, with sequential halving.
+
+Each sampled world deals the hidden cards again at random, consistently with everything
+the seat has seen (the game's ``sampler``). Every root action still in the running is
+tried in that same world with the same rollout dice: apply it, play on with a fast policy
+(the game's ``policy``) until the game's ``horizon``, and score the end with the game's
+``reward`` (0 = lost, 1 = won, from the deciding seat's side). Comparing actions on the
+same worlds cancels most of the luck of the deal. After 4, 8, 16, ... worlds the worse
+half of the actions drops out, so the budget goes to the close calls. The answer is the
+best mean of those left. Nothing but the view and the public history goes in: a state
+only exists as one of the sampled worlds.
+
+Budget: ``playouts`` (a fixed number of rollouts, for reproducible tests) or else
+``seconds`` of thinking on one core (default 1.0), measured with ``time.perf_counter``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from engine.base import Action, Game, View
+from engine.bots.base import History
+
+S = TypeVar("S")
+
+Sampler = Callable[[random.Random], S]
+Policy = Callable[[S, int, random.Random], Action]
+
+
+@dataclass(frozen=True)
+class SearchRules(Generic[S]):
+    """What the strong bot needs to know about one game, beside its contract.
+
+    ``sampler(view, history, seat)`` reads what the seat knows once per decision and
+    returns a function that deals one consistent world per call; ``policy(state, seat,
+    rng)`` is the rollout move of the seat to move; ``horizon(start, state)`` says a rollout
+    may stop (for example at the end of the round) and ``reward(state, seat)`` scores it.
+    """
+
+    sampler: Callable[[View, History, int], Sampler[S]]
+    policy: Policy[S]
+    horizon: Callable[[S, S], bool]
+    reward: Callable[[S, int], float]
+    max_plies: int = 1000
+    # The game's easy choice from the view, if it has one: it keeps a head start of
+    # ``trust`` (in reward) so that the search leaves it only on clear evidence.
+    hint: Callable[[View, int], Action] | None = None
+    trust: float = 0.0
+    # A game may play its rollouts itself, faster than through the contract: from the
+    # state after the root action to the reward of the deciding seat.
+    rollout: Callable[[S, int, random.Random], float] | None = None
+
+
+MIN_WORLDS = 2  # worlds per halving phase, however small the budget
+
+
+@dataclass
+class Arm:
+    visits: int = 0
+    total: float = 0.0
+
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+class StrongBot(Generic[S]):
+    def __init__(
+        self,
+        game: Game[Any],
+        rules: SearchRules[S],
+        seconds: float = 1.0,
+        playouts: int | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.game = game
+        self.rules = rules
+        self.seconds = seconds
+        self.playouts = playouts
+        self.clock = clock
+        self.last_playouts = 0  # how many rollouts the last decision ran (for the figures)
+
+    def choose(
+        self, view: View, legal: list[Action], history: History, seat: int, rng: random.Random
+    ) -> Action:
+        self.last_playouts = 0
+        if len(legal) == 1:
+            return legal[0]
+        sample = self.rules.sampler(view, history, seat)
+        arms = {index: Arm() for index in range(len(legal))}
+        started = self.clock()
+        self._world(arms, sample, legal, seat, rng)
+        budget = self._budget(len(legal), self.clock() - started)
+        phases = max(1, math.ceil(math.log2(len(legal))))
+        favourite = self._favourite(view, legal, seat)
+        while self._has_budget(budget, len(arms), started):
+            for _ in range(max(MIN_WORLDS, budget // (phases * len(arms)))):
+                if not self._has_budget(budget, len(arms), started):
+                    break
+                self._world(arms, sample, legal, seat, rng)
+            if len(arms) > 2:
+                arms = halved(arms, favourite)
+        best = max(
+            arms,
+            key=lambda i: (arms[i].mean() + (self.rules.trust if i == favourite else 0), -i),
+        )
+        return legal[best]
+
+    def _favourite(self, view: View, legal: list[Action], seat: int) -> int | None:
+        if self.rules.hint is None:
+            return None
+        action = self.rules.hint(view, seat)
+        return legal.index(action) if action in legal else None
+
+    def _budget(self, actions: int, first_world: float) -> int:
+        """Rollouts for this decision: the fixed count, or what the seconds allow at the
+        speed of the first world."""
+        if self.playouts is not None:
+            return self.playouts
+        return int(self.seconds * actions / max(first_world, 1e-6))
+
+    def _has_budget(self, budget: int, alive: int, started: float) -> bool:
+        if self.last_playouts + alive > budget:
+            return False
+        return self.playouts is not None or self.clock() - started < self.seconds
+
+    def _world(
+        self,
+        arms: dict[int, Arm],
+        sample: Sampler[S],
+        legal: list[Action],
+        seat: int,
+        rng: random.Random,
+    ) -> None:
+        """Every action still running, tried in one sampled world with the same dice."""
+        world, dice = sample(rng), rng.getrandbits(64)
+        for index, arm in arms.items():
+            arm.total += self.playout(world, seat, legal[index], random.Random(dice))
+            arm.visits += 1
+        self.last_playouts += len(arms)
+
+    def playout(self, state: S, seat: int, action: Action, rng: random.Random) -> float:
+        """Apply the root action in one sampled world, play on with the policy, score it."""
+        start = state
+        state = self.game.apply(state, seat, action)
+        if self.rules.rollout is not None:
+            return self.rules.rollout(state, seat, rng)
+        for _ in range(self.rules.max_plies):
+            mover = self.game.to_move(state)
+            if mover is None or self.rules.horizon(start, state):
+                break
+            state = self.game.apply(state, mover, self.rules.policy(state, mover, rng))
+        return self.rules.reward(state, seat)
+
+
+def halved(arms: dict[int, Arm], favourite: int | None) -> dict[int, Arm]:
+    """The better half of the actions (at least two), all measured on the same worlds; the
+    game's own favourite stays in until the end."""
+    ranked = sorted(arms, key=lambda index: (index != favourite, -arms[index].mean(), index))
+    return {index: arms[index] for index in ranked[: max(2, len(ranked) // 2)]}

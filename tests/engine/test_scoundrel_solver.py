@@ -1,0 +1,144 @@
+"""The Scoundrel solver against brute force, on small stacked dungeons built by hand.
+
+Brute force walks every legal action through the engine itself (no memo, no bounds), so
+it shares nothing with the solver but the rules.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from engine import get_game
+from engine.scoundrel import DECK, ScoundrelState
+from engine.scoundrel_solver import Solver, Unseen, node_of, solve, win_chances
+
+GAME = get_game("scoundrel")
+
+
+def start(*top: str) -> ScoundrelState:
+    deck = [*top, *(card for card in DECK if card not in top)]
+    state: ScoundrelState = GAME.new(seed=0, deck=deck)
+    return state
+
+
+def table(room: list[str], dungeon: list[str], **fields: Any) -> ScoundrelState:
+    return ScoundrelState(dungeon=dungeon, room=room, **fields)
+
+
+def brute_force(state: ScoundrelState) -> int:
+    outcome = GAME.result(state)
+    if outcome is not None:
+        return int(outcome.scores[0])
+    return max(brute_force(GAME.apply(state, 0, a)) for a in GAME.legal_actions(state, 0))
+
+
+def replayed(state: ScoundrelState, line: list[dict[str, Any]]) -> int:
+    for action in line:
+        state = GAME.apply(state, 0, action)
+    outcome = GAME.result(state)
+    assert outcome is not None, "the best line ends the game"
+    return int(outcome.scores[0])
+
+
+def small_dungeon(seed: int, cards: int) -> ScoundrelState:
+    rng = random.Random(seed)
+    deck = rng.sample(DECK, cards)
+    health = rng.randint(3, 20)
+    return table(deck[:4], deck[4:], health=health, strict_weapons=seed % 3 == 0)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_solver_agrees_with_brute_force_on_small_dungeons(seed: int) -> None:
+    state = small_dungeon(seed, cards=7 + seed % 3)
+    solution = solve(state)
+    assert solution.score == brute_force(state)
+    assert replayed(state, solution.line) == solution.score
+    assert solution.winnable == (solution.score > 0)
+
+
+def test_a_dead_end_dungeon_is_not_winnable_and_the_score_counts_the_monsters_left() -> None:
+    state = table(["AC", "AS", "KC", "KS"], ["QC", "QS"], health=5)
+    solution = solve(state)
+    assert not solution.winnable
+    assert solution.score == brute_force(state) < 0
+
+
+def test_the_best_line_drinks_last_for_the_potion_bonus() -> None:
+    # Last room: 2C hurts 2, then the 5H heals to 20 and, taken last, adds its 5.
+    state = table(["2C", "5H"], [], health=20, last_room=True)
+    solution = solve(state)
+    assert solution.score == 20 + 5
+    assert [a["card"] for a in solution.line] == ["2C", "5H"]
+
+
+def test_the_solver_uses_the_weapon_only_where_it_may() -> None:
+    state = table(["9C", "10S", "2H", "3H"], [], health=12, weapon="8D", stack=["9S"],
+                  last_room=True)
+    solution = solve(state)
+    assert solution.score == brute_force(state)
+    assert replayed(state, solution.line) == solution.score
+
+
+def test_the_solver_reads_the_table_it_is_given() -> None:
+    state = table(["5D", "7C", "3H", "JS"], ["2C", "4S", "9H", "6D"], health=9)
+    node = node_of(state)
+    assert node.weapon == 0 and node.health == 9 and node.room == ("5D", "7C", "3H", "JS")
+    assert Solver().value(node, -(10**6)) == brute_force(state)
+
+
+# Hints during play
+
+
+def seen_game(seed: int, plies: int) -> tuple[ScoundrelState, list[Any], list[Any]]:
+    """A seeded game of random choices that avoids whenever it may and never dies: the
+    real state, the player's views before each action and now, and the actions."""
+    rng = random.Random(seed)
+    state: ScoundrelState = GAME.new(seed=seed)
+    views, actions = [GAME.view(state, 0)], []
+    for _ in range(plies):
+        legal = GAME.legal_actions(state, 0)
+        living = [a for a in legal if not GAME.is_over(GAME.apply(state, 0, a))]
+        if not living:
+            break
+        action = living[0] if living[0]["type"] == "avoid" else rng.choice(living)
+        state = GAME.apply(state, 0, action)
+        views.append(GAME.view(state, 0))
+        actions.append(action)
+    return state, views, actions
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_sampled_dungeon_keeps_what_the_player_saw(seed: int) -> None:
+    state, views, actions = seen_game(seed, plies=12)
+    unseen = Unseen(views, actions)
+    known = [card for card in unseen.table.dungeon if card[0] != "?"]
+    assert known == state.dungeon[len(state.dungeon) - len(known) :], "avoided rooms below"
+    assert "avoid" in [a["type"] for a in actions] and known
+    for copy in range(3):
+        world = unseen.sample(random.Random(copy))
+        assert GAME.view(world, 0) == GAME.view(state, 0)
+        assert sorted(world.dungeon) == sorted(state.dungeon)
+        assert world.dungeon[len(world.dungeon) - len(known) :] == known
+
+
+def test_hints_give_one_chance_per_legal_action_and_none_to_a_deadly_one() -> None:
+    state = start("AC", "AS", "KC", "KS")
+    views, actions = [GAME.view(state, 0)], [GAME.parse_notation("take AC")]
+    state = GAME.apply(state, 0, actions[0])
+    views.append(GAME.view(state, 0))
+    hint = win_chances(views, actions, samples=4)
+    assert hint.samples == 4
+    assert [a for a, _ in hint.chances] == GAME.legal_actions(state, 0)
+    assert all(chance == 0 for _, chance in hint.chances), "every choice left is fatal"
+
+
+def test_hints_see_a_winnable_first_room() -> None:
+    state, views, actions = seen_game(1, plies=0)
+    hint = win_chances(views, actions, samples=5, seconds=0.0)
+    assert hint.samples == 1, "out of time after the one sample always solved"
+    chances = {GAME.notation(a): p for a, p in hint.chances}
+    assert set(chances) == {GAME.notation(a) for a in GAME.legal_actions(state, 0)}
+    assert max(chances.values()) > 0
