@@ -12,17 +12,18 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from app.messaging import Broadcaster, Connection
 from app.observability import ACTION_LATENCY, ACTIONS
 from app.protocol import ActionMessage, Ping, RematchRequest
+from app.relay import RedisRelay as Relay
 from app.services import texts
-from app.services.cache import RoomCache
+from app.services.cache import STORE_ACTIVITY_EVERY, RoomCache
 from app.services.live import (
     Holder,
     LiveMatch,
@@ -40,8 +41,6 @@ from engine import IllegalAction, get_game
 
 logger = logging.getLogger(__name__)
 
-# The database learns of activity at most this often (the hot path stays one INSERT).
-STORE_ACTIVITY_EVERY = timedelta(minutes=1)
 ROOM_ID_BYTES = 18  # 144 bits
 
 
@@ -56,12 +55,17 @@ class RoomService:
         store: Store,
         broadcaster: Broadcaster,
         clock: Callable[[], datetime] = utc_now,
+        relay: Relay | None = None,
     ) -> None:
         self.settings = settings
         self.store = store
         self.broadcaster = broadcaster
         self.clock = clock
+        # Several processes (REDIS_URL): what this one stores, it announces to the others.
+        self.relay = relay
         self.cache = RoomCache(store, broadcaster, settings.room_idle_minutes)
+        if relay is not None:
+            self.cache.on_load = lambda room: relay.announce({"t": "hello", "room": room.id})
 
     # Creating and finding rooms
 
@@ -111,31 +115,45 @@ class RoomService:
         room = self.room(room_id)
         async with room.lock:
             check_open(room)
-            held = room.seat_of(token_hash)
-            if held is not None:
-                return held
-            free = room.free_seats()
-            if not free:
-                return None
-            now = self.clock()
-            starts = len(free) == 1
-            seat = Seat(room_id=room.id, seat=free[0], name=name, token_hash=token_hash)
-            try:
-                self.store.take_seat(seat, room.match.id if starts else None, now)
-            except SeatTaken:
-                logger.warning("seat taken elsewhere", extra={"room_id": room.id, "seat": free[0]})
-                return None
-            room.seats[free[0]] = Holder(name, token_hash)
-            room.last_active = room.stored_active = now
-            if starts:
-                room.match.status = "playing"
-            self._seat_watchers(room, token_hash, free[0])
-            self.broadcaster.publish_all(room.id, texts.presence_text(room))
-            self._publish_state(room)
-            logger.info(
-                "seat taken", extra={"room_id": room.id, "seat": free[0], "match_id": room.match.id}
-            )
-            return free[0]
+            # With several processes, another one may have seated someone: the database
+            # knows (and a seat lost in a race sends us to the next free one).
+            for _attempt in range(room.game.seats + 1):
+                if self.relay is not None:
+                    self.cache.catch_up(room)
+                held = room.seat_of(token_hash)
+                if held is not None:
+                    return held
+                free = room.free_seats()
+                if not free:
+                    return None
+                if self._take_seat(room, free, name, token_hash):
+                    return free[0]
+                if self.relay is None:
+                    return None
+            return None
+
+    def _take_seat(self, room: LiveRoom, free: list[int], name: str, token_hash: str) -> bool:
+        now = self.clock()
+        starts = len(free) == 1
+        seat = Seat(room_id=room.id, seat=free[0], name=name, token_hash=token_hash)
+        try:
+            self.store.take_seat(seat, room.match.id if starts else None, now)
+        except SeatTaken:
+            logger.warning("seat taken elsewhere", extra={"room_id": room.id, "seat": free[0]})
+            return False
+        room.seats[free[0]] = Holder(name, token_hash)
+        room.last_active = room.stored_active = now
+        if starts:
+            room.match.status = "playing"
+        self._seat_watchers(room, token_hash, free[0])
+        self.broadcaster.publish_all(room.id, texts.presence_text(room))
+        self._publish_state(room)
+        self._announce({"t": "seat", "room": room.id})
+        self._announce_online(room)
+        logger.info(
+            "seat taken", extra={"room_id": room.id, "seat": free[0], "match_id": room.match.id}
+        )
+        return True
 
     def _seat_watchers(self, room: LiveRoom, token_hash: str, seat: int) -> None:
         """Sockets this player opened before joining become the seat's."""
@@ -149,6 +167,10 @@ class RoomService:
         async with room.lock:
             check_open(room)
             connection.seat = room.seat_of(connection.token_hash)
+            if connection.seat is None and connection.token_hash and self.relay is not None:
+                # Seated through another process a moment ago? The database knows.
+                self.cache.catch_up(room)
+                connection.seat = room.seat_of(connection.token_hash)
             self.broadcaster.subscribe(room.id, connection)
             room.last_active = self.clock()
             if connection.seat is not None:
@@ -156,6 +178,7 @@ class RoomService:
             connection.send(texts.state_texts(room, [connection.seat])[connection.seat])
             if connection.seat is not None and room.online[connection.seat] == 1:
                 self.broadcaster.publish_all(room.id, texts.presence_text(room))
+                self._announce_online(room)
 
     async def disconnect(self, room: LiveRoom, connection: Connection) -> None:
         """A dropped seat keeps the seat; the others learn that it went away."""
@@ -166,6 +189,7 @@ class RoomService:
             room.online[connection.seat] -= 1
             if room.online[connection.seat] == 0:
                 self.broadcaster.publish_all(room.id, texts.presence_text(room))
+                self._announce_online(room)
 
     # The message path
 
@@ -193,6 +217,12 @@ class RoomService:
                 raise Refusal("game_over", "the match is over")
             if match.status == "waiting":
                 raise Refusal("waiting", "the match starts when every seat is taken")
+            if message.version > match.version and self.relay is not None:
+                # Another process stored newer actions than this one has heard of yet.
+                self.cache.catch_up(room)
+                match = room.match
+                if match.status != "playing":
+                    raise Refusal("stale", "the match moved on; here is the current state")
             if game.to_move(match.state) != seat:
                 raise Refusal("not_your_turn", "it is not your turn")
             if message.version != match.version:
@@ -215,6 +245,16 @@ class RoomService:
                 self._publish_state(room)
                 raise Refusal("stale", "another action was stored first") from None
             self._publish_state(room)
+            self._announce(
+                {
+                    "t": "action",
+                    "room": room.id,
+                    "match": match.id,
+                    "v": match.version,
+                    "seat": seat,
+                    "action": message.action,
+                }
+            )
 
     def _store_action(self, room: LiveRoom, seat: int, action: dict[str, Any], state: Any) -> None:
         """Store the action, then advance the live match (never the other way round)."""
@@ -239,19 +279,10 @@ class RoomService:
                 extra={"room_id": room.id, "match_id": match.id, "seat": seat},
             )
             raise Refusal("unavailable", "the move could not be saved; try again") from None
-        match.state = state
-        match.version += 1
-        match.last_action = last_action(game, seat, action)
         room.last_active = now
         if touch:
             room.stored_active = now
-        if finish is not None:
-            match.status, match.result = "finished", result
-            room.count_finished(finish.winner)
-            logger.info(
-                "match finished",
-                extra={"room_id": room.id, "match_id": match.id, "winner": finish.winner},
-            )
+        advance(room, seat, action, state)
 
     async def _ask_rematch(self, room: LiveRoom, connection: Connection) -> None:
         async with room.lock:
@@ -270,9 +301,11 @@ class RoomService:
             room.last_active = self.clock()
             if len(room.rematch) < room.game.seats:
                 self.broadcaster.publish_all(room.id, texts.rematch_text(room))
+                self._announce({"t": "rematch", "room": room.id})
                 return
             self._start_rematch(room)
             self._publish_state(room)
+            self._announce({"t": "rematch", "room": room.id})
 
     def _start_rematch(self, room: LiveRoom) -> None:
         game, previous = room.game, room.match
@@ -280,6 +313,10 @@ class RoomService:
         row, state = new_match(room.id, game, options, previous.number + 1, "playing", self.clock())
         try:
             self.store.add_match(row)
+        except IntegrityError:
+            # Another process started this rematch first (the room's match numbers are unique).
+            self.cache.catch_up(room)
+            return
         except SQLAlchemyError:
             logger.exception("storing a rematch failed", extra={"room_id": room.id})
             raise Refusal("unavailable", "the rematch could not be saved; try again") from None
@@ -294,13 +331,47 @@ class RoomService:
         audiences = self.broadcaster.audiences(room.id)
         self.broadcaster.publish(room.id, texts.state_texts(room, audiences))
 
+    def _publish_changed(self, room: LiveRoom) -> None:
+        """After catching up with another process: presence, then each audience's state."""
+        self.broadcaster.publish_all(room.id, texts.presence_text(room))
+        self._publish_state(room)
+
+    def _announce(self, event: dict[str, Any]) -> None:
+        if self.relay is not None:
+            self.relay.announce(event)
+
+    def _announce_online(self, room: LiveRoom) -> None:
+        if self.relay is not None:
+            self.relay.announce({"t": "online", "room": room.id, "seats": room.local_online()})
+
     # Closing
 
     async def close_idle_rooms(self) -> list[str]:
-        return await self.cache.close_idle(self.clock())
+        if self.relay is None:
+            return await self.cache.close_idle(self.clock())
+        closed = await self.cache.close_idle_shared(self.clock())
+        for room_id in closed:
+            self.relay.announce({"t": "close", "room": room_id})
+        return closed
 
     def shutdown(self) -> None:
         self.cache.clear()
+
+
+def advance(room: LiveRoom, seat: int, action: dict[str, Any], state: Any) -> None:
+    """Move the live match on by one stored action (stored by this process or another)."""
+    game, match = room.game, room.match
+    match.state = state
+    match.version += 1
+    match.last_action = last_action(game, seat, action)
+    result = game.result(state)
+    if result is not None:
+        match.status, match.result = "finished", result
+        room.count_finished(result.winner)
+        logger.info(
+            "match finished",
+            extra={"room_id": room.id, "match_id": match.id, "winner": result.winner},
+        )
 
 
 def check_open(room: LiveRoom) -> None:

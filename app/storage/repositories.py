@@ -215,18 +215,32 @@ class Store:
                 )
             )
 
-    def close_room(self, room_id: str, now: datetime) -> None:
-        """Close the room; a match it left unfinished is abandoned (history keeps finished ones)."""
+    def close_room(self, room_id: str, now: datetime, idle_before: datetime | None = None) -> bool:
+        """Close the room; a match it left unfinished is abandoned (history keeps finished ones).
+
+        With ``idle_before``, only while its last activity is older: of several processes
+        that try, exactly one gets True."""
+        condition = [Room.id == room_id, Room.closed_at.is_(None)]
+        if idle_before is not None:
+            condition.append(Room.last_active_at < idle_before)
         with self.sessions.begin() as session:
-            session.execute(
-                update(Room)
-                .where(Room.id == room_id, Room.closed_at.is_(None))
-                .values(closed_at=now)
-            )
+            closed = session.execute(update(Room).where(*condition).values(closed_at=now))
+            if idle_before is not None and closed.rowcount != 1:  # type: ignore[attr-defined]
+                return False
             session.execute(
                 update(Match)
                 .where(Match.room_id == room_id, Match.status != "finished")
                 .values(status="abandoned")
+            )
+            return True
+
+    def touch_room(self, room_id: str, at: datetime) -> None:
+        """Note activity this process saw (never moves last activity back)."""
+        with self.sessions.begin() as session:
+            session.execute(
+                update(Room)
+                .where(Room.id == room_id, Room.last_active_at < at)
+                .values(last_active_at=at)
             )
 
     def rooms_held_by(self, token_hash: str) -> list[HeldRoom]:
