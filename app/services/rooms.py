@@ -238,7 +238,7 @@ class RoomService:
             except IllegalAction as error:
                 raise Refusal(error.code, error.message) from None  # type: ignore[arg-type]
             try:
-                self._store_action(room, seat, message.action, state)
+                await self._store_action(room, seat, message.action, state)
             except PlyTaken:
                 # Another server process stored this version first: catch up, then say so.
                 self.cache.catch_up(room)
@@ -256,7 +256,9 @@ class RoomService:
                 }
             )
 
-    def _store_action(self, room: LiveRoom, seat: int, action: dict[str, Any], state: Any) -> None:
+    async def _store_action(
+        self, room: LiveRoom, seat: int, action: dict[str, Any], state: Any
+    ) -> None:
         """Store the action, then advance the live match (never the other way round)."""
         game, match = room.game, room.match
         now = self.clock()
@@ -264,7 +266,7 @@ class RoomService:
         finish = None if result is None else Finish(result.to_json(), result.winner, now)
         touch = now - room.stored_active >= STORE_ACTIVITY_EVERY
         try:
-            self.store.record_action(
+            await self.store.store_action(
                 match.id,
                 match.version + 1,
                 seat,

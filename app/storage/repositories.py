@@ -6,7 +6,10 @@ uses ORM sessions.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import functools
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -74,14 +77,24 @@ class Store:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self._writer: Connection | None = None
+        # On a database over the network (PostgreSQL) the action path's INSERT and commit
+        # run on one thread of their own, so that the event loop serves every other room
+        # during the round trip. SQLite's local commit is faster than the hop to a thread.
+        self._offload = (
+            ThreadPoolExecutor(1, thread_name_prefix="action-writer")
+            if engine.dialect.name != "sqlite"
+            else None
+        )
 
     def close(self) -> None:
+        if self._offload is not None:
+            self._offload.shutdown(wait=True)
         if self._writer is not None:
             self._writer.close()
             self._writer = None
 
     def _action_writer(self) -> Connection:
-        """The connection the action path keeps (it runs on the event loop only): checking
+        """The connection the action path keeps (used by one thread only): checking
         one out of the pool for every move cost a third of the write. SQLAlchemy reconnects
         it after a dropped connection once the failed transaction is rolled back."""
         if self._writer is None or self._writer.closed:
@@ -161,6 +174,28 @@ class Store:
             )
 
     # The action path
+
+    async def store_action(
+        self,
+        match_id: int,
+        ply: int,
+        seat: int,
+        action: dict[str, Any],
+        now: datetime,
+        finish: Finish | None = None,
+        active_room: str | None = None,
+    ) -> None:
+        """`record_action`, off the event loop when the database is over the network. The
+        caller holds the room's lock, so each room has at most one write waiting."""
+        if self._offload is None:
+            self.record_action(match_id, ply, seat, action, now, finish, active_room)
+            return
+        await asyncio.get_running_loop().run_in_executor(
+            self._offload,
+            functools.partial(
+                self.record_action, match_id, ply, seat, action, now, finish, active_room
+            ),
+        )
 
     def record_action(
         self,
