@@ -105,12 +105,12 @@ class RedisRelay:
             pubsub = self.client.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(CHANNEL)
-                self.connected = True
                 if not first:
                     logger.info("redis is back; catching up every room from the database")
                     await on_resync()
                     self.announce({"t": "resync"})
                 first = False
+                self.connected = True
                 while True:
                     message = await pubsub.get_message(timeout=HEARTBEAT_SECONDS * 5)
                     if message is None:

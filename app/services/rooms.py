@@ -217,6 +217,7 @@ class RoomService:
                 raise Refusal("game_over", "the match is over")
             if match.status == "waiting":
                 raise Refusal("waiting", "the match starts when every seat is taken")
+            self._check_relay()
             if message.version > match.version and self.relay is not None:
                 # Another process stored newer actions than this one has heard of yet.
                 self.cache.catch_up(room)
@@ -291,6 +292,7 @@ class RoomService:
             check_open(room)
             if connection.seat is None:
                 raise Refusal("not_seated", "spectators cannot ask for a rematch")
+            self._check_relay()
             if room.match.status != "finished":
                 raise Refusal("illegal", "a rematch can be asked for once the match is over")
             try:
@@ -337,6 +339,12 @@ class RoomService:
         """After catching up with another process: presence, then each audience's state."""
         self.broadcaster.publish_all(room.id, texts.presence_text(room))
         self._publish_state(room)
+
+    def _check_relay(self) -> None:
+        """With several processes, a change the others cannot hear of is not made: their
+        clients would miss it until Redis is back."""
+        if self.relay is not None and not self.relay.connected:
+            raise Refusal("unavailable", "the server cannot reach its peers; try again")
 
     def _announce(self, event: dict[str, Any]) -> None:
         if self.relay is not None:
