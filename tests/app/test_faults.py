@@ -6,10 +6,13 @@ PostgreSQL (a fresh database), and for the Redis test a private redis-server of 
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -240,3 +243,98 @@ def test_redis_restarted_mid_match_refuses_moves_meanwhile_and_play_resumes(
     assert time.monotonic() - returned < 10
     table.finish(rng)
     assert all(p.process is not None and p.process.poll() is None for p in apps)
+
+
+class Postgres:
+    """A private PostgreSQL cluster on its own port (the machine's shared one, which other
+    test runs use, is never restarted): Debian's binaries, data in a temporary folder."""
+
+    def __init__(self) -> None:
+        found = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))
+        assert found, "PostgreSQL's server binaries are missing (/usr/lib/postgresql/*/bin)"
+        self.bin = found[-1].parent
+        self.port = free_port()
+        self.folder = Path(tempfile.mkdtemp(prefix="kr-faults-pg-"))
+        self.data = self.folder / "data"
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+            shutil.chown(self.folder, "postgres")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+
+    @property
+    def url(self) -> str:
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/kartenrunde"
+
+    def _run(self, *command: str) -> None:
+        subprocess.run([*self.as_user, *command], check=True, capture_output=True, timeout=60)
+
+    def create(self) -> None:
+        self._run(
+            str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres",
+            "--no-sync", "-E", "UTF8",
+        )  # fmt: skip
+        self.start()
+        with psycopg.connect(
+            f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres", autocommit=True
+        ) as db:
+            db.execute("CREATE DATABASE kartenrunde")
+
+    def start(self) -> None:
+        options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.folder} -c fsync=off"
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-w",
+                  "-l", str(self.folder / "log"), "start")  # fmt: skip
+
+    def stop(self) -> None:
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def remove(self) -> None:
+        with contextlib.suppress(Exception):
+            self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def test_postgres_restarted_mid_match_refuses_moves_meanwhile_and_play_resumes(
+    tmp_path: Path,
+) -> None:
+    postgres = Postgres()
+    redis = Redis(tmp_path)
+    apps: list[AppProcess] = []
+    nginx = None
+    try:
+        postgres.create()
+        redis.start()
+        apps = start_apps(tmp_path, postgres.url, redis.url, MESSAGES_PER_SECOND="1000")
+        nginx = start_nginx(tmp_path, apps)
+        rng = random.Random(11)
+        room_id, cookies = seated(nginx)
+        table = Table(nginx, room_id, cookies)
+        for _ in range(10):
+            assert table.step(rng)
+        before = table.version()
+        postgres.stop()
+        lead = max(table.clients, key=lambda c: int(c.state["version"]))
+        actor = table.players[lead.state["to_move"]]
+        errors = len(actor.errors)
+        actor.act(rng.choice(actor.state["legal_actions"]))
+        actor.until(lambda: len(actor.errors) > errors, 10, "an answer while PostgreSQL is away")
+        assert actor.errors[-1]["code"] == "unavailable"
+        assert "try again" in actor.errors[-1]["message"]
+        # Nothing half-applied: every client still shows the last stored version.
+        for client in table.clients:
+            table.pump(client, 0.2)
+            assert int(client.state["version"]) == before
+        postgres.start()
+        returned = time.monotonic()
+        assert table.step(rng)
+        assert time.monotonic() - returned < 10, "play resumes within seconds"
+        table.finish(rng)
+        stored = stored_actions(postgres.url, int(table.watcher.state["match_id"]))
+        assert set(stored) == set(range(1, table.version() + 1))
+        assert all(app.process is not None and app.process.poll() is None for app in apps)
+    finally:
+        if nginx is not None:
+            nginx.stop()
+        for app in apps:
+            app.stop()
+        redis.stop()
+        postgres.remove()
