@@ -20,7 +20,6 @@ from starlette.responses import Response
 from app import observability
 from app.limits import ConnectionCaps, RoomCreationLimit
 from app.messaging import LocalBroadcaster
-from app.relay import RedisRelay
 from app.routes import api, pages, ws
 from app.services.cluster import Cluster
 from app.services.matches import MatchService
@@ -77,7 +76,11 @@ def create_app(
         stop_checkpoints = start_checkpoints(db_engine)
         store = Store(db_engine)
         # Several processes share rooms through Redis; one process needs none.
-        relay = RedisRelay(settings.redis_url) if settings.redis_url else None
+        relay = None
+        if settings.redis_url:
+            from app.relay import RedisRelay  # imported only when used: it costs memory
+
+            relay = RedisRelay(settings.redis_url)
         rooms = RoomService(settings, store, LocalBroadcaster(), relay=relay)
         if relay is not None:
             cluster = Cluster(rooms)

@@ -13,7 +13,7 @@ import secrets
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -21,7 +21,6 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from app.messaging import Broadcaster, Connection
 from app.observability import ACTION_LATENCY, ACTIONS
 from app.protocol import ActionMessage, Ping, RematchRequest
-from app.relay import RedisRelay as Relay
 from app.services import texts
 from app.services.cache import STORE_ACTIVITY_EVERY, RoomCache
 from app.services.live import (
@@ -38,6 +37,9 @@ from app.settings import Settings
 from app.storage.models import Room, Seat
 from app.storage.repositories import Finish, HeldRoom, PlyTaken, SeatTaken, Store
 from engine import IllegalAction, get_game
+
+if TYPE_CHECKING:
+    from app.relay import RedisRelay as Relay
 
 logger = logging.getLogger(__name__)
 
