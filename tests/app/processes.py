@@ -114,7 +114,8 @@ daemon off;
 worker_processes 1;
 pid {tmp}/nginx.pid;
 error_log {tmp}/nginx-error.log warn;
-events {{ worker_connections 2048; }}
+worker_rlimit_nofile 16384;
+events {{ worker_connections 8192; }}
 http {{
     access_log off;
     client_body_temp_path {tmp}/nginx-body;
