@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench services browser clean lock
+.PHONY: run test lint bench services browser proxy clean lock
 
 # The exact versions (with hashes) of requirements-dev.lock, the ones the tests pass with;
 # the image installs the same pins from requirements.lock. Then the project itself,
@@ -31,10 +31,15 @@ run: $(STAMP)
 browser:
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 
+# Tests of several server processes put Debian's nginx in front of them (not as a daemon).
+proxy:
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || \
+		(apt-get update -qq && apt-get install -y -qq nginx)
+
 services:
 	@scripts/ensure-services
 
-test: $(STAMP) browser services
+test: $(STAMP) browser proxy services
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	$(PY) -m pytest

@@ -21,6 +21,7 @@ from app import observability
 from app.limits import ConnectionCaps, RoomCreationLimit
 from app.messaging import LocalBroadcaster
 from app.routes import api, pages, ws
+from app.services.cluster import Cluster
 from app.services.matches import MatchService
 from app.services.rooms import RoomService
 from app.settings import Settings, get_settings
@@ -28,7 +29,6 @@ from app.storage.db import create_db_engine, migrate, start_checkpoints
 from app.storage.repositories import Store
 
 ROOT = Path(__file__).resolve().parents[1]
-IDLE_CHECK_SECONDS = 60.0
 
 logger = logging.getLogger(__name__)
 
@@ -62,9 +62,10 @@ def malformed(message: str) -> JSONResponse:
 
 
 def create_app(
-    settings: Settings | None = None, *, idle_check_seconds: float = IDLE_CHECK_SECONDS
+    settings: Settings | None = None, *, idle_check_seconds: float | None = None
 ) -> FastAPI:
     settings = settings or get_settings()
+    every = idle_check_seconds or settings.idle_check_seconds
     # Now, not in the lifespan: uvicorn logs its start before the lifespan runs.
     observability.configure_logging(settings)
 
@@ -74,19 +75,30 @@ def create_app(
         db_engine = create_db_engine(settings.database_url)
         stop_checkpoints = start_checkpoints(db_engine)
         store = Store(db_engine)
-        rooms = RoomService(settings, store, LocalBroadcaster())
+        # Several processes share rooms through Redis; one process needs none.
+        relay = None
+        if settings.redis_url:
+            from app.relay import RedisRelay  # imported only when used: it costs memory
+
+            relay = RedisRelay(settings.redis_url)
+        rooms = RoomService(settings, store, LocalBroadcaster(), relay=relay)
+        if relay is not None:
+            cluster = Cluster(rooms)
+            relay.start(cluster.on_event, cluster.resync, cluster.heartbeat)
         app.state.db_engine = db_engine
         app.state.rooms = rooms
         app.state.matches = MatchService(store)
         app.state.connection_caps = ConnectionCaps(settings)
         app.state.room_creation_limit = RoomCreationLimit(settings.rooms_per_address_per_minute)
-        sweeper = asyncio.create_task(close_idle_rooms_every(rooms, idle_check_seconds))
+        sweeper = asyncio.create_task(close_idle_rooms_every(rooms, every))
         try:
             yield
         finally:
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
+            if relay is not None:
+                await relay.stop()
             rooms.shutdown()
             store.close()
             stop_checkpoints()

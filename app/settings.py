@@ -24,7 +24,9 @@ class Settings(BaseSettings):
         description="SQLAlchemy URL; postgresql+psycopg://user:pass@host/db for PostgreSQL",
     )
     redis_url: str | None = Field(
-        None, description="Redis for fan-out between several server processes (optional)"
+        None,
+        description="Redis for several server processes: they share rooms, presence and "
+        "fan-out through it (optional; one process needs none)",
     )
     public_base_url: str | None = Field(
         None, description="base of share links behind a proxy, e.g. https://cards.example.org"
@@ -32,6 +34,9 @@ class Settings(BaseSettings):
     secret_key: str = Field(INSECURE_SECRET, description="signs seat tokens; keep it secret")
     room_idle_minutes: int = Field(
         120, ge=1, description="rooms with no activity for this long are closed"
+    )
+    idle_check_seconds: float = Field(
+        60.0, gt=0, le=3600, description="how often each process looks for idle rooms"
     )
     log_level: str = Field("INFO", description="DEBUG, INFO, WARNING or ERROR")
     log_format: Literal["auto", "json", "text"] = Field(

@@ -10,6 +10,11 @@ think time. After a warm-up it measures a fixed window and prints:
 - the server's CPU milliseconds per move (utime+stime of the server process over the window),
 - the server's peak memory (VmHWM).
 
+Then it runs the same clients against a bare FastAPI/uvicorn websocket server
+(`bench/bare_server.py`, the launcher's flags, a fixed per-seat view of the same size for
+each action, nothing checked or stored) and prints its figures and ours/bare side by side
+(`--no-bare` skips it).
+
     .venv/bin/python bench/load.py --rooms 50 --think 0
     .venv/bin/python bench/load.py --rooms 500 --think 1 --window 30
     .venv/bin/python bench/load.py --rooms 100 --think 0.5 --attack
@@ -90,7 +95,10 @@ def start_server(port: int, database_url: str, defaults: bool) -> subprocess.Pop
     """The server; with `defaults`, its default limits, else a rate that think 0 never hits."""
     env = {**os.environ, "DATABASE_URL": database_url, "LOG_LEVEL": "WARNING"}
     if not defaults:
+        # Every client comes from 127.0.0.1: the per-address caps would refuse most of them.
         env["MESSAGES_PER_SECOND"] = "1000"
+        env["ROOMS_PER_ADDRESS_PER_MINUTE"] = "1000000"
+        env["MAX_CONNECTIONS_PER_ADDRESS"] = "1000000"
     command = [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)]
     return subprocess.Popen(command, cwd=ROOT, env=env)
 
@@ -211,15 +219,23 @@ async def act(
     await ws.send(json.dumps({"type": "action", "version": version, "action": action}))
 
 
-async def run(args: argparse.Namespace, attack: bool = False) -> dict[str, float]:
-    if args.url:
+def start_bare(port: int) -> subprocess.Popen[bytes]:
+    """The floor: bench/bare_server.py, uvicorn with the launcher's flags, no rules, no storage."""
+    command = [sys.executable, "bench/bare_server.py", "--host", "127.0.0.1", "--port", str(port)]
+    return subprocess.Popen(command, cwd=ROOT)
+
+
+async def run(
+    args: argparse.Namespace, attack: bool = False, bare: bool = False
+) -> dict[str, float]:
+    if args.url and not bare:
         await wait_ready(args.url)
         return await drive(args, args.url, args.pid, attack)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as db_dir:
         url = args.database_url or f"sqlite:///{db_dir}/load.db"
-        server = start_server(port, url, defaults=args.attack)
+        server = start_bare(port) if bare else start_server(port, url, defaults=args.attack)
         try:
             await wait_ready(base)
             return await drive(args, base, server.pid, attack)
@@ -482,11 +498,31 @@ def main() -> None:
         action="store_true",
         help="run twice, without and with attackers in other rooms; print both p99 figures",
     )
+    parser.add_argument(
+        "--no-bare",
+        action="store_true",
+        help="skip the bare FastAPI/uvicorn server (bench/bare_server.py) run after ours",
+    )
     args = parser.parse_args()
     # The clients share this 2-core machine with the server: keep their own cost low.
     figures = uvloop.run(compare(args) if args.attack else run(args))
-    print("  ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
-                    for k, v in figures.items()))
+    show("ours", figures)
+    if args.attack or args.no_bare:
+        return
+    bare = uvloop.run(run(args, bare=True))
+    show("bare", bare)
+    ratios = {
+        key: figures[key] / bare[key]
+        for key in ("server_cpu_ms_per_move", "p50_ms", "p99_ms", "server_peak_mib")
+        if bare.get(key)
+    }
+    show("ours/bare", ratios)
+
+
+def show(label: str, figures: dict[str, float]) -> None:
+    print(f"{label:>9}: " + "  ".join(
+        f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in figures.items()
+    ))  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import re
 import weakref
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from app.messaging import Broadcaster
@@ -16,6 +17,9 @@ from app.services.refusals import Refusal, RoomNotFound
 from app.storage.repositories import Store
 
 logger = logging.getLogger(__name__)
+
+# The database learns of activity at most this often (the hot path stays one INSERT).
+STORE_ACTIVITY_EVERY = timedelta(minutes=1)
 
 # What token_urlsafe makes; anything else is no room (and a NUL is an error on PostgreSQL).
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -36,6 +40,7 @@ class RoomCache:
         self.broadcaster = broadcaster
         self.idle_minutes = idle_minutes
         self.rooms: dict[str, LiveRoom] = {}
+        self.on_load: Callable[[LiveRoom], None] | None = None
         CACHES.add(self)
 
     def add(self, room: LiveRoom) -> None:
@@ -51,6 +56,8 @@ class RoomCache:
             raise RoomNotFound(room_id)
         room = self.rooms[room_id] = rebuild(loaded)
         logger.info("room loaded", extra={"room_id": room_id, "version": room.match.version})
+        if self.on_load is not None:
+            self.on_load(room)
         return room
 
     def catch_up(self, room: LiveRoom) -> None:
@@ -75,6 +82,33 @@ class RoomCache:
         for room_id in sorted(idle):
             await self._close(room_id, now)
         return sorted(idle)
+
+    async def close_idle_shared(self, now: datetime) -> list[str]:
+        """With several processes: the database's last activity decides, and of the
+        processes that find a room idle, only the one whose UPDATE closes it closes it
+        (the others hear of it over Redis). Activity only this process saw (sockets that
+        connected but did not act) is stored first, at most once a minute per room."""
+        cutoff = now - timedelta(minutes=self.idle_minutes)
+        for room in list(self.rooms.values()):
+            if room.last_active - room.stored_active >= STORE_ACTIVITY_EVERY:
+                self.store.touch_room(room.id, room.last_active)
+                room.stored_active = room.last_active
+        closed = []
+        for room_id in sorted(self.store.idle_room_ids(cutoff)):
+            if self.store.close_room(room_id, now, idle_before=cutoff):
+                await self.close_here(room_id)
+                closed.append(room_id)
+        return closed
+
+    async def close_here(self, room_id: str, reason: str | None = None) -> None:
+        """Close the room's sockets of this process (the database closed it already)."""
+        room = self.rooms.pop(room_id, None)
+        if room is not None:
+            async with room.lock:
+                room.closed = True
+        reason = reason or f"room closed after {self.idle_minutes} minutes without activity"
+        self.broadcaster.close_room(room_id, CLOSE_ROOM_CLOSED, reason)
+        logger.info("room closed", extra={"room_id": room_id, "reason": "idle"})
 
     async def _close(self, room_id: str, now: datetime) -> None:
         self.store.close_room(room_id, now)

@@ -55,7 +55,9 @@ class LiveRoom:
     wins: list[int]
     draws: int = 0
     finished: int = 0
-    online: Counter[int] = field(default_factory=Counter)
+    online: Counter[int] = field(default_factory=Counter)  # this process's sockets per seat
+    # Other processes' sockets per seat, by process (REDIS_URL; app/services/cluster.py).
+    remote: dict[str, list[int]] = field(default_factory=dict)
     rematch: set[int] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     closed: bool = False
@@ -76,9 +78,17 @@ class LiveRoom:
 
     def players(self) -> list[dict[str, Any]]:
         return [
-            {"seat": seat, "name": holder and holder.name, "connected": self.online[seat] > 0}
+            {"seat": seat, "name": holder and holder.name, "connected": self.connected(seat)}
             for seat, holder in enumerate(self.seats)
         ]
+
+    def connected(self, seat: int) -> bool:
+        return self.online[seat] > 0 or any(
+            counts[seat] > 0 for counts in self.remote.values() if seat < len(counts)
+        )
+
+    def local_online(self) -> list[int]:
+        return [self.online[seat] for seat in range(len(self.seats))]
 
     def tally(self) -> dict[str, Any]:
         return {"wins": list(self.wins), "draws": self.draws, "matches": self.finished}

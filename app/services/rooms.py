@@ -12,17 +12,17 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
-from typing import Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from app.messaging import Broadcaster, Connection
 from app.observability import ACTION_LATENCY, ACTIONS
 from app.protocol import ActionMessage, Ping, RematchRequest
 from app.services import texts
-from app.services.cache import RoomCache
+from app.services.cache import STORE_ACTIVITY_EVERY, RoomCache
 from app.services.live import (
     Holder,
     LiveMatch,
@@ -38,10 +38,11 @@ from app.storage.models import Room, Seat
 from app.storage.repositories import Finish, HeldRoom, PlyTaken, SeatTaken, Store
 from engine import IllegalAction, get_game
 
+if TYPE_CHECKING:
+    from app.relay import RedisRelay as Relay
+
 logger = logging.getLogger(__name__)
 
-# The database learns of activity at most this often (the hot path stays one INSERT).
-STORE_ACTIVITY_EVERY = timedelta(minutes=1)
 ROOM_ID_BYTES = 18  # 144 bits
 
 
@@ -56,12 +57,17 @@ class RoomService:
         store: Store,
         broadcaster: Broadcaster,
         clock: Callable[[], datetime] = utc_now,
+        relay: Relay | None = None,
     ) -> None:
         self.settings = settings
         self.store = store
         self.broadcaster = broadcaster
         self.clock = clock
+        # Several processes (REDIS_URL): what this one stores, it announces to the others.
+        self.relay = relay
         self.cache = RoomCache(store, broadcaster, settings.room_idle_minutes)
+        if relay is not None:
+            self.cache.on_load = lambda room: relay.announce({"t": "hello", "room": room.id})
 
     # Creating and finding rooms
 
@@ -111,31 +117,45 @@ class RoomService:
         room = self.room(room_id)
         async with room.lock:
             check_open(room)
-            held = room.seat_of(token_hash)
-            if held is not None:
-                return held
-            free = room.free_seats()
-            if not free:
-                return None
-            now = self.clock()
-            starts = len(free) == 1
-            seat = Seat(room_id=room.id, seat=free[0], name=name, token_hash=token_hash)
-            try:
-                self.store.take_seat(seat, room.match.id if starts else None, now)
-            except SeatTaken:
-                logger.warning("seat taken elsewhere", extra={"room_id": room.id, "seat": free[0]})
-                return None
-            room.seats[free[0]] = Holder(name, token_hash)
-            room.last_active = room.stored_active = now
-            if starts:
-                room.match.status = "playing"
-            self._seat_watchers(room, token_hash, free[0])
-            self.broadcaster.publish_all(room.id, texts.presence_text(room))
-            self._publish_state(room)
-            logger.info(
-                "seat taken", extra={"room_id": room.id, "seat": free[0], "match_id": room.match.id}
-            )
-            return free[0]
+            # With several processes, another one may have seated someone: the database
+            # knows (and a seat lost in a race sends us to the next free one).
+            for _attempt in range(room.game.seats + 1):
+                if self.relay is not None:
+                    self.cache.catch_up(room)
+                held = room.seat_of(token_hash)
+                if held is not None:
+                    return held
+                free = room.free_seats()
+                if not free:
+                    return None
+                if self._take_seat(room, free, name, token_hash):
+                    return free[0]
+                if self.relay is None:
+                    return None
+            return None
+
+    def _take_seat(self, room: LiveRoom, free: list[int], name: str, token_hash: str) -> bool:
+        now = self.clock()
+        starts = len(free) == 1
+        seat = Seat(room_id=room.id, seat=free[0], name=name, token_hash=token_hash)
+        try:
+            self.store.take_seat(seat, room.match.id if starts else None, now)
+        except SeatTaken:
+            logger.warning("seat taken elsewhere", extra={"room_id": room.id, "seat": free[0]})
+            return False
+        room.seats[free[0]] = Holder(name, token_hash)
+        room.last_active = room.stored_active = now
+        if starts:
+            room.match.status = "playing"
+        self._seat_watchers(room, token_hash, free[0])
+        self.broadcaster.publish_all(room.id, texts.presence_text(room))
+        self._publish_state(room)
+        self._announce({"t": "seat", "room": room.id})
+        self._announce_online(room)
+        logger.info(
+            "seat taken", extra={"room_id": room.id, "seat": free[0], "match_id": room.match.id}
+        )
+        return True
 
     def _seat_watchers(self, room: LiveRoom, token_hash: str, seat: int) -> None:
         """Sockets this player opened before joining become the seat's."""
@@ -149,6 +169,10 @@ class RoomService:
         async with room.lock:
             check_open(room)
             connection.seat = room.seat_of(connection.token_hash)
+            if connection.seat is None and connection.token_hash and self.relay is not None:
+                # Seated through another process a moment ago? The database knows.
+                self.cache.catch_up(room)
+                connection.seat = room.seat_of(connection.token_hash)
             self.broadcaster.subscribe(room.id, connection)
             room.last_active = self.clock()
             if connection.seat is not None:
@@ -156,6 +180,7 @@ class RoomService:
             connection.send(texts.state_texts(room, [connection.seat])[connection.seat])
             if connection.seat is not None and room.online[connection.seat] == 1:
                 self.broadcaster.publish_all(room.id, texts.presence_text(room))
+                self._announce_online(room)
 
     async def disconnect(self, room: LiveRoom, connection: Connection) -> None:
         """A dropped seat keeps the seat; the others learn that it went away."""
@@ -166,6 +191,7 @@ class RoomService:
             room.online[connection.seat] -= 1
             if room.online[connection.seat] == 0:
                 self.broadcaster.publish_all(room.id, texts.presence_text(room))
+                self._announce_online(room)
 
     # The message path
 
@@ -193,6 +219,13 @@ class RoomService:
                 raise Refusal("game_over", "the match is over")
             if match.status == "waiting":
                 raise Refusal("waiting", "the match starts when every seat is taken")
+            self._check_relay()
+            if message.version > match.version and self.relay is not None:
+                # Another process stored newer actions than this one has heard of yet.
+                self.cache.catch_up(room)
+                match = room.match
+                if match.status != "playing":
+                    raise Refusal("stale", "the match moved on; here is the current state")
             if game.to_move(match.state) != seat:
                 raise Refusal("not_your_turn", "it is not your turn")
             if message.version != match.version:
@@ -208,15 +241,27 @@ class RoomService:
             except IllegalAction as error:
                 raise Refusal(error.code, error.message) from None  # type: ignore[arg-type]
             try:
-                self._store_action(room, seat, message.action, state)
+                await self._store_action(room, seat, message.action, state)
             except PlyTaken:
                 # Another server process stored this version first: catch up, then say so.
                 self.cache.catch_up(room)
                 self._publish_state(room)
                 raise Refusal("stale", "another action was stored first") from None
             self._publish_state(room)
+            self._announce(
+                {
+                    "t": "action",
+                    "room": room.id,
+                    "match": match.id,
+                    "v": match.version,
+                    "seat": seat,
+                    "action": message.action,
+                }
+            )
 
-    def _store_action(self, room: LiveRoom, seat: int, action: dict[str, Any], state: Any) -> None:
+    async def _store_action(
+        self, room: LiveRoom, seat: int, action: dict[str, Any], state: Any
+    ) -> None:
         """Store the action, then advance the live match (never the other way round)."""
         game, match = room.game, room.match
         now = self.clock()
@@ -224,7 +269,7 @@ class RoomService:
         finish = None if result is None else Finish(result.to_json(), result.winner, now)
         touch = now - room.stored_active >= STORE_ACTIVITY_EVERY
         try:
-            self.store.record_action(
+            await self.store.store_action(
                 match.id,
                 match.version + 1,
                 seat,
@@ -239,25 +284,17 @@ class RoomService:
                 extra={"room_id": room.id, "match_id": match.id, "seat": seat},
             )
             raise Refusal("unavailable", "the move could not be saved; try again") from None
-        match.state = state
-        match.version += 1
-        match.last_action = last_action(game, seat, action)
         room.last_active = now
         if touch:
             room.stored_active = now
-        if finish is not None:
-            match.status, match.result = "finished", result
-            room.count_finished(finish.winner)
-            logger.info(
-                "match finished",
-                extra={"room_id": room.id, "match_id": match.id, "winner": finish.winner},
-            )
+        advance(room, seat, action, state)
 
     async def _ask_rematch(self, room: LiveRoom, connection: Connection) -> None:
         async with room.lock:
             check_open(room)
             if connection.seat is None:
                 raise Refusal("not_seated", "spectators cannot ask for a rematch")
+            self._check_relay()
             if room.match.status != "finished":
                 raise Refusal("illegal", "a rematch can be asked for once the match is over")
             try:
@@ -270,9 +307,11 @@ class RoomService:
             room.last_active = self.clock()
             if len(room.rematch) < room.game.seats:
                 self.broadcaster.publish_all(room.id, texts.rematch_text(room))
+                self._announce({"t": "rematch", "room": room.id})
                 return
             self._start_rematch(room)
             self._publish_state(room)
+            self._announce({"t": "rematch", "room": room.id})
 
     def _start_rematch(self, room: LiveRoom) -> None:
         game, previous = room.game, room.match
@@ -280,6 +319,10 @@ class RoomService:
         row, state = new_match(room.id, game, options, previous.number + 1, "playing", self.clock())
         try:
             self.store.add_match(row)
+        except IntegrityError:
+            # Another process started this rematch first (the room's match numbers are unique).
+            self.cache.catch_up(room)
+            return
         except SQLAlchemyError:
             logger.exception("storing a rematch failed", extra={"room_id": room.id})
             raise Refusal("unavailable", "the rematch could not be saved; try again") from None
@@ -294,13 +337,53 @@ class RoomService:
         audiences = self.broadcaster.audiences(room.id)
         self.broadcaster.publish(room.id, texts.state_texts(room, audiences))
 
+    def _publish_changed(self, room: LiveRoom) -> None:
+        """After catching up with another process: presence, then each audience's state."""
+        self.broadcaster.publish_all(room.id, texts.presence_text(room))
+        self._publish_state(room)
+
+    def _check_relay(self) -> None:
+        """With several processes, a change the others cannot hear of is not made: their
+        clients would miss it until Redis is back."""
+        if self.relay is not None and not self.relay.connected:
+            raise Refusal("unavailable", "the server cannot reach its peers; try again")
+
+    def _announce(self, event: dict[str, Any]) -> None:
+        if self.relay is not None:
+            self.relay.announce(event)
+
+    def _announce_online(self, room: LiveRoom) -> None:
+        if self.relay is not None:
+            self.relay.announce({"t": "online", "room": room.id, "seats": room.local_online()})
+
     # Closing
 
     async def close_idle_rooms(self) -> list[str]:
-        return await self.cache.close_idle(self.clock())
+        if self.relay is None:
+            return await self.cache.close_idle(self.clock())
+        closed = await self.cache.close_idle_shared(self.clock())
+        for room_id in closed:
+            self.relay.announce({"t": "close", "room": room_id})
+        return closed
 
     def shutdown(self) -> None:
         self.cache.clear()
+
+
+def advance(room: LiveRoom, seat: int, action: dict[str, Any], state: Any) -> None:
+    """Move the live match on by one stored action (stored by this process or another)."""
+    game, match = room.game, room.match
+    match.state = state
+    match.version += 1
+    match.last_action = last_action(game, seat, action)
+    result = game.result(state)
+    if result is not None:
+        match.status, match.result = "finished", result
+        room.count_finished(result.winner)
+        logger.info(
+            "match finished",
+            extra={"room_id": room.id, "match_id": match.id, "winner": result.winner},
+        )
 
 
 def check_open(room: LiveRoom) -> None:

@@ -6,7 +6,10 @@ uses ORM sessions.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import functools
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -74,14 +77,24 @@ class Store:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self._writer: Connection | None = None
+        # On a database over the network (PostgreSQL) the action path's INSERT and commit
+        # run on one thread of their own, so that the event loop serves every other room
+        # during the round trip. SQLite's local commit is faster than the hop to a thread.
+        self._offload = (
+            ThreadPoolExecutor(1, thread_name_prefix="action-writer")
+            if engine.dialect.name != "sqlite"
+            else None
+        )
 
     def close(self) -> None:
+        if self._offload is not None:
+            self._offload.shutdown(wait=True)
         if self._writer is not None:
             self._writer.close()
             self._writer = None
 
     def _action_writer(self) -> Connection:
-        """The connection the action path keeps (it runs on the event loop only): checking
+        """The connection the action path keeps (used by one thread only): checking
         one out of the pool for every move cost a third of the write. SQLAlchemy reconnects
         it after a dropped connection once the failed transaction is rolled back."""
         if self._writer is None or self._writer.closed:
@@ -162,6 +175,28 @@ class Store:
 
     # The action path
 
+    async def store_action(
+        self,
+        match_id: int,
+        ply: int,
+        seat: int,
+        action: dict[str, Any],
+        now: datetime,
+        finish: Finish | None = None,
+        active_room: str | None = None,
+    ) -> None:
+        """`record_action`, off the event loop when the database is over the network. The
+        caller holds the room's lock, so each room has at most one write waiting."""
+        if self._offload is None:
+            self.record_action(match_id, ply, seat, action, now, finish, active_room)
+            return
+        await asyncio.get_running_loop().run_in_executor(
+            self._offload,
+            functools.partial(
+                self.record_action, match_id, ply, seat, action, now, finish, active_room
+            ),
+        )
+
     def record_action(
         self,
         match_id: int,
@@ -215,18 +250,32 @@ class Store:
                 )
             )
 
-    def close_room(self, room_id: str, now: datetime) -> None:
-        """Close the room; a match it left unfinished is abandoned (history keeps finished ones)."""
+    def close_room(self, room_id: str, now: datetime, idle_before: datetime | None = None) -> bool:
+        """Close the room; a match it left unfinished is abandoned (history keeps finished ones).
+
+        With ``idle_before``, only while its last activity is older: of several processes
+        that try, exactly one gets True."""
+        condition = [Room.id == room_id, Room.closed_at.is_(None)]
+        if idle_before is not None:
+            condition.append(Room.last_active_at < idle_before)
         with self.sessions.begin() as session:
-            session.execute(
-                update(Room)
-                .where(Room.id == room_id, Room.closed_at.is_(None))
-                .values(closed_at=now)
-            )
+            closed = session.execute(update(Room).where(*condition).values(closed_at=now))
+            if idle_before is not None and closed.rowcount != 1:  # type: ignore[attr-defined]
+                return False
             session.execute(
                 update(Match)
                 .where(Match.room_id == room_id, Match.status != "finished")
                 .values(status="abandoned")
+            )
+            return True
+
+    def touch_room(self, room_id: str, at: datetime) -> None:
+        """Note activity this process saw (never moves last activity back)."""
+        with self.sessions.begin() as session:
+            session.execute(
+                update(Room)
+                .where(Room.id == room_id, Room.last_active_at < at)
+                .values(last_active_at=at)
             )
 
     def rooms_held_by(self, token_hash: str) -> list[HeldRoom]:

@@ -25,7 +25,7 @@ SERVICES: dict[str, Any] = COMPOSE["services"]
 DOCKERFILE = (ROOT / "Dockerfile").read_text()
 
 SETTINGS = {name.upper() for name in Settings.model_fields}
-COMPOSE_ONLY = {"POSTGRES_PASSWORD", "PORT"}
+COMPOSE_ONLY = {"POSTGRES_PASSWORD", "PORT", "PROXY_PORT"}
 
 
 def app_environment() -> dict[str, str | None]:
@@ -54,9 +54,25 @@ def runtime_stage() -> str:
 
 
 def test_compose_runs_the_app_and_postgres_only() -> None:
-    assert set(SERVICES) == {"app", "db"}
+    default = {name for name, service in SERVICES.items() if "profiles" not in service}
+    assert default == {"app", "db"}
     assert SERVICES["app"]["build"] == "."
     assert SERVICES["db"]["image"].startswith("postgres:16")
+
+
+def test_the_scaled_profile_adds_a_second_app_redis_and_nginx() -> None:
+    scaled = {n for n, service in SERVICES.items() if service.get("profiles") == ["scaled"]}
+    assert scaled == {"app-2", "redis", "proxy"}
+    app, second = SERVICES["app"], SERVICES["app-2"]
+    assert {k: v for k, v in second.items() if k != "profiles"} == {
+        k: v for k, v in app.items() if k != "ports"
+    }
+    assert SERVICES["redis"]["image"].startswith("redis:")
+    assert SERVICES["proxy"]["image"].startswith("nginx:")
+    assert SERVICES["proxy"]["ports"] == ["${PROXY_PORT:-8080}:80"]
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert "server app:8000" in conf and "server app-2:8000" in conf
+    assert "proxy_set_header Upgrade $http_upgrade;" in conf
 
 
 def test_database_files_live_in_a_named_volume() -> None:

@@ -1,0 +1,141 @@
+"""Room changes between server processes, over Redis publish/subscribe (``REDIS_URL``).
+
+The database stays the source of truth: a process stores first, then announces what it
+stored here. Announcing never waits: events go on a bounded outbox that a publisher task
+drains in order. Every process subscribes to one channel and hands each event of another
+process to the room service (``app/services/cluster.py``), which delivers to its own
+sockets.
+
+When Redis goes away, events are dropped (they are only news of what is stored); once it
+is back, ``on_resync`` runs so that every process catches its rooms up from the database
+and re-announces its presence. A heartbeat per process lets the others forget the
+presence of a process that died.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+import redis.asyncio as redis
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
+
+CHANNEL = "kartenrunde:rooms"
+HEARTBEAT_SECONDS = 1.0
+OUTBOX_EVENTS = 10_000
+RETRY_SECONDS = 0.5
+
+Event = dict[str, Any]
+
+
+class RedisRelay:
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.process = uuid.uuid4().hex[:12]
+        self.client: redis.Redis = redis.Redis.from_url(
+            url, socket_connect_timeout=2, socket_timeout=None, health_check_interval=5
+        )
+        self._outbox: asyncio.Queue[bytes] = asyncio.Queue(OUTBOX_EVENTS)
+        self._tasks: list[asyncio.Task[None]] = []
+        self.connected = False
+
+    def announce(self, event: Event) -> None:
+        """Queue an event for the other processes; never waits."""
+        event["proc"] = self.process
+        try:
+            self._outbox.put_nowait(orjson.dumps(event))
+        except asyncio.QueueFull:
+            logger.warning("redis outbox full; dropping an event", extra={"event": event["t"]})
+
+    def start(
+        self,
+        on_event: Callable[[Event], Awaitable[None]],
+        on_resync: Callable[[], Awaitable[None]],
+        on_heartbeat: Callable[[], Awaitable[None]],
+    ) -> None:
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._publish()),
+            loop.create_task(self._subscribe(on_event, on_resync)),
+            loop.create_task(self._beat(on_heartbeat)),
+        ]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(Exception):
+            await self.client.aclose()
+
+    async def _publish(self) -> None:
+        while True:
+            data = await self._outbox.get()
+            while True:
+                try:
+                    await self.client.publish(CHANNEL, data)
+                    break
+                except (RedisError, OSError) as error:
+                    # Drop what waits: it is news of stored changes, and the others catch up
+                    # from the database once Redis is back.
+                    dropped = self._outbox.qsize() + 1
+                    while not self._outbox.empty():
+                        self._outbox.get_nowait()
+                    logger.warning(
+                        "publishing to redis failed (%s); dropped %d events", error, dropped
+                    )
+                    await asyncio.sleep(RETRY_SECONDS)
+                    break
+
+    async def _subscribe(
+        self,
+        on_event: Callable[[Event], Awaitable[None]],
+        on_resync: Callable[[], Awaitable[None]],
+    ) -> None:
+        first = True
+        while True:
+            pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(CHANNEL)
+                if not first:
+                    logger.info("redis is back; catching up every room from the database")
+                    await on_resync()
+                    self.announce({"t": "resync"})
+                first = False
+                self.connected = True
+                while True:
+                    message = await pubsub.get_message(timeout=HEARTBEAT_SECONDS * 5)
+                    if message is None:
+                        continue
+                    event = orjson.loads(message["data"])
+                    if event.get("proc") == self.process:
+                        continue
+                    try:
+                        await on_event(event)
+                    except Exception:
+                        logger.exception("handling a redis event failed", extra={"event": event})
+            except (RedisError, OSError) as error:
+                if self.connected:
+                    logger.warning("redis subscription lost (%s); retrying", error)
+                self.connected = False
+                await asyncio.sleep(RETRY_SECONDS)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+    async def _beat(self, on_heartbeat: Callable[[], Awaitable[None]]) -> None:
+        while True:
+            self.announce({"t": "alive"})
+            try:
+                await on_heartbeat()
+            except Exception:
+                logger.exception("presence heartbeat failed")
+            await asyncio.sleep(HEARTBEAT_SECONDS)

@@ -1,0 +1,136 @@
+"""What this process does with the room changes other processes announce (REDIS_URL).
+
+Each event names a room; rooms this process does not hold in memory are none of its
+business (it loads them fresh from the database when a client asks). For the rooms it
+holds:
+
+- ``action``: another process stored the action of version ``v``: replay it through the
+  engine when it is the next one here, else catch the room up from the database; then
+  every local audience gets its new view.
+- ``seat``, ``rematch``: seats and rematch requests are stored; catch up and tell.
+- ``online``: another process's sockets per seat (presence is the sum over processes).
+  A process not heard of for ``FORGET_AFTER_SECONDS`` (its heartbeat stopped: killed, or
+  cut off from Redis) is forgotten.
+- ``hello``: a process just loaded the room; the ones with sockets there say how many.
+- ``close``: another process closed the room in the database; close the local sockets.
+- ``resync``: Redis was away and events may be lost; catch up every room.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from app.services import texts
+from app.services.live import LiveRoom
+from app.services.refusals import Refusal
+
+if TYPE_CHECKING:
+    from app.services.rooms import RoomService
+
+logger = logging.getLogger(__name__)
+
+FORGET_AFTER_SECONDS = 4.0
+
+
+class Cluster:
+    def __init__(self, rooms: RoomService) -> None:
+        self.rooms = rooms
+        self.seen: dict[str, float] = {}
+
+    async def on_event(self, event: dict[str, Any]) -> None:
+        process = event.get("proc", "")
+        new = process not in self.seen
+        self.seen[process] = time.monotonic()
+        kind = event["t"]
+        if kind == "resync":
+            await self.resync()
+            return
+        if new and kind == "alive":
+            # A process we did not know (just started, or back): tell it our presence.
+            self._announce_all_online()
+        room = self.rooms.cache.rooms.get(event.get("room", ""))
+        if room is None:
+            return
+        if kind == "close":
+            await self.rooms.cache.close_here(room.id, event.get("reason"))
+            return
+        async with room.lock:
+            if room.closed:
+                return
+            if kind == "action":
+                self._on_action(room, event)
+            elif kind == "seat":
+                self._catch_up(room)
+                self.rooms._publish_changed(room)
+            elif kind == "rematch":
+                self._catch_up(room)
+                if room.match.status == "finished":  # requests so far, as the asker's process
+                    self.rooms.broadcaster.publish_all(room.id, texts.rematch_text(room))
+                else:  # the rematch started
+                    self.rooms._publish_state(room)
+            elif kind == "online":
+                before = room.players()
+                room.remote[process] = list(event["seats"])
+                if room.players() != before:
+                    self.rooms.broadcaster.publish_all(room.id, texts.presence_text(room))
+            elif kind == "hello" and any(room.local_online()):
+                self.rooms._announce_online(room)
+
+    def _on_action(self, room: LiveRoom, event: dict[str, Any]) -> None:
+        from app.services.rooms import advance
+
+        match, version = room.match, event["v"]
+        if match.id == event["match"] and version <= match.version:
+            return  # caught up already
+        if match.id == event["match"] and version == match.version + 1:
+            state = room.game.apply(match.state, event["seat"], event["action"])
+            advance(room, event["seat"], event["action"], state)
+        else:
+            self._catch_up(room)
+        self.rooms._publish_state(room)
+
+    def _catch_up(self, room: LiveRoom) -> None:
+        try:
+            self.rooms.cache.catch_up(room)
+        except Refusal:  # closed in the database meanwhile; the close event follows
+            pass
+
+    async def resync(self) -> None:
+        """Redis was away: every room from the database, and our presence again."""
+        for room in list(self.rooms.cache.rooms.values()):
+            async with room.lock:
+                if room.closed:
+                    continue
+                try:
+                    self.rooms.cache.catch_up(room)
+                except Refusal:
+                    continue
+                except Exception:  # the database may be away too; the next resync tries
+                    logger.exception("catching up a room failed", extra={"room_id": room.id})
+                    continue
+                self.rooms._publish_changed(room)
+        self._announce_all_online()
+
+    def _announce_all_online(self) -> None:
+        for room in list(self.rooms.cache.rooms.values()):
+            if any(room.local_online()):
+                self.rooms._announce_online(room)
+
+    async def heartbeat(self) -> None:
+        """Forget processes that went silent, and their sockets' presence."""
+        now = time.monotonic()
+        gone = {p for p, at in self.seen.items() if now - at > FORGET_AFTER_SECONDS}
+        if not gone:
+            return
+        for process in gone:
+            del self.seen[process]
+            logger.info("forgetting a silent server process", extra={"process": process})
+        for room in list(self.rooms.cache.rooms.values()):
+            if gone & room.remote.keys():
+                before = room.players()
+                for process in gone:
+                    room.remote.pop(process, None)
+                if room.players() != before:
+                    self.rooms.broadcaster.publish_all(room.id, texts.presence_text(room))

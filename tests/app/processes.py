@@ -1,0 +1,296 @@
+"""The real pieces of a scaled setup on loopback, for tests: server processes
+(``python -m app``) on their own ports, nginx from Debian's package in front of them (round
+robin, no stickiness), PostgreSQL and Redis. Everything bounded in time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[2]
+STARTUP_SECONDS = 45
+SECRET = "cluster-tests-" + "c" * 32
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_for(check: Callable[[], bool], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except Exception:
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"not within {seconds} s: {what}")
+
+
+@dataclass
+class AppProcess:
+    port: int
+    env: dict[str, str]
+    log: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> AppProcess:
+        with self.log.open("ab") as sink:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(self.port)],
+                cwd=ROOT,
+                env=self.env,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while time.monotonic() < deadline and self.process.poll() is None:
+            try:
+                if httpx.get(f"{self.base_url}/readyz", timeout=1).status_code == 200:
+                    return self
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        raise AssertionError(f"server on {self.port} did not start:\n{self.log.read_text()}")
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def start_apps(
+    tmp: Path, database_url: str, redis_url: str, count: int = 2, **settings: str
+) -> list[AppProcess]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "SECRET_KEY": SECRET,
+        "ENVIRONMENT": "development",
+        "LOG_LEVEL": "INFO",
+        **settings,
+    }
+    apps = []
+    for _ in range(count):
+        port = free_port()
+        apps.append(AppProcess(port, env, tmp / f"app-{port}.log").start())
+    return apps
+
+
+NGINX_CONF = """
+daemon off;
+worker_processes 1;
+pid {tmp}/nginx.pid;
+error_log {tmp}/nginx-error.log warn;
+worker_rlimit_nofile 16384;
+events {{ worker_connections 8192; }}
+http {{
+    access_log off;
+    client_body_temp_path {tmp}/nginx-body;
+    proxy_temp_path {tmp}/nginx-proxy;
+    fastcgi_temp_path {tmp}/nginx-fastcgi;
+    uwsgi_temp_path {tmp}/nginx-uwsgi;
+    scgi_temp_path {tmp}/nginx-scgi;
+    map $http_upgrade $connection_upgrade {{
+        default upgrade;
+        ''      close;
+    }}
+    upstream app {{
+        {servers}
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://app;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_read_timeout 1h;
+            proxy_connect_timeout 2s;
+        }}
+    }}
+}}
+"""
+
+
+@dataclass
+class Nginx:
+    port: int
+    process: subprocess.Popen[bytes]
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def nginx_binary() -> str:
+    found = shutil.which("nginx") or (
+        "/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None
+    )
+    assert found, "nginx is missing: `make test` installs Debian's package (make proxy)"
+    return found
+
+
+def start_nginx(tmp: Path, apps: list[AppProcess]) -> Nginx:
+    port = free_port()
+    directory = tmp / "nginx"
+    directory.mkdir(exist_ok=True)
+    servers = "\n        ".join(f"server 127.0.0.1:{app.port} max_fails=0;" for app in apps)
+    conf = directory / "nginx.conf"
+    conf.write_text(NGINX_CONF.format(tmp=directory, servers=servers, port=port))
+    process = subprocess.Popen(
+        [
+            nginx_binary(),
+            "-c",
+            str(conf),
+            "-p",
+            str(directory),
+            "-e",
+            str(directory / "nginx-error.log"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
+    nginx = Nginx(port, process)
+    wait_for(
+        lambda: httpx.get(f"{nginx.base_url}/healthz", timeout=1).status_code == 200,
+        15,
+        "nginx answers",
+    )
+    return nginx
+
+
+# Players
+
+
+def create_room(base_url: str, game: str = "expeditionen", **options: Any) -> str:
+    answer = httpx.post(f"{base_url}/api/rooms", json={"game": game, "options": options})
+    assert answer.status_code in (200, 201), answer.text
+    room_id: str = answer.json()["room_id"]
+    return room_id
+
+
+def join(base_url: str, room_id: str, name: str) -> tuple[int | None, str]:
+    answer = httpx.post(f"{base_url}/api/rooms/{room_id}/join", json={"name": name})
+    assert answer.status_code == 200, answer.text
+    return answer.json()["seat"], answer.cookies["kr_player"]
+
+
+@dataclass
+class Client:
+    """A websocket of a room (a player with a cookie, or a spectator) and what it heard."""
+
+    base_url: str
+    room_id: str
+    cookie: str | None = None
+    ws: ClientConnection | None = None
+    state: dict[str, Any] = field(default_factory=dict)
+    presence: list[dict[str, Any]] = field(default_factory=list)
+    rematch: list[int] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    closed: int | None = None
+
+    def open(self, base_url: str | None = None) -> Client:
+        self.base_url = base_url or self.base_url
+        url = self.base_url.replace("http://", "ws://") + f"/ws/rooms/{self.room_id}"
+        headers = {"Cookie": f"kr_player={self.cookie}"} if self.cookie else {}
+        self.ws = connect(url, additional_headers=headers, open_timeout=5, close_timeout=2)
+        self.closed = None
+        self.until(lambda: bool(self.state), 5, "the first state")
+        return self
+
+    def close(self) -> None:
+        if self.ws is not None:
+            self.ws.close()
+
+    def receive(self, timeout: float) -> dict[str, Any] | None:
+        assert self.ws is not None
+        try:
+            message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        except TimeoutError:
+            return None
+        except ConnectionClosed as closed:
+            self.closed = closed.rcvd.code if closed.rcvd else 1006
+            raise
+        if message["type"] == "state":
+            self.state = message
+            self.presence = message["players"]
+        elif message["type"] == "presence":
+            self.presence = message["players"]
+        elif message["type"] == "rematch":
+            self.rematch = message["requested_by"]
+        elif message["type"] == "error":
+            self.errors.append(message)
+        return message
+
+    def until(self, done: Callable[[], bool], seconds: float, what: str) -> None:
+        deadline = time.monotonic() + seconds
+        while not done():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(
+                    f"{what}: not within {seconds} s; errors {self.errors}; last state {self.state}"
+                )
+            self.receive(min(left, 0.5))
+
+    def at(self, match_number: int, version: int) -> bool:
+        return (self.state.get("match_number"), self.state.get("version")) == (
+            match_number,
+            version,
+        )
+
+    def act(self, action: dict[str, Any]) -> None:
+        assert self.ws is not None
+        self.ws.send(
+            json.dumps({"type": "action", "version": self.state["version"], "action": action})
+        )
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.ws is not None
+        self.ws.send(json.dumps(message))
+
+    def connected(self, seat: int) -> bool:
+        return bool(self.presence and self.presence[seat]["connected"])

@@ -1,0 +1,153 @@
+"""Two server processes behind nginx, sharing PostgreSQL and Redis: every client of a room
+sees the same room, whichever process serves it (seats, presence, moves, rematch, idle
+closing).
+
+The real pieces on loopback: two `python -m app` on their own ports, the machine's
+PostgreSQL (a fresh database) and Redis, nginx from Debian's package in front (round
+robin, no stickiness).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import psycopg
+import pytest
+from sqlalchemy.engine import make_url
+from websockets.exceptions import ConnectionClosed
+
+from app.protocol import CLOSE_ROOM_CLOSED
+from tests.app.processes import (
+    AppProcess,
+    Client,
+    Nginx,
+    create_room,
+    join,
+    start_apps,
+    start_nginx,
+)
+from tests.app.test_self_hosting import fresh_database  # noqa: F401 (a fixture)
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+SECONDS = 5.0  # a hang guard per step on a busy machine; each takes milliseconds
+
+
+@pytest.fixture
+def scaled(tmp_path: Path, fresh_database: str) -> Iterator[tuple[list[AppProcess], Nginx]]:  # noqa: F811
+    apps = start_apps(
+        tmp_path, fresh_database, REDIS_URL, IDLE_CHECK_SECONDS="0.5", MESSAGES_PER_SECOND="1000"
+    )
+    nginx = start_nginx(tmp_path, apps)
+    try:
+        yield apps, nginx
+    finally:
+        nginx.stop()
+        for app in apps:
+            app.stop()
+
+
+def play_moves(mover: Client, others: list[Client], count: int, rng: random.Random) -> int:
+    """`count` moves, each made by whoever is to move; every client must see each version.
+    Returns the number of moves made (fewer when the match ended)."""
+    clients = [mover, *others]
+    made = 0
+    for _ in range(count):
+        to_move = mover.state["to_move"]
+        if to_move is None:
+            break
+        actor = next(c for c in clients if c.state.get("seat") == to_move and c.cookie)
+        number, version = actor.state["match_number"], actor.state["version"]
+        actor.act(rng.choice(actor.state["legal_actions"]))
+        for client in clients:
+            client.until(
+                lambda c=client, n=number, v=version: c.at(n, v + 1),
+                SECONDS,
+                f"seat {client.state.get('seat')} after seat {to_move}'s move at {version} "
+                f"(its errors: {actor.errors})",
+            )
+        made += 1
+    return made
+
+
+def test_a_match_across_two_processes_behind_nginx(
+    scaled: tuple[list[AppProcess], Nginx],
+) -> None:
+    (a, b), proxy = scaled
+    rng = random.Random(14)
+    room_id = create_room(proxy.base_url, rounds=1)
+    # Process b holds the room in memory before anyone joins on a.
+    assert httpx.get(f"{b.base_url}/api/rooms/{room_id}").status_code == 200
+    seat0, ada = join(a.base_url, room_id, "Ada")
+    # b missed that join, and still gives Bo the free seat (not a spectator's place).
+    seat1, bo = join(b.base_url, room_id, "Bo")
+    assert (seat0, seat1) == (0, 1)
+    # Someone else through a, which missed Bo's join: a spectator, both seats are taken.
+    assert join(a.base_url, room_id, "Cy")[0] is None
+
+    player0 = Client(a.base_url, room_id, ada).open()
+    player1 = Client(b.base_url, room_id, bo).open()
+    watcher = Client(proxy.base_url, room_id).open()
+    assert (player0.state["seat"], player1.state["seat"], watcher.state["seat"]) == (0, 1, None)
+    for client in (player0, player1, watcher):
+        client.until(
+            lambda c=client: c.connected(0) and c.connected(1), SECONDS, "both players online"
+        )
+
+    play_moves(player0, [player1, watcher], 20, rng)
+
+    # Ada reconnects through the proxy twice (round robin: one of them is b); the others
+    # see her go and come back, and she resumes at the current version.
+    player0.close()
+    player1.until(lambda: not player1.connected(0), SECONDS, "Ada shown offline")
+    version = player1.state["version"]
+    for _ in range(2):
+        player0 = Client(proxy.base_url, room_id, ada).open()
+        assert player0.state["seat"] == 0 and player0.state["version"] == version
+        player1.until(lambda: player1.connected(0), SECONDS, "Ada shown online")
+        player0.close()
+        player1.until(lambda: not player1.connected(0), SECONDS, "Ada offline")
+    player0 = Client(a.base_url, room_id, ada).open()
+    player0.close()
+    player0 = Client(b.base_url, room_id, ada).open()
+    player1.until(lambda: player1.connected(0), SECONDS, "Ada online through b")
+
+    # The rest of the match, players on the same process now, the spectator wherever.
+    while player1.state["to_move"] is not None:
+        play_moves(player0, [player1, watcher], 200, rng)
+    assert player1.state["result"] is not None
+    assert watcher.state["result"] == player0.state["result"] == player1.state["result"]
+
+    # Rematch: Ada asks on b, Bo on a (he moves over): both processes agree.
+    player1.close()
+    player1 = Client(a.base_url, room_id, bo).open()
+    player0.send({"type": "rematch"})
+    player1.until(lambda: player1.rematch == [0], SECONDS, "Bo hears Ada's request")
+    watcher.until(lambda: watcher.rematch == [0], SECONDS, "the spectator hears it")
+    player1.send({"type": "rematch"})
+    for client in (player0, player1, watcher):
+        client.until(lambda c=client: c.at(2, 0), SECONDS, "the rematch's first view")
+    assert player0.state["tally"] == player1.state["tally"] == watcher.state["tally"]
+    assert player0.state["tally"]["matches"] == 1
+    play_moves(player0, [player1, watcher], 4, rng)
+    assert not (player0.errors or player1.errors or watcher.errors)
+
+    # Idle closing: by the database's last activity, closed once, every socket told.
+    _backdate(a, room_id)
+    for client in (player0, player1, watcher):
+        with pytest.raises(ConnectionClosed):
+            client.until(lambda: False, 10, "the room closes")
+        assert client.closed == CLOSE_ROOM_CLOSED
+    for app in (a, b):
+        assert httpx.get(f"{app.base_url}/api/rooms/{room_id}").status_code == 404
+
+
+def _backdate(app: AppProcess, room_id: str) -> None:
+    url = make_url(app.env["DATABASE_URL"]).set(drivername="postgresql")
+    with psycopg.connect(url.render_as_string(hide_password=False), autocommit=True) as db:
+        db.execute(
+            "UPDATE rooms SET last_active_at = now() - interval '1 day' WHERE id = %s",
+            (room_id,),
+        )
