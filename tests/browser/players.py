@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import time
+from dataclasses import dataclass
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -80,3 +82,37 @@ class StateLog:
     @property
     def latest(self) -> dict[str, Any]:
         return self.states[-1]
+
+
+@dataclass
+class Duel:
+    """Two players' pages in one room, with the state messages each page received."""
+
+    anna: Page
+    ben: Page
+    url: str
+    logs: dict[str, StateLog]
+
+    def pages(self) -> tuple[Page, Page]:
+        return self.anna, self.ben
+
+    def mover(self) -> tuple[Page, Page]:
+        """(the page whose turn it is, the other page)"""
+        for page, other in ((self.anna, self.ben), (self.ben, self.anna)):
+            if is_my_turn(page):
+                return page, other
+        raise AssertionError("it is nobody's turn")
+
+    def log(self, page: Page) -> StateLog:
+        return self.logs["anna" if page is self.anna else "ben"]
+
+    def state(self, page: Page) -> dict[str, Any]:
+        """The latest state message of this page, the one its board shows."""
+        log = self.log(page)
+        shown = version(page)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            if log.states and (log.latest["match_number"], log.latest["version"]) == shown:
+                return log.latest
+            page.wait_for_timeout(20)
+        raise AssertionError(f"no state message for version {shown}")

@@ -5,7 +5,6 @@ brings the match to the point it needs."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -13,10 +12,10 @@ from playwright.sync_api import Page, expect
 from engine import get_game
 from tests.browser.conftest import NewPage, screenshot
 from tests.browser.players import (
+    Duel,
     StateLog,
     act_and_wait,
     create_room,
-    is_my_turn,
     join_by_link,
     no_error_toast,
     version,
@@ -24,27 +23,6 @@ from tests.browser.players import (
 )
 
 HAND = "#board button.card[data-testid^='hand-']"
-
-
-@dataclass
-class Duel:
-    anna: Page
-    ben: Page
-    url: str
-    logs: dict[str, StateLog]
-
-    def pages(self) -> tuple[Page, Page]:
-        return self.anna, self.ben
-
-    def mover(self) -> tuple[Page, Page]:
-        """(the page whose turn it is, the other page)"""
-        for page, other in ((self.anna, self.ben), (self.ben, self.anna)):
-            if is_my_turn(page):
-                return page, other
-        raise AssertionError("it is nobody's turn")
-
-    def log(self, page: Page) -> StateLog:
-        return self.logs["anna" if page is self.anna else "ben"]
 
 
 @pytest.fixture(scope="module")

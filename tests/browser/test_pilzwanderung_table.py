@@ -6,8 +6,6 @@ desktop; the dialogs offer exactly the engine's legal combinations."""
 from __future__ import annotations
 
 import re
-import time
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -16,48 +14,18 @@ from playwright.sync_api import Page, expect
 from engine import get_game
 from tests.browser.conftest import SCREENSHOTS, NewPage
 from tests.browser.players import (
+    Duel,
     StateLog,
     act_and_wait,
     create_room,
-    is_my_turn,
     join_by_link,
     no_error_toast,
-    version,
 )
 
 PHONE = {"width": 390, "height": 844}
 LANDSCAPE = {"width": 844, "height": 390}
 DESKTOP = {"width": 1280, "height": 800}
 MAX_PLIES = 200
-
-
-@dataclass
-class Duel:
-    anna: Page
-    ben: Page
-    url: str
-    logs: dict[str, StateLog]
-
-    def pages(self) -> tuple[Page, Page]:
-        return self.anna, self.ben
-
-    def mover(self) -> tuple[Page, Page]:
-        """(the page whose turn it is, the other page)"""
-        for page, other in ((self.anna, self.ben), (self.ben, self.anna)):
-            if is_my_turn(page):
-                return page, other
-        raise AssertionError("it is nobody's turn")
-
-    def state(self, page: Page) -> dict[str, Any]:
-        """The latest state message of this page, the one its board shows."""
-        log = self.logs["anna" if page is self.anna else "ben"]
-        shown = version(page)
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            if log.states and (log.latest["match_number"], log.latest["version"]) == shown:
-                return log.latest
-            page.wait_for_timeout(20)
-        raise AssertionError(f"no state message for version {shown}")
 
 
 def seat_two(module_page: NewPage, preset: str, viewport: dict[str, int]) -> Duel:
