@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 
@@ -48,7 +49,29 @@ def version(page: Page) -> tuple[int, int]:
 
 
 def wait_for_version(page: Page, match: int, number: int) -> None:
-    page.wait_for_selector(f"#board[data-match='{match}'][data-version='{number}']")
+    try:
+        page.wait_for_selector(f"#board[data-match='{match}'][data-version='{number}']")
+    except PlaywrightError as error:
+        raise AssertionError(
+            f"version {match}.{number} never shown; the page: {table_facts(page)}"
+        ) from error
+
+
+def table_facts(page: Page) -> dict[str, Any]:
+    """What a page shows about itself, for a failing test's message."""
+    return dict(
+        page.evaluate(
+            """() => ({
+              url: location.href,
+              version: document.querySelector('#board')?.dataset.version,
+              busy: document.querySelector('#board')?.getAttribute('aria-busy'),
+              banner: document.querySelector('#banner')?.textContent,
+              offline: !document.querySelector('#offline')?.hidden,
+              toasts: [...document.querySelectorAll('.toast')].map(e => e.textContent),
+              note: document.querySelector('#table-note')?.textContent,
+            })"""
+        )
+    )
 
 
 def act_and_wait(page: Page, click: Any, others: tuple[Page, ...] = ()) -> None:

@@ -223,27 +223,38 @@ function setLogOpen(open) {
   document.getElementById("log-toggle").setAttribute("aria-expanded", String(open));
 }
 
-/** The whole log from the server (after a reload, a reconnect or a gap). */
-async function fetchLog() {
-  const version = shell.state?.version;
+/** The whole log from the server (after a reload, a reconnect or a gap); one fetch at a time. */
+let logFetch = null;
+function fetchLog() {
+  logFetch ??= loadLog().then((stale) => {
+    logFetch = null;
+    if (stale) fetchLog();
+  });
+}
+
+/** Answers whether a newer state arrived meanwhile, so the log must be fetched again. */
+async function loadLog() {
   const match = shell.state?.match_number;
+  let data;
   try {
-    const data = await api(`/api/rooms/${encodeURIComponent(roomId)}/moves`);
-    if (shell.state?.match_number !== match || data.match_number !== match) return;
-    if (data.moves.length < shell.state.version) return;  // a newer state arrived meanwhile: it refetches
-    shell.log = data.moves.map(({ ply, seat, action }) => ({ ply, seat, action }));
-    shell.logVersion = data.moves.length;
-    if (shell.recent.length === 0 && shell.log.length) {
-      shell.recent = shell.log.slice(-4).map((move) => ({ ...move, version: move.ply + 1 }));
-    }
+    data = await api(`/api/rooms/${encodeURIComponent(roomId)}/moves`);
   } catch {
-    return;
+    return false;
   }
-  if (version !== undefined) {
-    renderBanner();
-    renderLog();
+  if (shell.state?.match_number !== match) return true;
+  if (data.match_number !== match) return false;  // a new match: its state brings its own fetch
+  if (data.moves.length < shell.state.version) return true;
+  shell.log = data.moves.map(({ ply, seat, action }) => ({ ply, seat, action }));
+  shell.logVersion = data.moves.length;
+  renderBanner();
+  renderLog();
+  // The board shows the last moves; redrawn only when they were unknown (after a reload),
+  // since a redraw under a pointer in mid-click would swallow that click.
+  if (shell.recent.length === 0 && shell.log.length) {
+    shell.recent = shell.log.slice(-4).map((move) => ({ ...move, version: move.ply + 1 }));
     renderBoard();
   }
+  return false;
 }
 
 function extendLog(message, resync) {
