@@ -49,8 +49,12 @@ def version(page: Page) -> tuple[int, int]:
 
 
 def wait_for_version(page: Page, match: int, number: int) -> None:
+    # Longer than the default: on a loaded machine a reconnect after a stalled write (the
+    # server closes those after SEND_TIMEOUT_SECONDS, 10) still shows the version.
     try:
-        page.wait_for_selector(f"#board[data-match='{match}'][data-version='{number}']")
+        page.wait_for_selector(
+            f"#board[data-match='{match}'][data-version='{number}']", timeout=20_000
+        )
     except PlaywrightError as error:
         raise AssertionError(
             f"version {match}.{number} never shown; the page: {table_facts(page)}"
