@@ -84,6 +84,12 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     return int(fields[11]) / CLOCK_TICKS, int(fields[12]) / CLOCK_TICKS
 
 
+def total_cpu_seconds(pids: list[int]) -> tuple[float, float]:
+    """User and system CPU seconds of several processes together."""
+    times = [cpu_seconds(pid) for pid in pids]
+    return sum(user for user, _ in times), sum(system for _, system in times)
+
+
 def peak_memory_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
@@ -208,7 +214,11 @@ async def handle(
 
 
 async def act(
-    ws: ClientConnection, room_id: str, state: dict, rng: random.Random, think: float,
+    ws: ClientConnection,
+    room_id: str,
+    state: dict,
+    rng: random.Random,
+    think: float,
     stats: Stats,
 ) -> None:
     if think:
@@ -230,7 +240,7 @@ async def run(
 ) -> dict[str, float]:
     if args.url and not bare:
         await wait_ready(args.url)
-        return await drive(args, args.url, args.pid, attack)
+        return await drive(args, args.url, args.pid or [], attack)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as db_dir:
@@ -238,14 +248,16 @@ async def run(
         server = start_bare(port) if bare else start_server(port, url, defaults=args.attack)
         try:
             await wait_ready(base)
-            return await drive(args, base, server.pid, attack)
+            return await drive(args, base, [server.pid], attack)
         finally:
             stop_server(server)
 
 
 async def drive(
-    args: argparse.Namespace, base: str, pid: int | None, attack: bool = False
+    args: argparse.Namespace, base: str, pids: list[int], attack: bool = False
 ) -> dict[str, float]:
+    """Seats the rooms, plays, and measures the window; CPU is summed over `pids`, the peak
+    memory is the largest of them."""
     stats = Stats()
     stop = asyncio.Event()
     limits = httpx.Limits(max_connections=20)
@@ -274,10 +286,10 @@ async def drive(
     attackers = start_attack_process(base, args.warmup + args.window) if attack else None
     await asyncio.sleep(args.warmup)
     stats.measuring = True
-    cpu_before, started = cpu_seconds(pid) if pid else (0.0, 0.0), time.perf_counter()
+    cpu_before, started = total_cpu_seconds(pids), time.perf_counter()
     await asyncio.sleep(args.window)
     stats.measuring = False
-    cpu_after, elapsed = cpu_seconds(pid) if pid else (0.0, 0.0), time.perf_counter() - started
+    cpu_after, elapsed = total_cpu_seconds(pids), time.perf_counter() - started
     stop.set()
     for task in list(stats.thinking):
         task.cancel()
@@ -314,7 +326,7 @@ async def drive(
         "slow_reader_sockets": opened.get("slow_reader", 0),
         "server_cpu_ms_per_move": (sum(cpu_after) - sum(cpu_before)) * 1000 / moves,
         "of_which_system_ms": (cpu_after[1] - cpu_before[1]) * 1000 / moves,
-        "server_peak_mib": peak_memory_mib(pid) if pid else float("nan"),
+        "server_peak_mib": max((peak_memory_mib(pid) for pid in pids), default=float("nan")),
     }
 
 
@@ -339,8 +351,7 @@ async def raw_websocket(
     key = base64.b64encode(os.urandom(16)).decode()
     writer.write(
         f"GET /ws/rooms/{room_id} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        .encode()
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
     )
     await writer.drain()
     await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
@@ -370,6 +381,7 @@ async def flooder(base: str, room_id: str, address: str, stop: asyncio.Event) ->
         drain.cancel()
         writer.close()
         await asyncio.sleep(0.1)  # closed (or refused): straight back, after a breath
+
 
 async def read_until_closed(reader: asyncio.StreamReader) -> None:
     with contextlib.suppress(OSError):
@@ -492,7 +504,9 @@ def main() -> None:
         "--database-url", help="the server's DATABASE_URL (default: a fresh SQLite file)"
     )
     parser.add_argument("--url", help="drive a server that is already running, e.g. for profiling")
-    parser.add_argument("--pid", type=int, help="with --url: the server process to measure")
+    parser.add_argument(
+        "--pid", type=int, nargs="+", help="with --url: the server processes to measure"
+    )
     parser.add_argument(
         "--attack",
         action="store_true",

@@ -1,0 +1,123 @@
+"""The full load table: one process on SQLite, several on PostgreSQL + Redis, the bare server.
+
+For each room count, in one run on one machine: `bench/load.py`'s clients play Expeditionen
+(1 s think time by default) against
+
+- one server process with a fresh SQLite file (the default setup),
+- `--processes` server processes on a fresh PostgreSQL database with Redis fan-out, behind
+  Debian's nginx (round robin, no stickiness; the pieces of `tests/app/processes.py`),
+- the bare FastAPI/uvicorn websocket server (`bench/bare_server.py`), the floor,
+
+and prints moves/s, p50/p99 from an action to the opponent's new view, errors, the server
+CPU per move (summed over all server processes; nginx, PostgreSQL and Redis not counted)
+and the peak memory of the largest process, each also as a ratio to the bare server.
+
+    .venv/bin/python bench/cluster.py --rooms 100 500 1000
+    .venv/bin/python bench/cluster.py --rooms 500 --window 30 --processes 3
+
+Needs PostgreSQL on 127.0.0.1:5432 (database `test` reachable, trust auth; a database of
+its own is created and dropped), Redis on 127.0.0.1:6379 and nginx: `make services proxy`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import psycopg
+import uvloop
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+
+import load  # noqa: E402  bench/load.py
+
+from tests.app.processes import start_apps, start_nginx  # noqa: E402
+
+ADMIN = os.environ.get("BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/0")
+COLUMNS = ("moves_per_s", "p50_ms", "p99_ms", "errors", "server_cpu_ms_per_move", "server_peak_mib")
+
+
+@contextmanager
+def fresh_database() -> Iterator[str]:
+    name = f"kr_bench_{os.getpid()}"
+    with psycopg.connect(ADMIN, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield ADMIN.replace("postgresql://", "postgresql+psycopg://").rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(ADMIN, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+def several(args: argparse.Namespace) -> dict[str, float]:
+    """`args.processes` servers on PostgreSQL + Redis behind nginx."""
+    with tempfile.TemporaryDirectory() as tmp, fresh_database() as database:
+        apps = start_apps(
+            Path(tmp),
+            database,
+            REDIS_URL,
+            count=args.processes,
+            LOG_LEVEL="WARNING",
+            MESSAGES_PER_SECOND="1000",
+            ROOMS_PER_ADDRESS_PER_MINUTE="1000000",
+            MAX_CONNECTIONS_PER_ADDRESS="1000000",
+        )
+        nginx = start_nginx(Path(tmp), apps)
+        try:
+            pids = [app.process.pid for app in apps if app.process is not None]
+            return uvloop.run(load.drive(args, nginx.base_url, pids))
+        finally:
+            nginx.stop()
+            for app in apps:
+                app.stop()
+
+
+def row(label: str, figures: dict[str, float], bare: dict[str, float]) -> str:
+    cells = []
+    for key in COLUMNS:
+        value = figures[key]
+        ratio = f" ({value / bare[key]:.2f}x)" if key not in ("errors", "moves_per_s") else ""
+        cells.append(f"{value:.3g}{ratio}" if key != "errors" else f"{value:.0f}")
+    return f"| {figures['rooms']:.0f} | {label} | " + " | ".join(cells) + " |"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, nargs="+", default=[100, 500, 1000])
+    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--window", type=float, default=20.0)
+    parser.add_argument("--processes", type=int, default=2)
+    options = parser.parse_args()
+    print("| rooms | setup | moves/s | p50 ms | p99 ms | errors | CPU ms/move | peak MiB |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for rooms in options.rooms:
+        args = argparse.Namespace(
+            rooms=rooms,
+            think=options.think,
+            warmup=options.warmup,
+            window=options.window,
+            database_url=None,
+            url=None,
+            pid=None,
+            attack=False,
+            processes=options.processes,
+        )
+        bare = uvloop.run(load.run(args, bare=True))
+        one = uvloop.run(load.run(args))
+        many = several(args)
+        print(row("bare", bare, bare), flush=True)
+        print(row("1 process, SQLite", one, bare), flush=True)
+        print(row(f"{options.processes} processes, PostgreSQL + Redis", many, bare), flush=True)
+
+
+if __name__ == "__main__":
+    main()
