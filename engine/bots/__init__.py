@@ -9,7 +9,7 @@ A bot sees what its seat sees (``view``), the legal actions and the public histo
 ``[(seat, action), ...]``; never the state. See ``base.py`` for the contract and
 ``search.py`` for the generic strong bot.
 
-Bots for another game (Pilzwanderung next) live in ``engine/bots/<game>.py`` and are
+Bots for another game live in ``engine/bots/<game>.py`` and are
 imported below: what a seat knows from its view and the history, a ``sampler`` dealing
 the unseen cards into full states consistent with it, a rollout policy, a horizon and a
 reward (``search.SearchRules``), an easy heuristic, and two ``register_bot`` lines.
@@ -18,6 +18,6 @@ reward (``search.SearchRules``), an easy heuristic, and two ``register_bot`` lin
 from engine.bots.base import Bot, History, RandomBot, bot_levels, get_bot, register_bot
 
 # Importing a game's bots registers them.
-from engine.bots import expeditionen  # noqa: E402,F401,I001  isort: skip
+from engine.bots import expeditionen, pilzwanderung  # noqa: E402,F401,I001  isort: skip
 
 __all__ = ["Bot", "History", "RandomBot", "bot_levels", "get_bot", "register_bot"]
