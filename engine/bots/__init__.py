@@ -6,7 +6,10 @@ search; ``random`` for every game.
     action = bot.choose(view, legal, history, seat, rng)
 
 A bot sees what its seat sees (``view``), the legal actions and the public history
-``[(seat, action), ...]``; never the state. See ``base.py`` for the contract and
+``[(seat, action), ...]``; never the state. A bot may keep the views it was shown during
+one match (Pilzwanderung's strong bot does: an action names a forest position, not the
+card there), so use one bot object per seat for a whole match; a fresh one still plays
+legally, knowing only the view of the moment and the history. See ``base.py`` for the contract and
 ``search.py`` for the generic strong bot.
 
 Bots for another game live in ``engine/bots/<game>.py`` and are
