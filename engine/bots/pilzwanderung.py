@@ -8,13 +8,18 @@ opponent took from the forest or the decay pile and still holds, and which cards
 the discard pile (sold, discarded after a poison mushroom, pushed off the decay pile).
 Suits never matter, so those facts are counts per mushroom kind or card role. A card the
 seat never saw (a forest card refilled and taken between two of its turns) stays unknown;
-a fact the next view contradicts (two turns skipped in a row end a turn unseen) is dropped.
+when a later view contradicts the replay (two turns skipped in a row end a turn unseen),
+what was read from the views is dropped.
 Everything else is one pool of unseen cards, dealt at random for each sampled world: the
 opponent's other hand cards (only cards that can be held), the draw pile, the unseen part
 of the discard pile, and the night deck (under "hidden" also the opponent's night cards).
 
-The strong bot's rollouts play the easy heuristic on the state for at most ``HORIZON``
-turns and score the margin of cooked points plus what each hand is likely worth.
+The strong bot compares the root actions worth comparing (``candidates``: every take,
+the decay pile, a pan, per kind one cook and a few sells, a few discard sets). Its
+rollouts play the easy heuristic on the state (a few moves at random) for at most
+``HORIZON`` plies and score the margin of cooked points plus what each hand is likely
+still worth; at the game's end, winning counts half. Budget: ``seconds`` per move on one
+core (default 1.0, about 650 rollouts) or a fixed number of ``playouts``.
 """
 
 from __future__ import annotations
@@ -714,11 +719,13 @@ def cooked(state: PilzwanderungState, seat: int) -> int:
 
 
 def promise(state: PilzwanderungState, seat: int) -> float:
-    """What a hand is likely still worth: its sets a pan can take, butter and cider, sticks."""
+    """What a hand is likely still worth, in cooking points: its sets the pans can take (and
+    one more: a pan may still come), the other sets and parts of sets less, butter and cider
+    while there is a set for them, and sticks."""
     hand = Hand.of(state.hands[seat])
     pans = len(state.pans[seat]) + hand.pans
     sets = sorted((POINTS[k] * n for k, n in hand.kinds.items() if n >= 3), reverse=True)
-    worth = 0.7 * sum(sets[: pans + 1]) + 0.6 * sum(sets[pans + 1 :]) * 0.3
+    worth = 0.7 * sum(sets[: pans + 1]) + 0.18 * sum(sets[pans + 1 :])
     worth += sum(0.25 * POINTS[k] * n for k, n in hand.kinds.items() if n < 3)
     worth += 0.5 * (BUTTER_POINTS * hand.butter + CIDER_POINTS * hand.cider) if sets else 0.0
     return worth + 0.2 * state.sticks[seat]
@@ -753,7 +760,7 @@ def rollout(state: PilzwanderungState, seat: int, rng: random.Random) -> float:
 
 
 def within_horizon(start: PilzwanderungState, state: PilzwanderungState) -> bool:
-    return False  # the rollout above keeps its own count
+    return False  # ``rollout`` counts its own HORIZON plies
 
 
 def view_hint(view: View, seat: int) -> Action:
