@@ -45,7 +45,14 @@ from engine import Game, games, get_game
 from engine.bots import Bot, bot_levels, get_bot
 from engine.scoundrel_solver import solve
 
-MATCH_OPTIONS = {"expeditionen": {"rounds": 1}}
+# The tables each game's bots are measured on: a label and the match options.
+TABLES: dict[str, list[tuple[str, dict[str, Any]]]] = {
+    "expeditionen": [("expeditionen", {"rounds": 1})],
+    "pilzwanderung": [
+        ("pilzwanderung", {}),
+        ("morels", {"counts": "original", "night_cards": "hidden", "card_faces": "mushrooms"}),
+    ],
+}
 
 
 @dataclass
@@ -71,8 +78,15 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def play_match(game: Game[Any], bots: list[Bot], seed: int, tally: Tally, hero: int) -> None:
-    state = game.new(seed=seed, options=MATCH_OPTIONS.get(game.name, {}))
+def play_match(
+    game: Game[Any],
+    options: dict[str, Any],
+    bots: list[Bot],
+    seed: int,
+    tally: Tally,
+    hero: int,
+) -> None:
+    state = game.new(seed=seed, options=options)
     history: list[tuple[int, dict[str, Any]]] = []
     rng = random.Random(seed)
     while (seat := game.to_move(state)) is not None:
@@ -95,12 +109,19 @@ def play_match(game: Game[Any], bots: list[Bot], seed: int, tally: Tally, hero: 
         tally.losses += 1
 
 
-def duel(game: Game[Any], hero: str, villain: str, matches: int, budget: dict[str, Any]) -> Tally:
+def duel(
+    game: Game[Any],
+    options: dict[str, Any],
+    hero: str,
+    villain: str,
+    matches: int,
+    budget: dict[str, Any],
+) -> Tally:
     tally = Tally()
     for seed in range(matches):
         bots = [make(game.name, hero, budget), make(game.name, villain, budget)]
         seat = seed % 2
-        play_match(game, bots if seat == 0 else bots[::-1], seed, tally, seat)
+        play_match(game, options, bots if seat == 0 else bots[::-1], seed, tally, seat)
     return tally
 
 
@@ -115,11 +136,12 @@ def report(game: str, hero: str, villain: str, tally: Tally) -> None:
     print(
         f"{game:<14}{hero + ' vs ' + villain:<18}{tally.matches:>6}{tally.wins:>6}"
         f"{tally.draws:>6}{tally.losses:>6}{100 * rate:>8.1f}%"
-        f"   [{100 * low:5.1f}, {100 * high:5.1f}]{statistics.mean(tally.margins):>8.1f}{speed}"
+        f"   [{100 * low:5.1f}, {100 * high:5.1f}]{statistics.mean(tally.margins):>8.1f}{speed}",
+        flush=True,
     )
 
 
-def bot_figures(matches: int, budget: dict[str, Any], only: str | None) -> None:
+def bot_figures(matches: int, budget: dict[str, Any], only: str | None, table: str | None) -> None:
     print(f"strong bot budget per move: {budget}")
     print(
         f"{'game':<14}{'match-up':<18}{'games':>6}{'won':>6}{'drawn':>6}{'lost':>6}"
@@ -130,8 +152,13 @@ def bot_figures(matches: int, budget: dict[str, Any], only: str | None) -> None:
         if game.seats != 2 or not levels or (only and game.name != only):
             continue
         for hero, villain in (("easy", "random"), ("strong", "easy")):
-            if hero in levels:
-                report(game.name, hero, villain, duel(game, hero, villain, matches, budget))
+            if hero not in levels:
+                continue
+            for label, options in TABLES.get(game.name, [(game.name, {})]):
+                if table and label != table:
+                    continue
+                tally = duel(game, options, hero, villain, matches, budget)
+                report(label, hero, villain, tally)
 
 
 def solver_figures(deals: int) -> None:
@@ -171,11 +198,13 @@ def main() -> None:
     budget.add_argument("--playouts", type=int, help="strong bot per move, instead of seconds")
     parser.add_argument("--deals", type=int, default=1000, help="Scoundrel deals to solve")
     parser.add_argument("--only", choices=["expeditionen", "scoundrel", *[g.name for g in games()]])
+    labels = [label for tables in TABLES.values() for label, _ in tables]
+    parser.add_argument("--table", choices=labels, help="only this table (a game's preset)")
     args = parser.parse_args()
     pin_to_one_core()
     chosen = {"playouts": args.playouts} if args.playouts else {"seconds": args.seconds}
     if args.only != "scoundrel":
-        bot_figures(args.matches, chosen, args.only)
+        bot_figures(args.matches, chosen, args.only, args.table)
     if args.only in (None, "scoundrel") and args.deals:
         solver_figures(args.deals)
 
