@@ -13,7 +13,7 @@ import pytest
 
 from engine import get_game
 from engine.scoundrel import DECK, ScoundrelState
-from engine.scoundrel_solver import Solver, Unseen, node_of, solve, win_chances
+from engine.scoundrel_solver import Solver, Unseen, solve, win_chances
 
 GAME = get_game("scoundrel")
 
@@ -84,9 +84,8 @@ def test_the_solver_uses_the_weapon_only_where_it_may() -> None:
 
 def test_the_solver_reads_the_table_it_is_given() -> None:
     state = table(["5D", "7C", "3H", "JS"], ["2C", "4S", "9H", "6D"], health=9)
-    node = node_of(state)
-    assert node.weapon == 0 and node.health == 9 and node.room == ("5D", "7C", "3H", "JS")
-    assert Solver().value(node, -(10**6)) == brute_force(state)
+    solver = Solver(state.dungeon)
+    assert solver.best(solver.node_of(state)) == brute_force(state)
 
 
 # Hints during play
