@@ -292,6 +292,20 @@ class MatchReplay(BaseModel):
     steps: list[Step]
 
 
+class MatchAnalysis(BaseModel):
+    """After a match: the best score its deal allowed and one line reaching it, step by
+    step. ``solved`` is false if the search ran out of its budget (nothing else is set)."""
+
+    match_id: int
+    game: str
+    your_score: int | None
+    solved: bool
+    best_score: int | None
+    winnable: bool | None
+    result: dict[str, Any] | None
+    steps: list[Step]
+
+
 class Move(BaseModel):
     ply: int
     seat: int

@@ -30,7 +30,6 @@ from engine.scoundrel import (
     TAKES_PER_ROOM,
     ScoundrelState,
     is_monster,
-    is_potion,
     is_weapon,
 )
 
@@ -152,7 +151,7 @@ class Solver:
     def ranked(self, node: Node) -> list[tuple[int, Line, Node | int]]:
         """The options, most hopeful first: by ceiling, then a final score before a table,
         then the health the table could end with at best."""
-        rated = []
+        rated: list[tuple[tuple[int, int, int], Line, Node | int]] = []
         for line, after in self.choices(node):
             if isinstance(after, int):
                 rated.append(((after, 1, 0), line, after))

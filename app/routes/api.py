@@ -16,6 +16,7 @@ from app.protocol import (
     GameSchema,
     Joined,
     JoinRoom,
+    MatchAnalysis,
     MatchReplay,
     MatchSummary,
     MyRoom,
@@ -226,3 +227,20 @@ def replay_match(
     if replay is None:
         fail(404, "unknown_match", "no finished match with this id", match_id=match_id)
     return MatchReplay.model_validate(replay)
+
+
+@router.get(
+    "/matches/{match_id}/analysis",
+    responses=NOT_FOUND | UNPROCESSABLE,
+    summary="After a Scoundrel match: the best score the deal allowed and a line reaching it",
+)
+def analyse_match(
+    match_id: int, matches: MatchesDep, me: PlayerDep, settings: SettingsDep
+) -> MatchAnalysis:
+    # A plain def: FastAPI runs it in its thread pool, so the search never blocks the loop.
+    visible = matches.may_see(match_id, me, settings.public_history)
+    analysis = matches.analysis(match_id) if visible else None
+    if analysis is None:
+        fail(404, "unknown_match", "no finished match with an analysis under this id",
+             match_id=match_id)
+    return MatchAnalysis.model_validate(analysis)
