@@ -85,6 +85,7 @@ class Solver:
         self.bounds: dict[tuple[object, ...], list[tuple[int, int, int, int]]] = {}
         self.walks: dict[tuple[object, ...], tuple[Ends, tuple[int, Line], tuple[int, Line]]] = {}
         self.strengths: dict[tuple[int, int, int], tuple[int, int]] = {}
+        self.piles: dict[int, tuple[int, int, int, list[int]]] = {}
         self.below = [0] * (len(self.deck) + 1)  # cards from a depth on, as a mask
         self.monsters_below = [0] * (len(self.deck) + 1)
         for depth in range(len(self.deck) - 1, -1, -1):
@@ -138,13 +139,13 @@ class Solver:
         best = NO_LINE
         for hope, line, after in self.ranked(node):
             if hope < target:
-                best = max(best, hope)
+                best = hope if hope > best else best
                 break
             score = after if isinstance(after, int) else self.search(after, target)
             if score >= target:
                 self.lines[node] = (score, line, after)
                 return score
-            best = max(best, score)
+            best = score if score > best else best
         self.bounds.setdefault(table, []).append((health, weapon, limit, best))
         return best
 
@@ -212,17 +213,25 @@ class Solver:
         best potion."""
         known = self.strengths.get((left, weapon, limit))
         if known is None:
+            potions, best_potion, best_weapon, monsters = self.cards_left(left)
+            cost = 0
+            for points in monsters:
+                met = weapon if weapon > best_weapon and points <= limit else best_weapon
+                if points > met:
+                    cost += points - met
+            known = self.strengths[(left, weapon, limit)] = (potions - cost, best_potion)
+        return known
+
+    def cards_left(self, left: int) -> tuple[int, int, int, list[int]]:
+        """Potion total, best potion, best weapon and the monsters' values of a card mask."""
+        known = self.piles.get(left)
+        if known is None:
             cards = [index for index in range(len(DECK)) if left >> index & 1]
             potions = [POINTS[c] for c in cards if KIND[c] == POTION]
-            best_weapon = max((POINTS[c] for c in cards if KIND[c] == WEAPON), default=0)
-            cost = 0
-            for card in cards:
-                if KIND[card] == MONSTER:
-                    points = POINTS[card]
-                    met = weapon if weapon > best_weapon and points <= limit else best_weapon
-                    cost += max(0, points - met)
-            known = self.strengths[(left, weapon, limit)] = (sum(potions) - cost,
-                                                             max(potions, default=0))
+            weapons = [POINTS[c] for c in cards if KIND[c] == WEAPON]
+            known = self.piles[left] = (sum(potions), max(potions, default=0),
+                                        max(weapons, default=0),
+                                        [POINTS[c] for c in cards if KIND[c] == MONSTER])
         return known
 
     def walk(self, room: tuple[int, ...], health: int, weapon: int, limit: int, taken: int,
