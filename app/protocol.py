@@ -306,6 +306,22 @@ class MatchAnalysis(BaseModel):
     steps: list[Step]
 
 
+class Chance(BaseModel):
+    action: dict[str, Any]
+    text: str
+    chance: float
+
+
+class RoomHint(BaseModel):
+    """Scoundrel during play: each legal action's share of sampled dungeons (the cards the
+    seat has not seen, in random order) that a perfect continuation still wins."""
+
+    match_id: int
+    version: int
+    samples: int
+    chances: list[Chance]
+
+
 class Move(BaseModel):
     ply: int
     seat: int

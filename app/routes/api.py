@@ -21,11 +21,13 @@ from app.protocol import (
     MatchSummary,
     MyRoom,
     RoomCreated,
+    RoomHint,
     RoomInfo,
     RoomMoves,
 )
 from app.routes.deps import CreationLimitDep, MatchesDep, PlayerDep, RoomsDep, SettingsDep
 from app.services import schemas
+from app.services.hints import room_hint
 from app.services.identity import COOKIE, COOKIE_MAX_AGE, new_token, token_hash
 from app.services.refusals import Refusal, RoomNotFound
 from app.settings import Settings
@@ -130,6 +132,29 @@ async def room_moves(room_id: str, rooms: RoomsDep, matches: MatchesDep) -> Room
     return RoomMoves.model_validate(
         {"room_id": room.id, "match_id": match.id, "match_number": match.number, "moves": moves}
     )
+
+
+@router.get(
+    "/rooms/{room_id}/hint",
+    responses=NOT_FOUND | UNPROCESSABLE | {409: {"model": ErrorResponse}},
+    summary="Scoundrel: each legal action's estimated chance of winning, for the seated player",
+)
+def hint(room_id: str, rooms: RoomsDep, matches: MatchesDep, me: PlayerDep) -> RoomHint:
+    # A plain def: FastAPI runs it in its thread pool, so the search never blocks the loop.
+    try:
+        room = rooms.room(room_id)
+    except RoomNotFound:
+        fail(404, "unknown_room", "no open room with this id", room_id=room_id)
+    seat = room.seat_of(me)
+    if seat is None:
+        fail(404, "not_seated", "only the seated player gets a hint", room_id=room_id)
+    match = room.match
+    try:
+        found = room_hint(matches.store, room.game, room.id, match.id, match.version, seat)
+    except Refusal as refusal:
+        fail(422 if refusal.code == "illegal" else 409, refusal.code, refusal.message,
+             room_id=room_id)
+    return RoomHint.model_validate(found)
 
 
 @router.post(
