@@ -292,6 +292,36 @@ class MatchReplay(BaseModel):
     steps: list[Step]
 
 
+class MatchAnalysis(BaseModel):
+    """After a match: the best score its deal allowed and one line reaching it, step by
+    step. ``solved`` is false if the search ran out of its budget (nothing else is set)."""
+
+    match_id: int
+    game: str
+    your_score: int | None
+    solved: bool
+    best_score: int | None
+    winnable: bool | None
+    result: dict[str, Any] | None
+    steps: list[Step]
+
+
+class Chance(BaseModel):
+    action: dict[str, Any]
+    text: str
+    chance: float
+
+
+class RoomHint(BaseModel):
+    """Scoundrel during play: each legal action's share of sampled dungeons (the cards the
+    seat has not seen, in random order) that a perfect continuation still wins."""
+
+    match_id: int
+    version: int
+    samples: int
+    chances: list[Chance]
+
+
 class Move(BaseModel):
     ply: int
     seat: int

@@ -43,7 +43,7 @@ from typing import Any
 
 from engine import Game, games, get_game
 from engine.bots import Bot, bot_levels, get_bot
-from engine.scoundrel_solver import solve
+from engine.scoundrel_solver import Solver
 
 # The tables each game's bots are measured on: a label and the match options.
 TABLES: dict[str, list[tuple[str, dict[str, Any]]]] = {
@@ -163,24 +163,30 @@ def bot_figures(matches: int, budget: dict[str, Any], only: str | None, table: s
 
 def solver_figures(deals: int) -> None:
     game = get_game("scoundrel")
-    times, winnable, scores = [], 0, []
+    times, tables, winnable, scores = [], [], 0, []
     for seed in range(deals):
         state = game.new(seed=seed)
         started = time.process_time()
-        solution = solve(state)
+        solver = Solver(state.dungeon, state.strict_weapons)
+        node = solver.node_of(state)
+        score = solver.best(node)
+        line = solver.line(node)
         times.append(time.process_time() - started)
-        for action in solution.line:
+        tables.append(solver.tables)
+        for action in line:
             state = game.apply(state, 0, action)
         outcome = game.result(state)
-        assert outcome is not None and outcome.scores[0] == solution.score, seed
-        winnable += solution.winnable
-        scores.append(solution.score)
+        assert outcome is not None and outcome.scores[0] == score, seed
+        winnable += score > 0
+        scores.append(score)
     low, high = wilson(winnable, deals)
     times.sort()
+    tables.sort()
     print(
         f"scoundrel solver: {deals} deals, CPU s per deal mean {statistics.mean(times):.3f}, "
         f"median {statistics.median(times):.3f}, p95 {times[int(0.95 * (deals - 1))]:.3f}, "
-        f"max {times[-1]:.3f}; winnable {100 * winnable / deals:.1f}% "
+        f"max {times[-1]:.3f}; tables searched median {statistics.median(tables):.0f}, "
+        f"max {tables[-1]}; winnable {100 * winnable / deals:.1f}% "
         f"[{100 * low:.1f}, {100 * high:.1f}]; mean best score {statistics.mean(scores):.1f}"
     )
 

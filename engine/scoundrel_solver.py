@@ -3,10 +3,9 @@
 ``solve(state)`` searches every line of play from a state whose dungeon order is known
 (after a game, or for a stacked deal) and answers the best score the deal allowed, one
 line of actions that reaches it, and whether the deal could be won at all. The rules are
-those of ``engine.scoundrel``; the search works on a compact copy of the table (a
-``Node``), room by room, memoized, with bounds (see ``Solver``). Its cost varies a lot
-from deal to deal: on full 44-card deals a median of about 2 CPU seconds here, with a
-long tail (p95 about 25 s); see ``bench/bots.py``.
+those of ``engine.scoundrel``; the search works on plain numbers (see ``Solver``): cards
+are their index in ``DECK``, a table is a tuple, and every way through a room is walked
+once per room and strength and remembered. What a deal costs: ``bench/bots.py``.
 
 ``win_chances(views, actions)`` is the hint during play: for each legal action, the share
 of sampled dungeons (the cards the player has not seen, in random order below what the
@@ -20,7 +19,6 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from engine.base import Action, View
 from engine.cards import value
@@ -32,33 +30,31 @@ from engine.scoundrel import (
     TAKES_PER_ROOM,
     ScoundrelState,
     is_monster,
-    is_potion,
     is_weapon,
 )
 
 ANY = 99  # the limit of a weapon that has slain nothing
 MONSTER, WEAPON, POTION = 0, 1, 2
-KIND = {card: MONSTER if is_monster(card) else WEAPON if is_weapon(card) else POTION
-        for card in DECK}
-POINTS = {card: value(card) for card in DECK}
+KIND = [MONSTER if is_monster(c) else WEAPON if is_weapon(c) else POTION for c in DECK]
+POINTS = [value(card) for card in DECK]
+INDEX = {card: index for index, card in enumerate(DECK)}
 NO_LINE = -(10**6)  # below every score
-NO_FLOOR = 10**6
-AVOID_DELAY = 6  # the search tries entering a room before avoiding it
+AVOIDED = -1  # in a line, the card of an avoid
+
+Take = tuple[int, bool]  # (card, with the weapon); (AVOIDED, False) is an avoid
+Line = tuple[Take, ...]
+# A table where a choice begins: cards dealt from the original dungeon, the cards put
+# under it since (avoided rooms, in order), the room in reveal order, health, weapon value
+# (0: none), the highest monster it may still be used on (0 without a weapon), whether the
+# previous room was avoided, cards taken in this room, whether a potion healed in it,
+# whether it is the last room, and a bit mask of every card still to be dealt with.
+Node = tuple[int, tuple[int, ...], tuple[int, ...], int, int, int, bool, int, bool, bool, int]
+Child = tuple[Line, "Node | int"]  # the takes of one option, and its table or final score
+Ends = dict[tuple[int, ...], list[tuple[int, int, int, Line]]]
 
 
-class Node(NamedTuple):
-    """What decides the rest of a game: the cards in order, health, the weapon's value
-    (0: none) and the highest monster it may still be used on, and the room's flags."""
-
-    dungeon: tuple[str, ...]
-    room: tuple[str, ...]
-    health: int
-    weapon: int
-    limit: int
-    taken: int
-    potion_used: bool
-    avoided: bool
-    last_room: bool
+class OutOfBudget(Exception):
+    """The search looked at more tables than it was allowed."""
 
 
 @dataclass(frozen=True)
@@ -68,304 +64,274 @@ class Solution:
     winnable: bool
 
 
-def node_of(state: ScoundrelState) -> Node:
-    limit = ANY
-    if state.weapon is not None and state.stack:
-        limit = value(state.stack[-1]) - (1 if state.strict_weapons else 0)
-    return Node(
-        dungeon=tuple(state.dungeon),
-        room=tuple(state.room),
-        health=state.health,
-        weapon=value(state.weapon) if state.weapon is not None else 0,
-        limit=limit,
-        taken=state.taken,
-        potion_used=state.potion_used,
-        avoided=state.avoided_last_room,
-        last_room=state.last_room,
-    )
+class Solver:
+    """Exact search for a line reaching a target score, memoized, with bounds.
+
+    ``search(node, target)`` answers a score at least ``target`` that some line reaches
+    (its first step kept in ``lines``), or else a bound below ``target`` that no line
+    beats. ``best`` asks for the ``ceiling`` first and lowers the target to each bound
+    found. A failed table is remembered with its health, weapon and limit: the same table
+    with no more of any of them cannot do better (more health, a better weapon, a looser
+    limit never hurt: the same line still works). Options are tried most hopeful first.
+    ``budget`` caps the tables searched (``OutOfBudget``): a safety net for a server."""
+
+    def __init__(self, dungeon: Sequence[str], strict_weapons: bool = False,
+                 budget: int | None = None) -> None:
+        self.strict = strict_weapons
+        self.deck = tuple(INDEX[card] for card in dungeon)
+        self.budget = budget
+        self.tables = 0
+        self.lines: dict[Node, tuple[int, Line, Node | int]] = {}
+        self.bounds: dict[tuple[object, ...], list[tuple[int, int, int, int]]] = {}
+        self.walks: dict[tuple[object, ...], tuple[Ends, tuple[int, Line], tuple[int, Line]]] = {}
+        self.strengths: dict[tuple[int, int, int], tuple[int, int]] = {}
+        self.piles: dict[int, tuple[int, int, int, list[int]]] = {}
+        self.below = [0] * (len(self.deck) + 1)  # cards from a depth on, as a mask
+        self.monsters_below = [0] * (len(self.deck) + 1)
+        for depth in range(len(self.deck) - 1, -1, -1):
+            card = self.deck[depth]
+            self.below[depth] = self.below[depth + 1] | 1 << card
+            points = POINTS[card] if KIND[card] == MONSTER else 0
+            self.monsters_below[depth] = self.monsters_below[depth + 1] + points
+
+    def node_of(self, state: ScoundrelState) -> Node:
+        """The table of a state whose dungeon is this solver's, or what play made of it:
+        the rest of this solver's dungeon, then the cards put under it."""
+        room = tuple(INDEX[card] for card in state.room)
+        dungeon = tuple(INDEX[card] for card in state.dungeon)
+        depth = next(depth for depth in range(len(self.deck) + 1)
+                     if dungeon[: len(self.deck) - depth] == self.deck[depth:])
+        under = dungeon[len(self.deck) - depth :]
+        weapon = value(state.weapon) if state.weapon is not None else 0
+        limit = ANY if weapon else 0
+        if weapon and state.stack:
+            limit = value(state.stack[-1]) - (1 if state.strict_weapons else 0)
+        left = self.below[depth]
+        for card in under + room:
+            left |= 1 << card
+        return (depth, under, room, state.health, weapon, limit, state.avoided_last_room,
+                state.taken, state.potion_used, state.last_room, left)
+
+    def best(self, node: Node) -> int:
+        target = self.ceiling(node[10], node[3], node[4], node[5])
+        while (score := self.search(node, target)) < target:
+            target = score
+        return score
+
+    def reaches(self, node: Node, target: int) -> bool:
+        return self.search(node, target) >= target
+
+    def search(self, node: Node, target: int) -> int:
+        found = self.lines.get(node)
+        if found is not None and found[0] >= target:
+            return found[0]
+        depth, under, room, health, weapon, limit, avoided, taken, used, last, left = node
+        table = (depth, under, room, avoided, taken, used, last)
+        for more, better, looser, bound in self.bounds.get(table, ()):
+            if bound < target and more >= health and better >= weapon and looser >= limit:
+                return bound
+        ceiling = self.ceiling(left, health, weapon, limit)
+        if ceiling < target:
+            return ceiling
+        self.tables += 1
+        if self.budget is not None and self.tables > self.budget:
+            raise OutOfBudget
+        best = NO_LINE
+        for hope, line, after in self.ranked(node):
+            if hope < target:
+                best = hope if hope > best else best
+                break
+            score = after if isinstance(after, int) else self.search(after, target)
+            if score >= target:
+                self.lines[node] = (score, line, after)
+                return score
+            best = score if score > best else best
+        self.bounds.setdefault(table, []).append((health, weapon, limit, best))
+        return best
+
+    def ranked(self, node: Node) -> list[tuple[int, Line, Node | int]]:
+        """The options, most hopeful first: by ceiling, then a final score before a table,
+        then the health the table could end with at best."""
+        rated: list[tuple[tuple[int, int, int], Line, Node | int]] = []
+        for line, after in self.choices(node):
+            if isinstance(after, int):
+                rated.append(((after, 1, 0), line, after))
+            else:
+                strength, best_potion = self.strength(after[10], after[4], after[5])
+                rated.append(((ceiling_of(after[3] + strength, best_potion), 0,
+                               after[3] + strength), line, after))
+        rated.sort(key=lambda option: option[0], reverse=True)
+        return [(rating[0], line, after) for rating, line, after in rated]
+
+    def choices(self, node: Node) -> list[Child]:
+        """Avoid, or each way through the room that no other way beats."""
+        depth, under, room, health, weapon, limit, avoided, taken, used, last, left = node
+        found: list[Child] = []
+        if taken == 0 and not avoided and not last:
+            dealt, deeper, rest = self.deal(depth, under + room, ROOM_SIZE)
+            found.append((((AVOIDED, False),),
+                          (deeper, rest, dealt, health, weapon, limit, True, 0, False, False,
+                           left)))
+        ends, death, win = self.walk(room, health, weapon, limit, taken, used, last)
+        if death[0] > NO_LINE:
+            found.append((death[1], death[0] - self.monsters_left(depth, under)))
+        if win[0] > NO_LINE:
+            found.append((win[1], win[0]))
+        waiting = len(self.deck) - depth + len(under)
+        for kept, ways in ends.items():
+            need = ROOM_SIZE - len(kept)
+            dealt, deeper, rest = self.deal(depth, under, need)
+            for after_health, after_weapon, after_limit, line in ways:
+                after_left = left
+                for card, _ in line:
+                    after_left &= ~(1 << card)
+                found.append((line, (deeper, rest, kept + dealt, after_health, after_weapon,
+                                     after_limit, False, 0, False, waiting < need,
+                                     after_left)))
+        return found
+
+    def deal(self, depth: int, under: tuple[int, ...], count: int
+             ) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+        """The next ``count`` cards (fewer if there are not so many), and what remains."""
+        dealt = self.deck[depth : depth + count]
+        depth += len(dealt)
+        if len(dealt) < count:
+            missing = count - len(dealt)
+            dealt, under = dealt + under[:missing], under[missing:]
+        return dealt, depth, under
+
+    def monsters_left(self, depth: int, under: tuple[int, ...]) -> int:
+        return self.monsters_below[depth] + sum(POINTS[c] for c in under if KIND[c] == MONSTER)
+
+    def ceiling(self, left: int, health: int, weapon: int, limit: int) -> int:
+        strength, best_potion = self.strength(left, weapon, limit)
+        return ceiling_of(health + strength, best_potion)
+
+    def strength(self, left: int, weapon: int, limit: int) -> tuple[int, int]:
+        """Of the cards left: every potion's value, less what every monster costs at least
+        (met by the best weapon there is, the one in hand only within its limit), and the
+        best potion."""
+        known = self.strengths.get((left, weapon, limit))
+        if known is None:
+            potions, best_potion, best_weapon, monsters = self.cards_left(left)
+            cost = 0
+            for points in monsters:
+                met = weapon if weapon > best_weapon and points <= limit else best_weapon
+                if points > met:
+                    cost += points - met
+            known = self.strengths[(left, weapon, limit)] = (potions - cost, best_potion)
+        return known
+
+    def cards_left(self, left: int) -> tuple[int, int, int, list[int]]:
+        """Potion total, best potion, best weapon and the monsters' values of a card mask."""
+        known = self.piles.get(left)
+        if known is None:
+            cards = [index for index in range(len(DECK)) if left >> index & 1]
+            potions = [POINTS[c] for c in cards if KIND[c] == POTION]
+            weapons = [POINTS[c] for c in cards if KIND[c] == WEAPON]
+            known = self.piles[left] = (sum(potions), max(potions, default=0),
+                                        max(weapons, default=0),
+                                        [POINTS[c] for c in cards if KIND[c] == MONSTER])
+        return known
+
+    def walk(self, room: tuple[int, ...], health: int, weapon: int, limit: int, taken: int,
+             used: bool, last: bool) -> tuple[Ends, tuple[int, Line], tuple[int, Line]]:
+        key = (tuple(sorted(room)), health, weapon, limit, taken, used, last)
+        known = self.walks.get(key)
+        if known is None:
+            walk = Walk(self.strict, last)
+            walk.through(room, health, weapon, limit, taken, used, (), -1)
+            known = self.walks[key] = (walk.ends, walk.death, walk.win)
+        return known
+
+    def line(self, node: Node) -> list[Action]:
+        """The actions of the line found from a node."""
+        actions: list[Action] = []
+        while (found := self.lines.get(node)) is not None:
+            actions += [AVOID if card == AVOIDED else
+                        {"type": "take", "card": DECK[card], "weapon": weapon}
+                        for card, weapon in found[1]]
+            if isinstance(found[2], int):
+                break
+            node = found[2]
+        return actions
 
 
-def dealt(node: Node, avoided: bool) -> Node:
-    """The next room: reveal until four cards lie; if the dungeon cannot, it is the last."""
-    need = ROOM_SIZE - len(node.room)
-    return node._replace(
-        dungeon=node.dungeon[need:],
-        room=node.room + node.dungeon[:need],
-        taken=0,
-        potion_used=False,
-        avoided=avoided,
-        last_room=len(node.dungeon) < need,
-    )
-
-
-Choice = tuple[tuple[Action, ...], "Node | int"]  # the actions of one option and where it ends
 AVOID: Action = {"type": "avoid"}
 
 
-class Solver:
-    """Exact branch and bound over rooms. A node is the table where a choice begins (a room
-    to avoid or enter, or the middle of a room at the start). Its options are avoiding, and
-    every way of taking the room's cards; options that end on the same table keep only
-    those no other beats in health, weapon and weapon limit at once (more of each never
-    hurts: the same line still works), and of the deaths only the best.
-
-    ``value(node, floor)`` is the node's exact best score when that beats ``floor``;
-    otherwise only a bound at or below ``floor`` (the line cannot matter to the caller).
-    Exact scores and their option are memoized in ``exact``. A node is never entered when
-    it cannot beat the floor: by its optimistic ``ceiling``, or because the same table with
-    at least as much health was already found no better. One solver per rule variant."""
-
-    def __init__(self, strict_weapons: bool = False) -> None:
-        self.strict = strict_weapons
-        self.exact: dict[Node, tuple[int, Choice | None]] = {}
-        self.caps: dict[Node, list[tuple[int, int]]] = {}  # table without health: (health, cap)
-        self.pools: dict[tuple[str, ...], Pool] = {}
-
-    def best(self, node: Node) -> int:
-        """The exact best score, searched from the top down: first only for lines near
-        the ceiling (where the ceiling prunes hardest), then lower, twice as far each time.
-        What a failed search learnt (its bounds) serves the next one."""
-        bound, step = self.ceiling(node), 1
-        while True:
-            floor = bound - step
-            score = self.value(node, floor)
-            if score > floor:
-                return score
-            bound, step = score, step * 2
-
-    def value(self, node: Node, floor: int) -> int:
-        known = self.exact.get(node)
-        if known is not None:
-            return known[0]
-        table = node._replace(health=0)
-        bound = min(self.ceiling(node), self.cap(table, node.health))
-        if bound <= floor:
-            return bound
-        best, choice = NO_LINE, None
-        for option in sorted(self.choices(node), key=self.promise, reverse=True):
-            after = option[1]
-            score = after if isinstance(after, int) else self.value(after, max(floor, best))
-            if score > best:
-                best, choice = score, option
-        if best > floor:
-            self.exact[node] = (best, choice)
-        self.caps.setdefault(table, []).append((node.health, best))
-        return best
-
-    def promise(self, choice: Choice) -> tuple[int, int, int]:
-        """Search order: the most hopeful first (by ceiling, then health and weapon kept)."""
-        line, after = choice
-        if isinstance(after, int):
-            return after, 1, 0
-        late = AVOID_DELAY if line[0]["type"] == "avoid" else 0
-        return self.ceiling(after), 0, after.health + after.weapon // 2 - late
-
-    def reaches(self, node: Node, target: int) -> bool:
-        """Whether some line from here scores at least ``target``: stops at the first one."""
-        known = self.exact.get(node)
-        if known is not None:
-            return known[0] >= target
-        table = node._replace(health=0)
-        if min(self.ceiling(node), self.cap(table, node.health)) < target:
-            return False
-        for option in sorted(self.choices(node), key=self.promise, reverse=True):
-            after = option[1]
-            if after >= target if isinstance(after, int) else self.reaches(after, target):
-                return True
-        self.caps.setdefault(table, []).append((node.health, target - 1))
-        return False
-
-    def cap(self, table: Node, health: int) -> int:
-        """The lowest score known not to be beaten at this much health or more."""
-        known = self.caps.get(table, ())
-        return min((cap for more, cap in known if more >= health), default=NO_FLOOR)
-
-    def line(self, node: Node) -> list[Action]:
-        """The actions of one best line from a node solved exactly."""
-        actions: list[Action] = []
-        while (known := self.exact.get(node)) is not None and known[1] is not None:
-            taken, after = known[1]
-            actions += taken
-            if isinstance(after, int):
-                break
-            node = after
-        return actions
-
-    def choices(self, node: Node) -> list[Choice]:
-        """Avoid, or each way through the room, without the ways another one beats."""
-        found: list[Choice] = []
-        if node.taken == 0 and not node.avoided and not node.last_room:
-            gone = node._replace(dungeon=node.dungeon + node.room, room=())
-            found.append(((AVOID,), dealt(gone, True)))
-        walk = Walk(node, self.strict, self.pool(node.dungeon).monster_total)
-        walk.through(node.room, node.health, node.weapon, node.limit, node.taken,
-                     node.potion_used, ())
-        if walk.death is not None:
-            found.append(walk.death)
-        found += walk.wins
-        for (rest, weapon, limit), (health, line) in walk.ends.items():
-            after = node._replace(room=rest, health=health, weapon=weapon, limit=limit)
-            found.append((line, dealt(after, False)))
-        return unbeaten(found)
-
-    def ceiling(self, node: Node) -> int:
-        """No line from here scores more. Every potion heals in full and every monster
-        left meets the best weapon there is: a win ends with at most that health (20 at
-        most) plus the best potion as bonus; a loss scores at most that health (a monster
-        never fought costs its whole value, more than fighting it)."""
-        pool = self.pool(node.dungeon)
-        potions, best_potion, best_weapon = pool.potions, pool.best_potion, pool.best_weapon
-        monsters = pool.monsters
-        for card in node.room:
-            points, kind = POINTS[card], KIND[card]
-            if kind == POTION:
-                potions += points
-                best_potion = max(best_potion, points)
-            elif kind == WEAPON:
-                best_weapon = max(best_weapon, points)
-            else:
-                monsters = (*monsters, points)
-        weapon = max(node.weapon, best_weapon)
-        end = node.health + potions - sum(m - weapon for m in monsters if m > weapon)
-        return min(MAX_HEALTH, end) + best_potion if end > 0 else end
-
-    def pool(self, cards: tuple[str, ...]) -> Pool:
-        known = self.pools.get(cards)
-        if known is None:
-            known = self.pools[cards] = Pool.of(cards)
-        return known
-
+def ceiling_of(end: int, best_potion: int) -> int:
+    """No line scores more: a win ends with at most ``end`` health, 20 at most, and only
+    at 20 may the best potion taken last add its value; a loss scores at most ``end`` (a
+    monster never fought costs its whole value, no less than fighting it)."""
+    return MAX_HEALTH + best_potion if end >= MAX_HEALTH else end
 
 
 class Walk:
     """Every order of taking a room's cards (each monster with the weapon where it may be
-    used, and bare-handed), played on plain numbers: the best death, every win of the last
-    room, and for each way the room can end (card left, weapon, limit) the most health."""
+    used, and bare-handed), played on plain numbers: the best death (less the monsters of
+    the room never fought), the best win of the last room, and for each card left over the
+    ways to end the room that no other beats in health, weapon and limit together."""
 
-    def __init__(self, node: Node, strict: bool, dungeon_monsters: int) -> None:
-        self.last_room = node.last_room
+    def __init__(self, strict: bool, last: bool) -> None:
         self.strict = strict
-        self.dungeon_monsters = dungeon_monsters
-        self.death: Choice | None = None
-        self.death_score = NO_LINE
-        self.wins: list[Choice] = []
-        self.ends: dict[tuple[tuple[str, ...], int, int], tuple[int, tuple[Action, ...]]] = {}
+        self.last = last
+        self.ends: Ends = {}
+        self.death: tuple[int, Line] = (NO_LINE, ())
+        self.win: tuple[int, Line] = (NO_LINE, ())
 
-    def through(
-        self,
-        room: tuple[str, ...],
-        health: int,
-        weapon: int,
-        limit: int,
-        taken: int,
-        potion_used: bool,
-        line: tuple[Action, ...],
-    ) -> None:
-        for index, card in enumerate(room):
-            rest = room[:index] + room[index + 1 :]
-            points, kind = POINTS[card], KIND[card]
-            usable = kind == MONSTER and weapon and points <= limit
-            for with_weapon in (True, False) if usable else (False,):
-                now, arm, bound, used = health, weapon, limit, potion_used
-                if kind == WEAPON:
-                    arm, bound = points, ANY
-                elif kind == POTION:
-                    if not used:
-                        now, used = min(MAX_HEALTH, now + points), True
-                elif with_weapon:
-                    now -= max(0, points - weapon)
-                    bound = points - 1 if self.strict else points
-                else:
-                    now -= points
-                done = (*line, {"type": "take", "card": card, "weapon": with_weapon})
-                self.after_take(rest, now, arm, bound, taken + 1, used, done, card)
-
-    def after_take(
-        self,
-        rest: tuple[str, ...],
-        health: int,
-        weapon: int,
-        limit: int,
-        taken: int,
-        potion_used: bool,
-        line: tuple[Action, ...],
-        card: str,
-    ) -> None:
+    def through(self, room: tuple[int, ...], health: int, weapon: int, limit: int,
+                taken: int, used: bool, line: Line, card: int) -> None:
         if health <= 0:
-            left = sum(POINTS[c] for c in rest if KIND[c] == MONSTER)
-            score = health - self.dungeon_monsters - left
-            if self.death is None or score > self.death_score:
-                self.death, self.death_score = (line, score), score
-        elif self.last_room and not rest:
+            score = health - sum(POINTS[c] for c in room if KIND[c] == MONSTER)
+            if score > self.death[0]:
+                self.death = (score, line)
+        elif self.last and not room:
             bonus = POINTS[card] if health == MAX_HEALTH and KIND[card] == POTION else 0
-            self.wins.append((line, health + bonus))
-        elif not self.last_room and taken == TAKES_PER_ROOM:
-            key = (rest, weapon, limit)
-            if key not in self.ends or self.ends[key][0] < health:
-                self.ends[key] = (health, line)
+            if health + bonus > self.win[0]:
+                self.win = (health + bonus, line)
+        elif not self.last and taken == TAKES_PER_ROOM:
+            self.end(room, health, weapon, limit, line)
         else:
-            self.through(rest, health, weapon, limit, taken, potion_used, line)
+            for index, card in enumerate(room):
+                self.take(room[:index] + room[index + 1 :], card, health, weapon, limit,
+                          taken + 1, used, line)
+
+    def take(self, rest: tuple[int, ...], card: int, health: int, weapon: int, limit: int,
+             taken: int, used: bool, line: Line) -> None:
+        points, kind = POINTS[card], KIND[card]
+        if kind == WEAPON:
+            self.through(rest, health, points, ANY, taken, used, (*line, (card, False)), card)
+        elif kind == POTION:
+            healed = health if used else min(MAX_HEALTH, health + points)
+            self.through(rest, healed, weapon, limit, taken, True, (*line, (card, False)), card)
+        else:
+            if weapon and points <= limit:
+                slain = points - 1 if self.strict else points
+                self.through(rest, health - max(0, points - weapon), weapon, slain, taken,
+                             used, (*line, (card, True)), card)
+            self.through(rest, health - points, weapon, limit, taken, used,
+                         (*line, (card, False)), card)
+
+    def end(self, kept: tuple[int, ...], health: int, weapon: int, limit: int,
+            line: Line) -> None:
+        ways = self.ends.setdefault(kept, [])
+        for more, better, looser, _ in ways:
+            if more >= health and better >= weapon and looser >= limit:
+                return
+        ways[:] = [way for way in ways
+                   if not (health >= way[0] and weapon >= way[1] and limit >= way[2])]
+        ways.append((health, weapon, limit, line))
 
 
-def strength(node: Node) -> tuple[int, int, int]:
-    """Health, weapon and the limit it may still be used to (0 without a weapon)."""
-    return node.health, node.weapon, node.limit if node.weapon else 0
-
-
-def unbeaten(choices: list[Choice]) -> list[Choice]:
-    """The best death, and of the ways to each next table those no other one beats in
-    health, weapon and limit together."""
-    deaths = [c for c in choices if isinstance(c[1], int)]
-    kept: list[Choice] = [max(deaths, key=lambda c: c[1])] if deaths else []
-    tables: dict[Node, list[tuple[tuple[int, int, int], Choice]]] = {}
-    for choice in choices:
-        after = choice[1]
-        if not isinstance(after, int):
-            table = after._replace(health=0, weapon=0, limit=0)
-            tables.setdefault(table, []).append((strength(after), choice))
-    for ways in tables.values():
-        best: list[tuple[int, int, int]] = []
-        for mine, choice in sorted(ways, key=lambda way: way[0], reverse=True):
-            if not any(beats(other, mine) for other in best):
-                best.append(mine)
-                kept.append(choice)
-    return kept
-
-
-def beats(one: tuple[int, int, int], other: tuple[int, int, int]) -> bool:
-    return all(a >= b for a, b in zip(one, other, strict=True))
-
-
-@dataclass(frozen=True)
-class Pool:
-    """What some cards hold for the ceiling: potion total, best potion, best weapon,
-    monster values."""
-
-    potions: int
-    best_potion: int
-    best_weapon: int
-    monsters: tuple[int, ...]
-
-    @property
-    def monster_total(self) -> int:
-        return sum(self.monsters)
-
-    @staticmethod
-    def of(cards: tuple[str, ...]) -> Pool:
-        potions = [value(c) for c in cards if is_potion(c)]
-        weapons = [value(c) for c in cards if is_weapon(c)]
-        return Pool(
-            potions=sum(potions),
-            best_potion=max(potions, default=0),
-            best_weapon=max(weapons, default=0),
-            monsters=tuple(value(c) for c in cards if is_monster(c)),
-        )
-
-
-def solve(state: ScoundrelState) -> Solution:
+def solve(state: ScoundrelState, budget: int | None = None) -> Solution:
     """The best score from this state (its dungeon order known), a line that reaches it,
-    and whether it can be won."""
-    solver, node = Solver(state.strict_weapons), node_of(state)
+    and whether it can be won. ``budget`` caps the tables searched (``OutOfBudget``)."""
+    outcome = GAME.result(state)
+    if outcome is not None:
+        return Solution(score=int(outcome.scores[0]), line=[], winnable=outcome.winner == 0)
+    solver = Solver(state.dungeon, state.strict_weapons, budget)
+    node = solver.node_of(state)
     score = solver.best(node)
     return Solution(score=score, line=solver.line(node), winnable=score > 0)
 
@@ -435,7 +401,7 @@ def win_chances(
     order, consistently with everything seen) in which that action still allows a win.
     Each sample is solved as if its order were known, so this is an upper estimate: the
     chance for a player who guesses every later card right. ``seconds`` bounds the time
-    (at least one sample is always solved; early in a game one takes seconds)."""
+    (at least one sample is always solved)."""
     rng = rng or random.Random(0)
     unseen = Unseen(views, actions)
     legal = GAME.legal_actions(unseen.table, 0)
@@ -443,7 +409,7 @@ def win_chances(
     started, done = clock(), 0
     while done < samples and (done == 0 or seconds is None or clock() - started < seconds):
         world = unseen.sample(rng)
-        solver = Solver(world.strict_weapons)
+        solver = Solver(world.dungeon, world.strict_weapons)
         for index, action in enumerate(legal):
             wins[index] += still_winnable(solver, GAME.apply(world, 0, action))
         done += 1
@@ -455,4 +421,4 @@ def still_winnable(solver: Solver, state: ScoundrelState) -> bool:
     outcome = GAME.result(state)
     if outcome is not None:
         return outcome.winner is not None
-    return solver.reaches(node_of(state), 1)
+    return solver.reaches(solver.node_of(state), 1)

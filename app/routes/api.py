@@ -16,15 +16,18 @@ from app.protocol import (
     GameSchema,
     Joined,
     JoinRoom,
+    MatchAnalysis,
     MatchReplay,
     MatchSummary,
     MyRoom,
     RoomCreated,
+    RoomHint,
     RoomInfo,
     RoomMoves,
 )
 from app.routes.deps import CreationLimitDep, MatchesDep, PlayerDep, RoomsDep, SettingsDep
 from app.services import schemas
+from app.services.hints import room_hint
 from app.services.identity import COOKIE, COOKIE_MAX_AGE, new_token, token_hash
 from app.services.refusals import Refusal, RoomNotFound
 from app.settings import Settings
@@ -131,6 +134,29 @@ async def room_moves(room_id: str, rooms: RoomsDep, matches: MatchesDep) -> Room
     )
 
 
+@router.get(
+    "/rooms/{room_id}/hint",
+    responses=NOT_FOUND | UNPROCESSABLE | {409: {"model": ErrorResponse}},
+    summary="Scoundrel: each legal action's estimated chance of winning, for the seated player",
+)
+def hint(room_id: str, rooms: RoomsDep, matches: MatchesDep, me: PlayerDep) -> RoomHint:
+    # A plain def: FastAPI runs it in its thread pool, so the search never blocks the loop.
+    try:
+        room = rooms.room(room_id)
+    except RoomNotFound:
+        fail(404, "unknown_room", "no open room with this id", room_id=room_id)
+    seat = room.seat_of(me)
+    if seat is None:
+        fail(404, "not_seated", "only the seated player gets a hint", room_id=room_id)
+    match = room.match
+    try:
+        found = room_hint(matches.store, room.game, room.id, match.id, match.version, seat)
+    except Refusal as refusal:
+        fail(422 if refusal.code == "illegal" else 409, refusal.code, refusal.message,
+             room_id=room_id)
+    return RoomHint.model_validate(found)
+
+
 @router.post(
     "/rooms/{room_id}/join",
     responses=NOT_FOUND | UNPROCESSABLE,
@@ -226,3 +252,20 @@ def replay_match(
     if replay is None:
         fail(404, "unknown_match", "no finished match with this id", match_id=match_id)
     return MatchReplay.model_validate(replay)
+
+
+@router.get(
+    "/matches/{match_id}/analysis",
+    responses=NOT_FOUND | UNPROCESSABLE,
+    summary="After a Scoundrel match: the best score the deal allowed and a line reaching it",
+)
+def analyse_match(
+    match_id: int, matches: MatchesDep, me: PlayerDep, settings: SettingsDep
+) -> MatchAnalysis:
+    # A plain def: FastAPI runs it in its thread pool, so the search never blocks the loop.
+    visible = matches.may_see(match_id, me, settings.public_history)
+    analysis = matches.analysis(match_id) if visible else None
+    if analysis is None:
+        fail(404, "unknown_match", "no finished match with an analysis under this id",
+             match_id=match_id)
+    return MatchAnalysis.model_validate(analysis)

@@ -1,18 +1,24 @@
-"""Finished matches: the history list and step-by-step replays (everything revealed)."""
+"""Finished matches: the history list, step-by-step replays (everything revealed), and
+for Scoundrel the best line the deal allowed."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from app.storage.repositories import Store
-from engine import get_game, replay
+from engine import Game, get_game, replay
+from engine.scoundrel_solver import OutOfBudget, solve
 
 MAX_MATCH_ID = 2**31 - 1  # the id column is a 32-bit integer on PostgreSQL
+ANALYSED = frozenset({"scoundrel"})  # games with a best line after the match
+SOLVER_BUDGET = 1_000_000  # tables; far above what any deal measured needed (bench/bots.py)
+KEPT_ANALYSES = 256
 
 
 class MatchService:
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.analyses: dict[int, dict[str, Any]] = {}
 
     def history(
         self,
@@ -78,18 +84,6 @@ class MatchService:
         game = get_game(match.game)
         moves = [(stored.seat, stored.action) for stored in actions]
         states = list(replay(game, match.seed, match.options, moves))
-        steps = [
-            {
-                "ply": ply,
-                "seat": seat,
-                "action": action,
-                "text": action and game.notation(action),
-                "view": game.view(state, None, reveal=True),
-            }
-            for ply, ((seat, action), state) in enumerate(
-                zip([(None, None), *moves], states, strict=True)
-            )
-        ]
         result = game.result(states[-1])
         return {
             "match_id": match.id,
@@ -97,5 +91,60 @@ class MatchService:
             "options": match.options,
             "players": players,
             "result": result and result.to_json(),
-            "steps": steps,
+            "steps": revealed_steps(game, moves, states),
         }
+
+    def analysis(self, match_id: int) -> dict[str, Any] | None:
+        """The best line a finished match's deal allowed, step by step, beside the score
+        played; None if the match is not finished or its game has no analysis. Slow (a
+        search, up to seconds): call it off the event loop. Kept per match."""
+        known = self.analyses.get(match_id)
+        if known is not None:
+            return known
+        found = self.store.finished_match(match_id) if self.is_finished(match_id) else None
+        if found is None or found[0].game not in ANALYSED:
+            return None
+        match, _players, actions = found
+        game = get_game(match.game)
+        moves = [(stored.seat, stored.action) for stored in actions]
+        states = list(replay(game, match.seed, match.options, moves))
+        played = game.result(states[-1])
+        answer: dict[str, Any] = {
+            "match_id": match.id,
+            "game": match.game,
+            "your_score": played and played.scores[0],
+        }
+        try:
+            solution = solve(states[0], budget=SOLVER_BUDGET)
+        except OutOfBudget:
+            answer |= {"solved": False, "best_score": None, "winnable": None, "result": None,
+                       "steps": []}
+        else:
+            best_line = [(0, action) for action in solution.line]
+            best_states = list(replay(game, match.seed, match.options, best_line))
+            best = game.result(best_states[-1])
+            answer |= {"solved": True, "best_score": solution.score,
+                       "winnable": solution.winnable, "result": best and best.to_json(),
+                       "steps": revealed_steps(game, best_line, best_states)}
+        if len(self.analyses) >= KEPT_ANALYSES:
+            del self.analyses[next(iter(self.analyses))]
+        self.analyses[match_id] = answer
+        return answer
+
+
+def revealed_steps(
+    game: Game[Any], moves: list[tuple[int, dict[str, Any]]], states: list[Any]
+) -> list[dict[str, Any]]:
+    """Each step of a line: the deal, then every action with the table after it, revealed."""
+    return [
+        {
+            "ply": ply,
+            "seat": seat,
+            "action": action,
+            "text": action and game.notation(action),
+            "view": game.view(state, None, reveal=True),
+        }
+        for ply, ((seat, action), state) in enumerate(
+            zip([(None, None), *moves], states, strict=True)
+        )
+    ]

@@ -16,6 +16,11 @@ from tests.browser.players import (
 )
 
 TAKES = "#board [data-testid^='take-']"
+SOLVER_WAIT = 120_000  # ms: the deal is random and a rare one takes the solver long
+
+
+def shown_number(text: str) -> int:
+    return int(text.replace("−", "-"))
 
 
 def offered(page: Page) -> list[dict[str, object]]:
@@ -70,6 +75,9 @@ def test_a_whole_scoundrel_game_is_played_by_clicking_legal_moves(new_page: NewP
     )
     expect(page.locator("#board [data-testid^='take-']")).to_have_count(0)
     no_error_toast(page)
+    expect(page.get_by_test_id("best-score")).to_be_visible(timeout=SOLVER_WAIT)
+    best_score = shown_number(page.get_by_test_id("best-score").inner_text())
+    assert best_score >= score
     screenshot(page, "scoundrel-end")
 
     page.get_by_role("link", name="Review the match").click()
@@ -85,11 +93,27 @@ def test_a_whole_scoundrel_game_is_played_by_clicking_legal_moves(new_page: NewP
         f"−{abs(score)}" if score < 0 else str(score)
     )
     screenshot(page, "replay-scoundrel")
+    page.get_by_test_id("line-best").click()
+    expect(page.get_by_test_id("line-best")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#step-label")).to_have_text(re.compile(r"^Move 0 of \d+$"))
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#step-text")).to_contain_text("Best line:")
+    page.keyboard.press("End")
+    expect(page.get_by_test_id("final-score")).to_have_text(str(best_score))
+    screenshot(page, "replay-scoundrel-best")
+    page.get_by_test_id("line-yours").click()
+    expect(page.locator("#step-label")).to_have_text(re.compile(r"^Move 0 of \d+$"))
     expect(page.locator(".replay-keys")).to_be_visible()
     phone = new_page(viewport={"width": 390, "height": 844}, touch=True)
     phone.goto(page.url)
     phone.wait_for_selector("body[data-ready]")
     expect(phone.locator(".replay-keys")).to_be_hidden()  # no arrow keys on a phone
+    page.go_back()
+    page.wait_for_selector("#end:not([hidden])")
+    page.get_by_test_id("best-line-link").click()
+    page.wait_for_selector("body[data-ready]")
+    expect(page.get_by_test_id("line-best")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#step-label")).to_have_text(re.compile(r"^Move 0 of \d+$"))
     page.go_back()
     page.wait_for_selector("#end:not([hidden])")
 

@@ -3,7 +3,7 @@
 
 import { card, cardChip, suitOf } from "../cards.js";
 import { addStrings, t } from "../i18n.js";
-import { fill, h } from "../ui.js";
+import { api, fill, h } from "../ui.js";
 import { legalMatching, num, signed } from "./common.js";
 import strings from "./scoundrel.strings.js";
 
@@ -174,7 +174,55 @@ export function headline(state) {
   return t(result.outcome === "win" ? "sc.end.win" : "sc.end.loss", { score: num(result.scores[0]) });
 }
 
-export function renderResult(root, state) {
+/* After the match: the best score the deal allowed, from the server's solver. */
+
+export const bestLine = true;  // the replay page offers the best line beside yours
+
+const analyses = new Map();  // match id -> the analysis, or a promise of it
+const RETRIES = 5;  // the finished match may reach the database a moment after its end
+
+async function fetchAnalysis(matchId) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await api(`/api/matches/${encodeURIComponent(matchId)}/analysis`);
+    } catch (error) {
+      if (error.status !== 404 || attempt === RETRIES) return null;
+      await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+    }
+  }
+}
+
+export function analysisOf(matchId) {
+  if (!analyses.has(matchId)) analyses.set(matchId, fetchAnalysis(matchId));
+  return analyses.get(matchId);
+}
+
+function analysisText(analysis, state, ctx) {  // in the replay, state may be the best line's end
+  if (!analysis) return [t("sc.best.none")];
+  if (!analysis.solved) return [t("sc.best.unsolved")];
+  const found = analysis.best_score === analysis.your_score;
+  return [
+    h("p", { class: "sc-best-score" },
+      h("span", {}, t("sc.best.score"), " "), h("strong", { "data-testid": "best-score" }, num(analysis.best_score)),
+      h("span", { class: "muted" }, " · ", t(analysis.winnable ? "sc.best.winnable" : "sc.best.unwinnable"))),
+    found ? h("p", { class: "sc-best-found" }, t("sc.best.found")) : null,
+    ctx?.replay ? null : h("a", {
+      class: "btn btn-small", href: `/matches/${encodeURIComponent(state.match_id)}#best`, "data-testid": "best-line-link",
+    }, t("sc.best.step_through")),
+  ];
+}
+
+function bestLineBlock(state, ctx) {
+  const box = h("div", { class: "sc-best", "data-testid": "best-line" }, h("p", { class: "muted" }, t("sc.best.searching")));
+  if (!state.match_id) return null;
+  Promise.resolve(analysisOf(state.match_id)).then((analysis) => {
+    analyses.set(state.match_id, analysis);
+    fill(box, ...analysisText(analysis, state, ctx));
+  });
+  return box;
+}
+
+export function renderResult(root, state, ctx) {
   const result = state.result;
   const left = result.monsters_left ?? [];
   const leftSum = left.reduce((sum, code) => sum + value(code), 0);
@@ -185,5 +233,6 @@ export function renderResult(root, state) {
   ].filter(Boolean);
   fill(root, h("table", { class: "score-table sc-result" },
     h("tbody", {}, rows.map(([label, amount]) => h("tr", {}, h("th", { scope: "row" }, label), h("td", { class: "num" }, amount)))),
-    h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("sc.result.score")), h("td", { class: "num", "data-testid": "final-score" }, num(result.scores[0]))))));
+    h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("sc.result.score")), h("td", { class: "num", "data-testid": "final-score" }, num(result.scores[0]))))),
+    bestLineBlock(state, ctx));
 }

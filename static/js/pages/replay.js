@@ -1,6 +1,8 @@
 // Replay: a finished match step by step (buttons, slider, arrow keys), every hand revealed,
-// drawn by the game's own table module in read-only mode.
+// drawn by the game's own table module in read-only mode. Where the game's module offers a
+// best line (Scoundrel's solver), a toggle steps through it beside the line played.
 
+import { num } from "../games/common.js";
 import { localized, t } from "../i18n.js";
 import { boot } from "../page.js";
 import { api, fill, h, toast } from "../ui.js";
@@ -8,10 +10,18 @@ import { api, fill, h, toast } from "../ui.js";
 const matchId = document.body.dataset.matchId;
 const board = document.getElementById("board");
 const slider = document.getElementById("slider");
-const replay = { match: null, game: null, title: "", step: 0, ui: {} };
+const replay = { match: null, game: null, title: "", step: 0, ui: {}, analysis: null, line: "yours" };
+
+function showingBest() {
+  return replay.line === "best" && replay.analysis?.solved;
+}
+
+function steps() {
+  return showingBest() ? replay.analysis.steps : replay.match.steps;
+}
 
 function lastStep() {
-  return replay.match.steps.length - 1;
+  return steps().length - 1;
 }
 
 function name(seat) {
@@ -19,8 +29,9 @@ function name(seat) {
 }
 
 function stateAt(index) {
-  const step = replay.match.steps[index];
+  const step = steps()[index];
   return {
+    match_id: replay.match.match_id,
     match_number: 1,
     version: step.ply,
     seat: null,
@@ -28,7 +39,7 @@ function stateAt(index) {
     view: step.view,
     legal_actions: [],
     last_action: step.action ? { seat: step.seat, action: step.action, text: step.text } : null,
-    result: index === lastStep() ? replay.match.result : null,
+    result: index === lastStep() ? (showingBest() ? replay.analysis.result : replay.match.result) : null,
     players: replay.match.players.map((player, seat) => ({ seat, name: player, connected: false })),
   };
 }
@@ -53,7 +64,7 @@ function stepText(state) {
   const last = state.last_action;
   if (!last) return [h("strong", {}, t("replay.start"))];
   return [
-    h("strong", {}, `${name(last.seat)}:`),
+    h("strong", {}, `${showingBest() ? t("replay.line_best") : name(last.seat)}:`),
     replay.game.describe ? replay.game.describe(last.action, context(state)) : h("span", {}, last.text),
   ];
 }
@@ -71,7 +82,9 @@ function renderResult(state) {
 function render() {
   if (!replay.match) return;
   const state = stateAt(replay.step);
+  slider.max = String(lastStep());
   slider.value = String(replay.step);
+  renderLines();
   document.getElementById("step-label").textContent = t("replay.step", { n: replay.step, of: lastStep() });
   fill(document.getElementById("step-text"), ...stepText(state));
   document.getElementById("first").disabled = document.getElementById("back").disabled = replay.step === 0;
@@ -83,10 +96,38 @@ function render() {
   replay.game.render(board, state, context(state));
 }
 
-function go(index) {
+function renderLines() {
+  const lines = document.getElementById("lines");
+  lines.hidden = !replay.analysis?.solved;
+  if (lines.hidden) return;
+  const button = (line, label) => h("button", {
+    type: "button", class: ["btn", "btn-small", replay.line === line && "btn-primary"], "aria-pressed": String(replay.line === line),
+    data: { testid: `line-${line}` }, onclick: () => go(0, line),
+  }, label);
+  fill(lines,
+    button("yours", t("replay.line_yours", { score: num(replay.analysis.your_score) })),
+    button("best", t("replay.line_best_score", { score: num(replay.analysis.best_score) })));
+}
+
+function go(index, line = replay.line) {
+  replay.line = line;
   replay.step = Math.max(0, Math.min(lastStep(), index));
-  history.replaceState(null, "", `#${replay.step}`);
+  history.replaceState(null, "", `#${showingBest() ? "best-" : ""}${replay.step}`);
   render();
+}
+
+/** The line and step an address asks for: `#5` is move 5 played, `#best-5` of the best line. */
+function fromAddress() {
+  const best = location.hash.startsWith("#best");
+  const step = Number.parseInt(location.hash.replace(/^#(best-?)?/, ""), 10);
+  return { line: best ? "best" : "yours", step: Number.isNaN(step) ? 0 : step };
+}
+
+async function loadBestLine(wanted) {
+  if (!replay.game.bestLine) return;
+  replay.analysis = await replay.game.analysisOf(matchId);
+  if (wanted.line === "best" && replay.line === "yours" && replay.step === 0) go(wanted.step, "best");
+  else render();
 }
 
 function wireControls() {
@@ -95,6 +136,10 @@ function wireControls() {
   document.getElementById("forward").addEventListener("click", () => go(replay.step + 1));
   document.getElementById("last").addEventListener("click", () => go(lastStep()));
   slider.addEventListener("input", () => go(Number(slider.value)));
+  window.addEventListener("hashchange", () => {
+    const wanted = fromAddress();
+    if (wanted.line !== replay.line || wanted.step !== replay.step) go(wanted.step, wanted.line);
+  });
   document.addEventListener("keydown", (event) => {
     if (event.target === slider || event.target.closest?.("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
     const moves = { ArrowLeft: replay.step - 1, ArrowRight: replay.step + 1, Home: 0, End: lastStep() };
@@ -133,12 +178,12 @@ async function start() {
   replay.title = info ? localized(info.title) : replay.match.game;
   document.head.append(h("link", { rel: "stylesheet", href: `/static/css/games/${encodeURIComponent(replay.match.game)}.css` }));
   replay.game = await import(`../games/${encodeURIComponent(replay.match.game)}.js`);
-  slider.max = String(lastStep());
   document.getElementById("controls").hidden = false;
   wireControls();
-  const fromAddress = Number.parseInt(location.hash.slice(1), 10);
-  go(Number.isNaN(fromAddress) ? 0 : fromAddress);
+  const wanted = fromAddress();
+  go(wanted.line === "best" ? 0 : wanted.step, "yours");  // the best line follows once found
   document.body.dataset.ready = "true";
+  loadBestLine(wanted);
 }
 
 start();

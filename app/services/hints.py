@@ -1,0 +1,51 @@
+"""Scoundrel's hint during play: each legal choice's chance of winning, estimated from
+what the seat has seen (its own views), never from the hidden dungeon order."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from app.services.refusals import Refusal
+from app.storage.repositories import Store
+from engine import Game, replay
+from engine.scoundrel_solver import win_chances
+
+HINTED = frozenset({"scoundrel"})
+SAMPLES = 24
+SECONDS = 1.0  # per hint; at least one sampled dungeon is always solved
+
+
+def seat_hint(
+    game: Game[Any], states: Sequence[Any], actions: Sequence[dict[str, Any]], seat: int
+) -> dict[str, Any]:
+    """The hint from the seat's views of these states (before each action, and now) only:
+    whatever the states hide from the seat cannot change it."""
+    views = [game.view(state, seat) for state in states]
+    hint = win_chances(views, actions, samples=SAMPLES, rng=random.Random(len(actions)),
+                       seconds=SECONDS)
+    return {
+        "samples": hint.samples,
+        "chances": [
+            {"action": action, "text": game.notation(action), "chance": chance}
+            for action, chance in hint.chances
+        ],
+    }
+
+
+def room_hint(store: Store, game: Game[Any], room_id: str, match_id: int, version: int,
+              seat: int) -> dict[str, Any]:
+    """The hint for a seat at the room's current match and version, rebuilt from storage.
+    Slow (a search per sampled dungeon, about a second): call it off the event loop."""
+    if game.name not in HINTED:
+        raise Refusal("illegal", "this game offers no hint")
+    loaded = store.load_room(room_id)
+    if loaded is None or loaded.match.id != match_id or len(loaded.actions) != version:
+        raise Refusal("stale", "the table changed; ask again")
+    moves = [(stored.seat, stored.action) for stored in loaded.actions]
+    states = list(replay(game, loaded.match.seed, loaded.match.options, moves))
+    if game.is_over(states[-1]):
+        raise Refusal("game_over", "the match is over")
+    answer = seat_hint(game, states, [action for _, action in moves], seat)
+    return {"match_id": match_id, "version": version, **answer}
