@@ -12,6 +12,7 @@ import uvicorn
 from app import observability, proxies
 from app.protocol import TRANSPORT_MAX_BYTES
 from app.settings import get_settings
+from app.transport import PacedWebSocketProtocol
 
 logger = logging.getLogger("app.launcher")
 SHUTDOWN_SECONDS = 3
@@ -41,8 +42,9 @@ def main() -> None:
         # Views are a few hundred bytes: compressing each one cost a fifth of the server's
         # CPU per move (bench/load.py) and saved nothing that matters.
         ws_per_message_deflate=False,
-        # The protocol app/connections.py can close when a socket's writes stall.
-        ws="websockets-sansio",
+        # websockets-sansio (which app/connections.py can close when a socket's writes
+        # stall), parsing no further ahead than the app reads (app/transport.py).
+        ws=PacedWebSocketProtocol,
         # Larger frames close the socket with 1009 (MAX_MESSAGE_BYTES refuses smaller ones).
         ws_max_size=TRANSPORT_MAX_BYTES,
         # Shutdown takes seconds whatever the clients do: sockets that do not close by
