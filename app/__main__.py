@@ -12,6 +12,7 @@ import uvicorn
 from app import observability, proxies
 from app.protocol import TRANSPORT_MAX_BYTES
 from app.settings import get_settings
+from app.storage import db
 from app.transport import PacedWebSocketProtocol
 
 logger = logging.getLogger("app.launcher")
@@ -31,6 +32,8 @@ def main() -> None:
         ", ".join(trusted) or "nobody",
         extra={"forwarded_allow_ips": trusted},
     )
+    # Before serving, in a process of its own: the server's lifespan then skips it.
+    db.migrate_in_child(settings.database_url)
     uvicorn.run(
         "app.main:app",
         host=args.host,
