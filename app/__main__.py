@@ -4,6 +4,8 @@ the tests and the benchmarks start the server."""
 from __future__ import annotations
 
 import argparse
+import gc
+import importlib
 import logging
 import os
 
@@ -12,6 +14,8 @@ import uvicorn
 from app import observability, proxies
 from app.protocol import TRANSPORT_MAX_BYTES
 from app.settings import get_settings
+from app.storage import db
+from app.transport import PacedWebSocketProtocol
 
 logger = logging.getLogger("app.launcher")
 SHUTDOWN_SECONDS = 3
@@ -30,6 +34,12 @@ def main() -> None:
         ", ".join(trusted) or "nobody",
         extra={"forwarded_allow_ips": trusted},
     )
+    # Before serving, in a process of its own: the server's lifespan then skips it.
+    db.migrate_in_child(settings.database_url)
+    # The modules live as long as the process: the collector's full passes (pauses of
+    # the event loop that grow with the heap) need not walk their objects again.
+    importlib.import_module("app.main")
+    gc.freeze()
     uvicorn.run(
         "app.main:app",
         host=args.host,
@@ -41,8 +51,9 @@ def main() -> None:
         # Views are a few hundred bytes: compressing each one cost a fifth of the server's
         # CPU per move (bench/load.py) and saved nothing that matters.
         ws_per_message_deflate=False,
-        # The protocol app/connections.py can close when a socket's writes stall.
-        ws="websockets-sansio",
+        # websockets-sansio (which app/connections.py can close when a socket's writes
+        # stall), parsing no further ahead than the app reads (app/transport.py).
+        ws=PacedWebSocketProtocol,
         # Larger frames close the socket with 1009 (MAX_MESSAGE_BYTES refuses smaller ones).
         ws_max_size=TRANSPORT_MAX_BYTES,
         # Shutdown takes seconds whatever the clients do: sockets that do not close by

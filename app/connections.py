@@ -25,6 +25,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from app.limits import RefusalLog, TokenBucket
 from app.messaging import Audience
 from app.protocol import CLOSE_RATE_LIMITED, CLOSE_TOO_SLOW
+from app.transport import PacedWebSocketProtocol
 
 logger = logging.getLogger(__name__)
 
@@ -145,7 +146,7 @@ def force_close(websocket: WebSocket, code: int, reason: str) -> bool:
     open until ABORT_AFTER_SECONDS, so that a peer that reads late still finds everything
     up to the close frame (closing it with unread input would send a reset instead).
 
-    Works on uvicorn's websockets-sansio protocol (what ``python -m app`` runs); returns
+    Works on uvicorn's websockets-sansio protocol (``python -m app`` runs it, paced); returns
     False elsewhere, where the socket ends when its peer goes away.
     """
     protocol: Any = getattr(getattr(websocket, "_receive", None), "__self__", None)
@@ -164,6 +165,8 @@ def force_close(websocket: WebSocket, code: int, reason: str) -> bool:
             protocol.queue.put_nowait({"type": "websocket.disconnect", "code": code})
         transport.pause_reading()
         protocol.read_paused = False  # so that uvicorn's receive() does not resume reading
+        if isinstance(protocol, PacedWebSocketProtocol):
+            protocol.discard_unparsed()
         transport.write_eof()
     if protocol.close_timer is not None:
         protocol.close_timer.cancel()

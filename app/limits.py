@@ -1,7 +1,8 @@
 """Caps that keep one client from crowding out the others, all counted per process.
 
 - ``ConnectionCaps``: open websockets per client address and per room; an address whose
-  socket was closed for flooding opens none for FLOOD_PENALTY_SECONDS.
+  socket was closed for flooding opens none for FLOOD_PENALTY_SECONDS. A refused socket
+  is refused in its handshake (HTTP 429), before it costs a websocket.
 - ``RoomCreationLimit``: rooms one client address may create per minute.
 - ``RefusalLog``: a connection's refusals are logged once per interval, with a count.
 - ``TokenBucket``: the messages one connection may send per second.
@@ -16,23 +17,22 @@ from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.protocol import CLOSE_RATE_LIMITED, CLOSE_TOO_MANY_CONNECTIONS, ErrorCode
+from app.protocol import ErrorCode
 from app.settings import Settings
 
 # A connection's refusals are logged at most once per this many seconds.
 REFUSAL_LOG_SECONDS = 10.0
 # After a socket was closed for flooding, its address opens no socket for this long (each
-# new socket of a flood would cost the server its handshake and a buffer of junk to parse).
+# new socket of a flood would cost the server a websocket and a rate's worth of junk).
 FLOOD_PENALTY_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
 class Admission:
-    """Why a socket is refused: its error, its close code, and whether to log it."""
+    """Why a socket is refused (in its handshake): its error, and whether to log it."""
 
     code: ErrorCode
     message: str
-    close_code: int
     log: bool = True
 
 
@@ -58,15 +58,15 @@ class ConnectionCaps:
                 message = f"a socket from here sent too fast; wait {seconds:.0f} s"
                 # Logged once per penalty, not once per attempt.
                 log = self.refused_while_penalized[address] == 1
-                return Admission("rate_limited", message, CLOSE_RATE_LIMITED, log)
+                return Admission("rate_limited", message, log)
             del self.penalized[address]
             self.refused_while_penalized.pop(address, None)
         if self.addresses[address] >= self.per_address:
             message = f"at most {self.per_address} open sockets per address"
-            return Admission("too_many_connections", message, CLOSE_TOO_MANY_CONNECTIONS)
+            return Admission("too_many_connections", message)
         if self.rooms[room_id] >= self.per_room:
             message = f"at most {self.per_room} open sockets per room"
-            return Admission("too_many_connections", message, CLOSE_TOO_MANY_CONNECTIONS)
+            return Admission("too_many_connections", message)
         self.addresses[address] += 1
         self.rooms[room_id] += 1
         return None

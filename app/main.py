@@ -25,7 +25,7 @@ from app.services.cluster import Cluster
 from app.services.matches import MatchService
 from app.services.rooms import RoomService
 from app.settings import Settings, get_settings
-from app.storage.db import create_db_engine, migrate, start_checkpoints
+from app.storage.db import create_db_engine, ensure_migrated, start_checkpoints
 from app.storage.repositories import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,7 +71,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        migrate(settings.database_url)
+        ensure_migrated(settings.database_url)
         db_engine = create_db_engine(settings.database_url)
         stop_checkpoints = start_checkpoints(db_engine)
         store = Store(db_engine)

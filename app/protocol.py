@@ -51,8 +51,6 @@ CLOSE_ROOM_CLOSED = 4410
 CLOSE_TOO_SLOW = 4408
 # A connection that sent faster than MESSAGES_PER_SECOND.
 CLOSE_RATE_LIMITED = 4429
-# Refused at connect: too many sockets from this address or in this room.
-CLOSE_TOO_MANY_CONNECTIONS = 4430
 # The server restarts (uvicorn's close on shutdown; the standard code for "service restart").
 CLOSE_RESTART = 1012
 # A frame above the transport's limit (TRANSPORT_MAX_BYTES) is closed with the standard 1009.

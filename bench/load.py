@@ -153,7 +153,7 @@ async def seat_players(
     room_id = response.json()["room_id"]
     cookies = []
     for name, address in zip(("Ada", "Bo"), addresses, strict=True):
-        async with client_from(address) as player:  # a browser of its own: a cookie of its own
+        async with client_from(address, timeout=30) as player:  # a browser of its own: its cookie
             joined = await player.post(f"{base}/api/rooms/{room_id}/join", json={"name": name})
             joined.raise_for_status()
             cookies.append(joined.cookies["kr_player"])

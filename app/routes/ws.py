@@ -7,9 +7,10 @@ import logging
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
 
 from app.connections import SocketConnection, force_close
-from app.limits import TokenBucket
+from app.limits import Admission, TokenBucket
 from app.observability import WS_CONNECTIONS
 from app.protocol import (
     CLOSE_FORBIDDEN_ORIGIN,
@@ -50,18 +51,16 @@ async def refuse(
     code: ErrorCode,
     message: str,
     close_code: int,
-    log: bool = True,
 ) -> None:
     """Answer and close a socket that was never admitted (nothing else is queued for it).
 
     The server reads nothing more from it: whatever the client sent after its handshake
-    is not parsed (a refused flood costs the handshake only)."""
-    if log:
-        logger.warning(
-            "refused: %s",
-            message,
-            extra={"room_id": room_id, "code": code, "address": client_address(websocket)},
-        )
+    is not parsed."""
+    logger.warning(
+        "refused: %s",
+        message,
+        extra={"room_id": room_id, "code": code, "address": client_address(websocket)},
+    )
     try:
         async with asyncio.timeout(5):
             await websocket.send_text(error_text(code, message))
@@ -69,6 +68,19 @@ async def refuse(
                 await websocket.close(close_code, message)
     except (TimeoutError, OSError, RuntimeError, WebSocketDisconnect):
         pass
+
+
+async def deny(websocket: WebSocket, room_id: str, refused: Admission) -> None:
+    """Refuse the handshake itself (HTTP 429): an address over its caps, or one that
+    flooded, costs no websocket, and nothing it sends after its request is read."""
+    if refused.log:
+        logger.warning(
+            "refused: %s",
+            refused.message,
+            extra={"room_id": room_id, "code": refused.code, "address": client_address(websocket)},
+        )
+    body = {"detail": {"code": refused.code, "message": refused.message}}
+    await websocket.send_denial_response(JSONResponse(body, status_code=429))
 
 
 @router.websocket("/ws/rooms/{room_id}")
@@ -80,8 +92,8 @@ async def room_socket(
     player: PlayerDep,
     caps: CapsDep,
 ) -> None:
-    await websocket.accept()
     if not origin_allowed(websocket, settings):
+        await websocket.accept()
         await refuse(
             websocket,
             room_id,
@@ -93,11 +105,10 @@ async def room_socket(
     address = client_address(websocket)
     refused = caps.admit(address, room_id)
     if refused is not None:
-        await refuse(
-            websocket, room_id, refused.code, refused.message, refused.close_code, refused.log
-        )
+        await deny(websocket, room_id, refused)
         return
     try:
+        await websocket.accept()
         close_code = await serve(websocket, room_id, rooms, settings, player, address)
     finally:
         caps.release(address, room_id)

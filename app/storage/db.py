@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import fcntl
 import logging
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKPOINT_SECONDS = 1.0
@@ -95,17 +98,38 @@ def start_checkpoints(engine: Engine, every: float = CHECKPOINT_SECONDS) -> Call
 
 
 def alembic_config(url: str) -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(ROOT / "migrations"))
     config.set_main_option("sqlalchemy.url", normalise_url(url).replace("%", "%%"))
     return config
 
 
+# Databases that a child process brought to the newest schema for this one.
+MIGRATED_BY_CHILD: set[str] = set()
+
+
 def migrate(url: str) -> None:
     """Bring the database to the newest schema (idempotent, and safe to run at once from
     several server processes: they take turns)."""
+    from alembic import command
+
     with migration_lock(url):
         command.upgrade(alembic_config(url), "head")
+
+
+def migrate_in_child(url: str) -> None:
+    """`migrate` in a process of its own (what `python -m app` does before it serves):
+    Alembic and the migration's own peak would add some 15 MB to the server for good."""
+    script = "import sys; from app.storage.db import migrate; migrate(sys.argv[1])"
+    subprocess.run([sys.executable, "-c", script, url], cwd=ROOT, check=True)
+    MIGRATED_BY_CHILD.add(url)
+
+
+def ensure_migrated(url: str) -> None:
+    if url not in MIGRATED_BY_CHILD:
+        migrate(url)
 
 
 @contextmanager

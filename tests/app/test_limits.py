@@ -8,10 +8,14 @@ import logging
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
+from uvicorn.config import Config
+from uvicorn.server import ServerState
 
 from app.connections import SocketConnection
 from app.limits import (
@@ -23,8 +27,9 @@ from app.limits import (
 )
 from app.main import create_app
 from app.messaging import LocalBroadcaster
-from app.protocol import CLOSE_RATE_LIMITED, CLOSE_TOO_MANY_CONNECTIONS, CLOSE_TOO_SLOW
+from app.protocol import CLOSE_RATE_LIMITED, CLOSE_TOO_SLOW
 from app.settings import Settings
+from app.transport import SLICE_BYTES, PacedWebSocketProtocol
 from tests.app.tables import Table
 
 
@@ -41,12 +46,14 @@ def capped(settings: Settings) -> Iterator[Table]:
         yield Table(client)
 
 
-def refused_socket(table: Table, room_id: str) -> tuple[str, int]:
-    with table.client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
-        code = ws.receive_json()["code"]
-        with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
-    return code, closed.value.code
+def refused_socket(table: Table, room_id: str) -> tuple[int, str]:
+    """A socket refused in its handshake: the HTTP status and the error code."""
+    with (
+        pytest.raises(WebSocketDenialResponse) as refused,
+        table.client.websocket_connect(f"/ws/rooms/{room_id}"),
+    ):
+        pass
+    return refused.value.status_code, refused.value.json()["detail"]["code"]
 
 
 def test_a_room_takes_only_so_many_sockets_spectators_included(capped: Table) -> None:
@@ -54,10 +61,7 @@ def test_a_room_takes_only_so_many_sockets_spectators_included(capped: Table) ->
     with ExitStack() as stack:
         for _ in range(2):
             stack.enter_context(capped.socket(room_id))
-        assert refused_socket(capped, room_id) == (
-            "too_many_connections",
-            CLOSE_TOO_MANY_CONNECTIONS,
-        )
+        assert refused_socket(capped, room_id) == (429, "too_many_connections")
         with capped.socket(other_room) as elsewhere:  # other rooms are not affected
             assert elsewhere.state["room_id"] == other_room
     with capped.socket(room_id) as again:  # closed sockets count no more
@@ -69,8 +73,7 @@ def test_one_address_opens_only_so_many_sockets(capped: Table) -> None:
     with ExitStack() as stack:
         for room_id in rooms:  # TestClient's sockets all come from one address
             stack.enter_context(capped.socket(room_id))
-        code, close = refused_socket(capped, rooms[0])
-        assert (code, close) == ("too_many_connections", CLOSE_TOO_MANY_CONNECTIONS)
+        assert refused_socket(capped, rooms[0]) == (429, "too_many_connections")
 
 
 def test_one_address_creates_only_so_many_rooms_per_minute(capped: Table) -> None:
@@ -192,16 +195,15 @@ def test_an_address_that_flooded_waits_before_its_next_socket(settings: Settings
                 flooder.receive()
         assert closed.value.code == CLOSE_RATE_LIMITED
         deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:  # noted once the flooder's handler has ended
-            with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
-                first = ws.receive_json()
-                if first["type"] == "error":
-                    with pytest.raises(WebSocketDisconnect) as refused:
-                        ws.receive_json()
-                    break
-            time.sleep(0.05)
-        assert first["code"] == "rate_limited"
-        assert refused.value.code == CLOSE_RATE_LIMITED
+        refused = None
+        while refused is None and time.monotonic() < deadline:  # once its handler has ended
+            try:
+                with client.websocket_connect(f"/ws/rooms/{room_id}"):
+                    time.sleep(0.05)
+            except WebSocketDenialResponse as denied:  # refused in the handshake
+                refused = denied
+        assert refused is not None and refused.status_code == 429
+        assert refused.json()["detail"]["code"] == "rate_limited"
 
 
 def test_a_penalty_ends_after_its_time() -> None:
@@ -215,3 +217,63 @@ def test_a_penalty_ends_after_its_time() -> None:
     assert caps.admit("b", "room") is None
     now[0] = FLOOD_PENALTY_SECONDS + 0.1
     assert caps.admit("a", "room") is None
+
+
+class Transport(asyncio.Transport):
+    """A socket's transport as uvicorn's protocol uses it, recording what it is told."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reading, self.written, self.closing = True, b"", False
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"sockname": ("127.0.0.1", 8000), "peername": ("127.0.0.1", 5000)}.get(name)
+
+    def write(self, data: Any) -> None:
+        self.written += bytes(data)
+
+    def pause_reading(self) -> None:
+        self.reading = False
+
+    def resume_reading(self) -> None:
+        self.reading = True
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def close(self) -> None:
+        self.closing = True
+
+
+def test_a_flood_is_parsed_only_as_fast_as_the_server_reads_it() -> None:
+    async def never_reads(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        await asyncio.sleep(60)
+
+    async def scenario() -> None:
+        config = Config(app=never_reads, ws=PacedWebSocketProtocol, proxy_headers=False)
+        config.load()
+        protocol = PacedWebSocketProtocol(config, ServerState(), {})
+        transport = Transport()
+        protocol.connection_made(transport)
+        request = (
+            b"GET /ws/rooms/r HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            b"Sec-WebSocket-Version: 13\r\n\r\n"
+        )
+        protocol.data_received(request)
+        await asyncio.sleep(0.01)  # the app accepts
+        assert transport.written.startswith(b"HTTP/1.1 101")
+        junk = b"\x81\x81\0\0\0\0x" * 20_000  # one read of a flood: 20,000 one-byte frames
+        protocol.data_received(junk)
+        waiting = protocol.queue.qsize()
+        assert 0 < waiting <= SLICE_BYTES // 7 and not transport.reading
+        for _ in range(waiting):  # the app reads them: the next slice is parsed, no more
+            assert (await protocol.receive())["text"] == "x"
+        assert 0 < protocol.queue.qsize() <= SLICE_BYTES // 7 and not transport.reading
+        protocol.connection_lost(None)
+        for task in protocol.tasks:
+            task.cancel()
+
+    asyncio.run(scenario())

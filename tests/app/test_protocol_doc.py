@@ -57,7 +57,6 @@ def test_every_error_code_is_documented(code: str) -> None:
         protocol.CLOSE_ROOM_CLOSED,
         protocol.CLOSE_TOO_SLOW,
         protocol.CLOSE_RATE_LIMITED,
-        protocol.CLOSE_TOO_MANY_CONNECTIONS,
         protocol.CLOSE_RESTART,
         protocol.CLOSE_TOO_BIG,
     ],

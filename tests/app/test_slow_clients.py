@@ -185,6 +185,15 @@ def masked_frame(payload: bytes, opcode: int = 0x1) -> bytes:
 def raw_socket(server: Server, room_id: str, receive_buffer: int = 4096) -> socket.socket:
     """A websocket opened by hand with a small receive buffer; the handshake is read, and
     after that nothing unless the test says so."""
+    sock, response = handshake(server, room_id, receive_buffer)
+    assert response.startswith(b"HTTP/1.1 101"), response
+    return sock
+
+
+def handshake(
+    server: Server, room_id: str, receive_buffer: int = 4096
+) -> tuple[socket.socket, bytes]:
+    """A socket that asked for a websocket, and the head of the server's answer."""
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
     sock.settimeout(5)
@@ -202,8 +211,7 @@ def raw_socket(server: Server, room_id: str, receive_buffer: int = 4096) -> sock
         chunk = sock.recv(1)
         assert chunk, "the server closed during the handshake"
         response += chunk
-    assert response.startswith(b"HTTP/1.1 101"), response
-    return sock
+    return sock, response
 
 
 def flood(sock: socket.socket, until: float, frame: bytes = masked_frame(b"x")) -> None:
@@ -320,12 +328,17 @@ def flood_elsewhere_does_not_slow_down(
 ) -> None:
     until = time.monotonic() + 4
     closed: list[int | None] = []
+    refused: list[bytes] = []
 
     def flooder() -> None:
         while time.monotonic() < until:  # closed for flooding, it comes straight back
-            sock = raw_socket(server, junk_room)
-            flood(sock, min(until, time.monotonic() + 1))
-            closed.append(close_code(sock, timeout=2))
+            sock, response = handshake(server, junk_room)
+            if response.startswith(b"HTTP/1.1 101"):
+                flood(sock, min(until, time.monotonic() + 1))
+                closed.append(close_code(sock, timeout=2))
+            else:  # its address flooded a moment ago: refused before the upgrade
+                refused.append(response.split(b"\r\n", 1)[0])
+                time.sleep(0.05)
             sock.close()
 
     flooders = [start_thread(flooder) for _ in range(3)]
@@ -337,6 +350,7 @@ def flood_elsewhere_does_not_slow_down(
     assert len(seconds) == 20
     assert max(seconds) < MOVE_SECONDS, seconds
     assert closed and set(closed) == {CLOSE_RATE_LIMITED}, closed
+    assert refused and set(refused) == {b"HTTP/1.1 429 Too Many Requests"}, refused
     log = server.log.read_text()
     # One line per flooding connection (and its summary), not one per junk message.
     assert log.count("refused") <= 4 * len(closed) + 10, log[-2000:]

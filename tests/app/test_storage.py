@@ -37,6 +37,19 @@ def test_migrating_twice_changes_nothing(settings: Settings) -> None:
     engine.dispose()
 
 
+def test_the_launcher_migrates_in_a_child_and_never_loads_alembic(settings: Settings) -> None:
+    script = (
+        "import sys; from app.storage.db import MIGRATED_BY_CHILD, migrate_in_child; "
+        "migrate_in_child(sys.argv[1]); "
+        "assert sys.argv[1] in MIGRATED_BY_CHILD and 'alembic' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", script, settings.database_url], check=True, timeout=120)
+    engine = create_db_engine(settings.database_url)
+    with engine.connect() as connection:
+        assert MigrationContext.configure(connection).get_current_revision() is not None
+    engine.dispose()
+
+
 def test_the_database_admits_one_action_per_version(settings: Settings) -> None:
     """What makes two server processes unable to both accept a move for the same version."""
     migrate(settings.database_url)

@@ -1,0 +1,56 @@
+"""uvicorn's websockets-sansio protocol, reading a socket no further ahead than the app.
+
+uvicorn parses every frame of a read as it arrives: one read of a flood of one-byte
+frames (up to 256 KiB) is some 37,000 frames parsed in one go, holding up every other
+room for a tenth of a second, though the app takes only its rate's worth of them before
+closing the socket. Here the bytes wait unparsed (with reading paused) until the app has
+taken every message parsed so far, and are then parsed a slice at a time: a flood costs
+the messages the app reads, plus one slice.
+
+It also takes a refused handshake (an HTTP response instead of the upgrade) as complete.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+# Bytes parsed per step: a whole action message, or some 70 one-byte junk frames.
+SLICE_BYTES = 512
+
+
+class PacedWebSocketProtocol(WebSocketsSansIOProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.unparsed = bytearray()
+
+    def data_received(self, data: bytes) -> None:
+        self.unparsed += data
+        self.parse_ahead()
+
+    def parse_ahead(self) -> None:
+        """Parse slices until the app has a message waiting, then stop reading if bytes are left."""
+        while self.unparsed and self.queue.empty() and not self.transport.is_closing():
+            piece = bytes(self.unparsed[:SLICE_BYTES])
+            del self.unparsed[:SLICE_BYTES]
+            super().data_received(piece)
+        if self.unparsed and not self.read_paused:
+            self.read_paused = True
+            self.transport.pause_reading()
+
+    def discard_unparsed(self) -> None:
+        """The socket is being closed for misbehaviour: what it sent is never parsed."""
+        self.unparsed.clear()
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if message["type"] == "websocket.http.response.body" and not message.get("more_body"):
+            # A refused handshake (HTTP 429) is complete: uvicorn would log an error for it.
+            self.handshake_complete = True
+
+    async def receive(self) -> Any:
+        message = await super().receive()
+        if self.unparsed:
+            self.parse_ahead()
+        return message
