@@ -62,12 +62,14 @@ class MatchService:
                     "seat": stored.seat,
                     "action": action,
                     "text": game.notation(action),
+                    "computer": stored.by_computer,
                 }
             )
         return moves
 
     def is_finished(self, match_id: int) -> bool:
-        return 0 < match_id <= MAX_MATCH_ID and self.store.match_status(match_id) == "finished"
+        """Finished, or abandoned by a player's choice: either has a result to review."""
+        return 0 < match_id <= MAX_MATCH_ID and self.store.match_ended(match_id)
 
     def replay(self, match_id: int) -> dict[str, Any] | None:
         """Every step of a finished match, from the deal to the end; None if not finished."""
@@ -77,6 +79,7 @@ class MatchService:
         match, players, actions = found
         game = get_game(match.game)
         moves = [(stored.seat, stored.action) for stored in actions]
+        by_computer = [False, *(stored.by_computer for stored in actions)]
         states = list(replay(game, match.seed, match.options, moves))
         steps = [
             {
@@ -85,9 +88,10 @@ class MatchService:
                 "action": action,
                 "text": action and game.notation(action),
                 "view": game.view(state, None, reveal=True),
+                "computer": computer,
             }
-            for ply, ((seat, action), state) in enumerate(
-                zip([(None, None), *moves], states, strict=True)
+            for ply, ((seat, action), state, computer) in enumerate(
+                zip([(None, None), *moves], states, by_computer, strict=True)
             )
         ]
         result = game.result(states[-1])
@@ -96,6 +100,7 @@ class MatchService:
             "game": match.game,
             "options": match.options,
             "players": players,
-            "result": result and result.to_json(),
+            # An abandoned match has no result in the rules; its stored one says so.
+            "result": result.to_json() if result is not None else match.result,
             "steps": steps,
         }
