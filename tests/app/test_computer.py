@@ -116,6 +116,22 @@ def test_a_whole_match_against_the_computer_is_stored_with_its_moves_marked(
     assert [(s["seat"], s["computer"]) for s in steps[1:]] == stored
 
 
+def test_the_computer_agrees_to_a_rematch_at_once(table: Table) -> None:
+    table.app.state.settings.bot_move_delay_seconds = 0
+    room_id, cookie = room_against(table)
+    rng = random.Random(8)
+    with table.socket(room_id, cookie) as ada:
+        while ada.state["result"] is None:
+            if ada.state["to_move"] == 0:
+                ada.act(rng.choice(ada.state["legal_actions"]))
+            ada.next("state")
+        ada.send({"type": "rematch"})
+        while ada.state["match_number"] != 2:
+            ada.next("state")
+        assert ada.state["result"] is None
+        assert ada.state["players"][1]["computer"] == "easy"
+
+
 def test_the_computers_thinking_does_not_hold_up_another_room(table: Table) -> None:
     table.app.state.settings.bot_think_seconds = 2.0
     table.app.state.settings.bot_move_delay_seconds = 0
@@ -127,14 +143,14 @@ def test_the_computers_thinking_does_not_hold_up_another_room(table: Table) -> N
         table.socket(other_id, cookies[1]) as dan,
     ):
         play_until_computer_moves(table, room_id, ada, random.Random(3))
-        time.sleep(0.5)  # the worker has started and thinks
-        version = table.app.state.rooms.room(room_id).match.version
+        time.sleep(0.5)  # the computer thinks
         mover = [cleo, dan][cleo.state["to_move"]]
         started = time.monotonic()
         mover.act(mover.state["legal_actions"][0])
         cleo.wait_version(1, 1)
         assert time.monotonic() - started < 0.5
-        assert table.app.state.rooms.room(room_id).match.version == version  # still thinking
+        # ... while the computer has not answered yet
+        assert table.app.state.rooms.room(room_id).match.version == ada.state["version"]
         assert next_computer_move(ada)["last_action"]["computer"] is True
 
 
