@@ -3,7 +3,7 @@
 import { card } from "../cards.js";
 import { loadGameStrings, localized, t } from "../i18n.js";
 import { boot } from "../page.js";
-import { ago, api, copyText, fill, h, roomLink, storedName, storeName, toast, when } from "../ui.js";
+import { ago, api, copyText, fill, h, offeredLevels, roomLink, storedName, storeName, toast, when } from "../ui.js";
 
 const CUSTOM = "custom";
 const MAX_ROOMS = 8;
@@ -84,7 +84,7 @@ function renderOpponent(game) {
   fill(fieldset,
     h("legend", {}, t("home.opponent")),
     chip(null, t("home.friend")),
-    ...game.computer.map((level) => chip(level, t("home.computer", { level: t(`level.${level}`, {}, level) }))));
+    ...offeredLevels(game.computer).map((level) => chip(level, t("home.computer", { level: t(`level.${level}`, {}, level) }))));
 }
 
 function choiceLabel(option, value) {

@@ -6,7 +6,7 @@
 import { localized, t } from "../i18n.js";
 import { boot } from "../page.js";
 import { RoomSocket } from "../socket.js";
-import { api, copyText, errorText, fill, h, roomLink, storedName, storeName, toast } from "../ui.js";
+import { api, copyText, errorText, fill, h, offeredLevels, roomLink, storedName, storeName, toast } from "../ui.js";
 import { sameAction } from "../games/common.js";
 import { applyTheme, prefs, setPref } from "../prefs.js";
 import { qrSvg } from "../qr.js";
@@ -528,7 +528,7 @@ function takeoverOffer() {
 
 function computerOffer() {
   const state = shell.state;
-  const levels = shell.info?.computer ?? [];
+  const levels = offeredLevels(shell.info?.computer ?? []);
   const waiting = state && !state.result && state.to_move === null && shell.players.some((p) => !p.name);
   if (!waiting || state.seat === null || !levels.length) return null;
   const select = h("select", { id: "computer-level" }, levels.map((level) => h("option", { value: level }, levelName(level))));
