@@ -179,7 +179,7 @@ async def add_computer(
     room_id: str, body: AddComputer, rooms: RoomsDep, player: PlayerDep
 ) -> ComputerAdded:
     try:
-        seat = await rooms.add_computer(room_id, body.level, player)
+        seat = await rooms.seats.add(room_id, body.level, player)
     except RoomNotFound:
         fail(404, "unknown_room", "no open room with this id", room_id=room_id)
     except Refusal as refusal:

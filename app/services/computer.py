@@ -27,7 +27,7 @@ import multiprocessing
 import secrets
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from app.services import texts, thinking
 from app.services.live import LiveRoom
@@ -91,7 +91,7 @@ class ComputerPlayers:
                 return
             level, version, state = holder.computer, room.match.version, room.match.state
             view, legal = game.view(state, seat), game.legal_actions(state, seat)
-            history = self.rooms.history(room)
+            history = self._history(room)
         action = await asyncio.get_running_loop().run_in_executor(
             self.pool(),
             thinking.choose,
@@ -115,6 +115,12 @@ class ComputerPlayers:
                 refusal.message,
                 extra={"room_id": room.id, "seat": seat, "code": refusal.code},
             )
+
+    def _history(self, room: LiveRoom) -> list[tuple[int, dict[str, Any]]]:
+        """The public history of the current match: every stored (seat, action)."""
+        public = getattr(room.game, "public_action", None)
+        stored = self.rooms.store.match_actions(room.match.id)[: room.match.version]
+        return [(s.seat, public(s.action) if public else s.action) for s in stored]
 
     # Absent players
 

@@ -239,3 +239,8 @@ def rebuild(loaded: LoadedRoom) -> LiveRoom:
         room.count_finished(winner)
     room.rematch.update(loaded.rematch)
     return room
+
+
+def check_open(room: LiveRoom) -> None:
+    if room.closed:
+        raise Refusal("unknown_room", "this room was closed")

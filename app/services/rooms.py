@@ -23,18 +23,19 @@ from app.observability import ACTION_LATENCY, ACTIONS
 from app.protocol import Ping, RematchRequest, TakeoverChoice
 from app.services import texts
 from app.services.cache import STORE_ACTIVITY_EVERY, RoomCache
-from app.services.computer import ComputerPlayers, levels
+from app.services.computer import ComputerPlayers
 from app.services.live import (
     Holder,
     LiveMatch,
     LiveRoom,
-    abandoned,
+    check_open,
     last_action,
     new_match,
     room_options,
 )
 from app.services.refusals import Refusal, describe_error
 from app.services.schemas import action_adapter
+from app.services.seats import COMPUTER_NAME, ComputerSeats, check_computer, computer_seat
 from app.settings import Settings
 from app.storage.models import COMPUTER, Room, Seat
 from app.storage.repositories import Finish, HeldRoom, PlyTaken, SeatTaken, Store
@@ -46,7 +47,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 ROOM_ID_BYTES = 18  # 144 bits
-COMPUTER_NAME = "Computer"  # a computer's seat; the client shows its own word and the level
 
 
 def utc_now() -> datetime:
@@ -70,6 +70,7 @@ class RoomService:
         self.relay = relay
         self.cache = RoomCache(store, broadcaster, settings.room_idle_minutes)
         self.computer = ComputerPlayers(self, settings)
+        self.seats = ComputerSeats(self)
         self.cache.on_close = self.computer.forget
         if relay is not None:
             self.cache.on_load = lambda room: relay.announce({"t": "hello", "room": room.id})
@@ -181,34 +182,6 @@ class RoomService:
             "seat taken", extra={"room_id": room.id, "seat": seat, "match_id": room.match.id}
         )
 
-    async def add_computer(self, room_id: str, level: str, token_hash: str | None) -> int:
-        """A seated player lets the computer take a free seat while the room waits."""
-        room = self.room(room_id)
-        async with room.lock:
-            check_open(room)
-            if self.relay is not None:
-                self.cache.catch_up(room)
-            if room.seat_of(token_hash) is None:
-                raise Refusal("not_seated", "only a player of this room may add a computer")
-            check_computer(room.game.name, room.game.seats, level)
-            free = room.free_seats()
-            if not free or room.match.status != "waiting":
-                raise Refusal("no_free_seat", "every seat of this room is taken")
-            now = self.clock()
-            starts = len(free) == 1
-            try:
-                self.store.take_seat(
-                    computer_seat(room.id, free[-1], level), room.match.id if starts else None, now
-                )
-            except SeatTaken:
-                raise Refusal("no_free_seat", "that seat was taken meanwhile") from None
-            room.seats[free[-1]] = Holder(COMPUTER_NAME, COMPUTER, level)
-            self._seated(room, free[-1], starts, now)
-            self._publish_changed(room)
-            self._announce({"t": "seat", "room": room.id})
-            self.computer.update(room)
-            return free[-1]
-
     def _seat_watchers(self, room: LiveRoom, token_hash: str, seat: int) -> None:
         """Sockets this player opened before joining become the seat's."""
         for connection in self.broadcaster.connections(room.id, None):
@@ -229,7 +202,7 @@ class RoomService:
             room.last_active = self.clock()
             if connection.seat is not None:
                 room.online[connection.seat] += 1
-                self._reclaim(room, connection.seat)
+                self.seats.reclaim(room, connection.seat)
             connection.send(texts.state_texts(room, [connection.seat])[connection.seat])
             if room.id in self.computer.offered:
                 connection.send(self.computer.offer_text(room))
@@ -238,17 +211,6 @@ class RoomService:
                 self._announce_online(room)
             # After a restart too: the computer to move thinks; an absent seat is watched.
             self.computer.update(room)
-
-    def _reclaim(self, room: LiveRoom, seat: int) -> None:
-        """A person back at a seat the computer played for them takes it back."""
-        holder = room.seats[seat]
-        if holder is None or holder.is_computer or holder.computer is None:
-            return
-        self.store.set_computer(room.id, seat, None)
-        holder.computer = None
-        logger.info("seat taken back from the computer", extra={"room_id": room.id, "seat": seat})
-        self._publish_state(room)
-        self._announce({"t": "seat", "room": room.id})
 
     async def disconnect(self, room: LiveRoom, connection: Connection) -> None:
         """A dropped seat keeps the seat; the others learn that it went away."""
@@ -271,7 +233,7 @@ class RoomService:
         elif isinstance(message, RematchRequest):
             await self._ask_rematch(room, connection)
         elif isinstance(message, TakeoverChoice):
-            await self._choose_takeover(room, connection, message)
+            await self.seats.answer_takeover(room, connection, message)
         else:
             await self.play(room, connection.seat, message.version, message.action)
 
@@ -383,62 +345,6 @@ class RoomService:
             room.stored_active = now
         advance(room, seat, action, state, by_computer)
 
-    def history(self, room: LiveRoom) -> list[tuple[int, dict[str, Any]]]:
-        """The public history of the current match: every stored (seat, action)."""
-        public = getattr(room.game, "public_action", None)
-        stored = self.store.match_actions(room.match.id)[: room.match.version]
-        return [(s.seat, public(s.action) if public else s.action) for s in stored]
-
-    # Absent players
-
-    async def _choose_takeover(
-        self, room: LiveRoom, connection: Connection, message: TakeoverChoice
-    ) -> None:
-        """Another player's answer to a takeover offer: wait, let the computer play, or end."""
-        async with room.lock:
-            check_open(room)
-            absent = self.computer.absent_seat(room)
-            if connection.seat is None or absent is None or absent == connection.seat:
-                raise Refusal("not_offered", "nobody is away long enough during their turn")
-            self._check_relay()
-            if message.choice == "wait":
-                self.computer.keep_waiting(room, absent)
-            elif message.choice == "computer":
-                level = message.level or levels(room.game.name)[0]
-                check_computer(room.game.name, room.game.seats, level)
-                self._store_or_refuse(self.store.set_computer, room.id, absent, level)
-                room.seats[absent].computer = level  # type: ignore[union-attr]
-                logger.info("computer plays an absent seat", extra={"room_id": room.id})
-                self._changed_by_choice(room)
-            else:
-                self._end_abandoned(room, connection.seat)
-
-    def _end_abandoned(self, room: LiveRoom, by: int) -> None:
-        result = abandoned(by)
-        ended = self._store_or_refuse(
-            self.store.abandon_match, room.match.id, result.to_json(), self.clock()
-        )
-        if not ended:  # another process moved the match on first
-            self.cache.catch_up(room)
-            self._publish_changed(room)
-            raise Refusal("stale", "the match moved on; here is the current state")
-        room.match.status, room.match.result = "finished", result
-        logger.info("match abandoned", extra={"room_id": room.id, "match_id": room.match.id})
-        self._changed_by_choice(room)
-
-    def _changed_by_choice(self, room: LiveRoom) -> None:
-        room.last_active = self.clock()
-        self._publish_changed(room)
-        self._announce({"t": "seat", "room": room.id})
-        self.computer.update(room)
-
-    def _store_or_refuse(self, write: Callable[..., Any], *args: Any) -> Any:
-        try:
-            return write(*args)
-        except SQLAlchemyError:
-            logger.exception("storing a takeover choice failed", extra={"room_id": args[0]})
-            raise Refusal("unavailable", "the choice could not be saved; try again") from None
-
     async def _ask_rematch(self, room: LiveRoom, connection: Connection) -> None:
         async with room.lock:
             check_open(room)
@@ -541,20 +447,3 @@ def advance(
             "match finished",
             extra={"room_id": room.id, "match_id": match.id, "winner": result.winner},
         )
-
-
-def check_computer(game: str, seats: int, level: str) -> None:
-    if seats < 2:
-        raise Refusal("no_free_seat", f"{game} is played alone: there is no seat for a computer")
-    if level not in levels(game):
-        known = ", ".join(levels(game))
-        raise Refusal("unknown_level", f"no computer player {level!r} for {game}; known: {known}")
-
-
-def computer_seat(room_id: str, seat: int, level: str) -> Seat:
-    return Seat(room_id=room_id, seat=seat, name=COMPUTER_NAME, token_hash=COMPUTER, computer=level)
-
-
-def check_open(room: LiveRoom) -> None:
-    if room.closed:
-        raise Refusal("unknown_room", "this room was closed")
