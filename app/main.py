@@ -99,7 +99,7 @@ def create_app(
                 await sweeper
             if relay is not None:
                 await relay.stop()
-            rooms.shutdown()
+            await rooms.shutdown()
             store.close()
             stop_checkpoints()
             db_engine.dispose()

@@ -41,6 +41,9 @@ ErrorCode = Literal[
     "unknown_match",
     "too_many_connections",
     "too_many_rooms",
+    "unknown_level",
+    "no_free_seat",
+    "not_offered",
 ]
 
 # Websocket close codes (4000-4999 are free for applications).
@@ -106,8 +109,22 @@ class Ping(Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[ActionMessage | RematchRequest | Ping, Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[ActionMessage | RematchRequest | Ping] = TypeAdapter(ClientMessage)
+class TakeoverChoice(Strict):
+    type: Literal["takeover"]
+    choice: Literal["wait", "computer", "end"] = Field(
+        description="keep waiting, let the computer play the absent seat, or end the match"
+    )
+    level: str | None = Field(
+        None, max_length=16, description="the computer's level (default: the first offered)"
+    )
+
+
+ClientMessage = Annotated[
+    ActionMessage | RematchRequest | Ping | TakeoverChoice, Field(discriminator="type")
+]
+CLIENT_MESSAGE: TypeAdapter[ActionMessage | RematchRequest | Ping | TakeoverChoice] = TypeAdapter(
+    ClientMessage
+)
 
 
 # Server → client
@@ -116,7 +133,12 @@ CLIENT_MESSAGE: TypeAdapter[ActionMessage | RematchRequest | Ping] = TypeAdapter
 class Player(BaseModel):
     seat: int
     name: str | None = Field(description="null while the seat is free")
-    connected: bool
+    connected: bool = Field(description="at the table (the computer always is)")
+    computer: str | None = Field(
+        None,
+        description="the level of the computer playing this seat: its own seat (name "
+        "'Computer'), or a person's while they are away; null: the person plays",
+    )
 
 
 class Tally(BaseModel):
@@ -129,6 +151,7 @@ class LastAction(BaseModel):
     seat: int
     action: dict[str, Any]
     text: str = Field(description="the engine's notation, e.g. 'take 7C weapon'")
+    computer: bool = Field(False, description="the computer made this move")
 
 
 class RematchStatus(BaseModel):
@@ -172,12 +195,21 @@ class Pong(BaseModel):
     type: Literal["pong"]
 
 
+class TakeoverMessage(BaseModel):
+    type: Literal["takeover"]
+    seat: int | None = Field(
+        description="the seat whose player has been away during their turn for "
+        "TAKEOVER_SECONDS; null: the offer is over"
+    )
+    levels: list[str] = Field(description="the computer's levels, for the choice `computer`")
+
+
 ServerMessage = Annotated[
-    StateMessage | PresenceMessage | RematchMessage | ErrorMessage | Pong,
+    StateMessage | PresenceMessage | RematchMessage | ErrorMessage | Pong | TakeoverMessage,
     Field(discriminator="type"),
 ]
 SERVER_MESSAGE: TypeAdapter[
-    StateMessage | PresenceMessage | RematchMessage | ErrorMessage | Pong
+    StateMessage | PresenceMessage | RematchMessage | ErrorMessage | Pong | TakeoverMessage
 ] = TypeAdapter(ServerMessage)
 
 
@@ -213,6 +245,9 @@ class GameInfo(BaseModel):
     seats: int
     options: list[OptionInfo]
     presets: list[PresetInfo]
+    computer: list[str] = Field(
+        description="levels of computer player, the usual first; empty for a solo game"
+    )
 
 
 class GameSchema(BaseModel):
@@ -225,6 +260,20 @@ class CreateRoom(Strict):
     game: str = Field(max_length=32)
     options: dict[OptionName, Any] = Field(default_factory=dict)
     preset: str | None = Field(None, max_length=64)
+    computer: str | None = Field(
+        None,
+        max_length=16,
+        description="play against the computer: its level (GameInfo.computer), it takes "
+        "the last seat",
+    )
+
+
+class AddComputer(Strict):
+    level: str = Field(max_length=16, description="one of the game's GameInfo.computer levels")
+
+
+class ComputerAdded(BaseModel):
+    seat: int
 
 
 class RoomCreated(BaseModel):
@@ -279,6 +328,7 @@ class Step(BaseModel):
     action: dict[str, Any] | None
     text: str | None
     view: dict[str, Any]
+    computer: bool = Field(description="the computer made this move")
 
 
 class MatchReplay(BaseModel):
@@ -325,6 +375,7 @@ class Move(BaseModel):
     seat: int
     action: dict[str, Any]
     text: str
+    computer: bool = Field(description="the computer made this move")
 
 
 class RoomMoves(BaseModel):

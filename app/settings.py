@@ -76,6 +76,25 @@ class Settings(BaseSettings):
         "127.0.0.1,::1",
         description="peers whose X-Forwarded-For/-Proto are believed (app/proxies.py)",
     )
+    bot_move_delay_seconds: float = Field(
+        0.8,
+        ge=0,
+        le=30,
+        description="shortest time between a move and the computer's answer, so that a "
+        "person can follow it",
+    )
+    bot_think_seconds: float = Field(
+        1.0, gt=0, le=30, description="how long the strong computer player thinks per move"
+    )
+    bot_processes: int = Field(
+        1, ge=1, le=64, description="worker processes in which computer players think"
+    )
+    takeover_seconds: float = Field(
+        180.0,
+        gt=0,
+        description="how long a seated person may be away during their turn before the "
+        "opponent may let the computer play for them or end the match",
+    )
     public_history: bool = Field(
         True,
         description="the history may list every finished match (off: only your own matches)",

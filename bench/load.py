@@ -349,10 +349,11 @@ async def raw_websocket(
     await asyncio.get_running_loop().sock_connect(sock, (host, int(port)))
     reader, writer = await asyncio.open_connection(sock=sock)
     key = base64.b64encode(os.urandom(16)).decode()
-    writer.write(
+    request = (
         f"GET /ws/rooms/{room_id} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
     )
+    writer.write(request.encode())
     await writer.drain()
     await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
     return reader, writer

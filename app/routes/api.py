@@ -9,6 +9,8 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 
 from app.protocol import (
     PRINTABLE,
+    AddComputer,
+    ComputerAdded,
     CreateRoom,
     ErrorCode,
     ErrorResponse,
@@ -27,6 +29,7 @@ from app.protocol import (
 )
 from app.routes.deps import CreationLimitDep, MatchesDep, PlayerDep, RoomsDep, SettingsDep
 from app.services import schemas
+from app.services.computer import levels
 from app.services.hints import room_hint
 from app.services.identity import COOKIE, COOKIE_MAX_AGE, new_token, token_hash
 from app.services.refusals import Refusal, RoomNotFound
@@ -38,6 +41,8 @@ router = APIRouter(prefix="/api", tags=["api"])
 
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorResponse}}
 TOO_MANY: dict[int | str, dict[str, Any]] = {429: {"model": ErrorResponse}}
+FORBIDDEN: dict[int | str, dict[str, Any]] = {403: {"model": ErrorResponse}}
+CONFLICT: dict[int | str, dict[str, Any]] = {409: {"model": ErrorResponse}}
 # Every route with input says so: FastAPI would document its own 422 shape, not ours.
 UNPROCESSABLE: dict[int | str, dict[str, Any]] = {422: {"model": ErrorResponse}}
 
@@ -64,6 +69,7 @@ def list_games() -> list[GameInfo]:
                 "presets": [
                     {"name": p.name, "options": p.options, "label": p.label} for p in game.presets
                 ],
+                "computer": levels(game.name) if game.seats > 1 else [],
             }
         )
         for game in games()
@@ -99,7 +105,7 @@ async def create_room(
         limit = settings.rooms_per_address_per_minute
         fail(429, "too_many_rooms", f"at most {limit} new rooms per minute", address=address)
     try:
-        room = rooms.create_room(body.game, body.options, body.preset)
+        room = rooms.create_room(body.game, body.options, body.preset, body.computer)
     except Refusal as refusal:
         fail(422, refusal.code, refusal.message, game=body.game)
     return RoomCreated(room_id=room.id, url=room_url(settings, room.id))
@@ -187,6 +193,27 @@ async def join_room(
     except (RoomNotFound, Refusal):
         fail(404, "unknown_room", "no open room with this id", room_id=room_id)
     return Joined(seat=seat)
+
+
+@router.post(
+    "/rooms/{room_id}/computer",
+    status_code=status.HTTP_201_CREATED,
+    responses=NOT_FOUND | UNPROCESSABLE | FORBIDDEN | CONFLICT,
+    summary="Seat the computer in a free seat while the room waits (players of the room only)",
+)
+async def add_computer(
+    room_id: str, body: AddComputer, rooms: RoomsDep, player: PlayerDep
+) -> ComputerAdded:
+    try:
+        seat = await rooms.seats.add(room_id, body.level, player)
+    except RoomNotFound:
+        fail(404, "unknown_room", "no open room with this id", room_id=room_id)
+    except Refusal as refusal:
+        status_code = {"not_seated": 403, "no_free_seat": 409}.get(refusal.code, 422)
+        if refusal.code == "unknown_room":
+            status_code = 404
+        fail(status_code, refusal.code, refusal.message, room_id=room_id)
+    return ComputerAdded(seat=seat)
 
 
 @router.get("/me/rooms", summary="Open rooms in which this browser holds a seat, newest first")

@@ -41,6 +41,7 @@ class RoomCache:
         self.idle_minutes = idle_minutes
         self.rooms: dict[str, LiveRoom] = {}
         self.on_load: Callable[[LiveRoom], None] | None = None
+        self.on_close: Callable[[str], None] | None = None
         CACHES.add(self)
 
     def add(self, room: LiveRoom) -> None:
@@ -106,6 +107,8 @@ class RoomCache:
         if room is not None:
             async with room.lock:
                 room.closed = True
+        if self.on_close is not None:
+            self.on_close(room_id)
         reason = reason or f"room closed after {self.idle_minutes} minutes without activity"
         self.broadcaster.close_room(room_id, CLOSE_ROOM_CLOSED, reason)
         logger.info("room closed", extra={"room_id": room_id, "reason": "idle"})
@@ -116,6 +119,8 @@ class RoomCache:
         if room is not None:
             async with room.lock:
                 room.closed = True
+        if self.on_close is not None:
+            self.on_close(room_id)
         reason = f"room closed after {self.idle_minutes} minutes without activity"
         self.broadcaster.close_room(room_id, CLOSE_ROOM_CLOSED, reason)
         logger.info("room closed", extra={"room_id": room_id, "reason": "idle"})

@@ -77,6 +77,9 @@ class Cluster:
                     self.rooms.broadcaster.publish_all(room.id, texts.presence_text(room))
             elif kind == "hello" and any(room.local_online()):
                 self.rooms._announce_online(room)
+            # The process that stored a change lets its computer move; this one only
+            # watches for absent players (presence is the same sum in every process).
+            self.rooms.computer.update(room, think=False)
 
     def _on_action(self, room: LiveRoom, event: dict[str, Any]) -> None:
         from app.services.rooms import advance
@@ -86,7 +89,7 @@ class Cluster:
             return  # caught up already
         if match.id == event["match"] and version == match.version + 1:
             state = room.game.apply(match.state, event["seat"], event["action"])
-            advance(room, event["seat"], event["action"], state)
+            advance(room, event["seat"], event["action"], state, event.get("computer", False))
         else:
             self._catch_up(room)
         self.rooms._publish_state(room)
@@ -134,3 +137,4 @@ class Cluster:
                     room.remote.pop(process, None)
                 if room.players() != before:
                     self.rooms.broadcaster.publish_all(room.id, texts.presence_text(room))
+                    self.rooms.computer.update(room, think=False)

@@ -8,21 +8,41 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from datetime import datetime
 from typing import Any
 
 from app.services.refusals import Refusal
-from app.storage.models import Match
+from app.storage.models import COMPUTER, Match
 from app.storage.repositories import LoadedRoom
 from engine import Game, Outcome, get_game, replay, resolve_options
+
+ABANDONED = "abandoned"
 
 
 @dataclass
 class Holder:
     name: str
     token_hash: str
+    computer: str | None = None  # the bot level playing this seat (app/services/computer.py)
+
+    @property
+    def is_computer(self) -> bool:
+        """The computer's own seat (not a person's it plays while they are away)."""
+        return self.token_hash == COMPUTER
+
+
+class AbandonedOutcome(Outcome):
+    """A match a player ended for an absent opponent: nobody won, nobody lost."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "outcome": ABANDONED}
+
+
+def abandoned(by: int) -> Outcome:
+    return AbandonedOutcome(scores=(), winner=None, reason=ABANDONED, details={"abandoned_by": by})
 
 
 @dataclass
@@ -31,7 +51,7 @@ class LiveMatch:
     number: int
     first_seat: int | None
     state: Any
-    status: str  # waiting (seats free), playing, finished
+    status: str  # waiting (seats free), playing, finished (or abandoned by a player)
     version: int = 0
     last_action: dict[str, Any] | None = None
     result: Outcome | None = None
@@ -61,6 +81,10 @@ class LiveRoom:
     rematch: set[int] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     closed: bool = False
+    # When (time.monotonic) each seat's last socket went away, and when this turn began:
+    # the later one starts the wait before the computer may take an absent seat over.
+    away_since: dict[int, float] = field(default_factory=dict)
+    turn_since: float = field(default_factory=time.monotonic)
 
     def seat_of(self, token_hash: str | None) -> int | None:
         for seat, holder in enumerate(self.seats):
@@ -78,11 +102,24 @@ class LiveRoom:
 
     def players(self) -> list[dict[str, Any]]:
         return [
-            {"seat": seat, "name": holder and holder.name, "connected": self.connected(seat)}
+            {
+                "seat": seat,
+                "name": holder and holder.name,
+                "connected": self.connected(seat),
+                "computer": holder and holder.computer,
+            }
             for seat, holder in enumerate(self.seats)
         ]
 
+    def played_by_computer(self, seat: int) -> bool:
+        holder = self.seats[seat]
+        return holder is not None and holder.computer is not None
+
     def connected(self, seat: int) -> bool:
+        """A person with a socket open (on any process); the computer's own seat always."""
+        holder = self.seats[seat] if seat < len(self.seats) else None
+        if holder is not None and holder.is_computer:
+            return True
         return self.online[seat] > 0 or any(
             counts[seat] > 0 for counts in self.remote.values() if seat < len(counts)
         )
@@ -154,8 +191,15 @@ def new_match(
     return row, state
 
 
-def last_action(game: Game[Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
-    return {"seat": seat, "action": action, "text": game.notation(action)}
+def last_action(
+    game: Game[Any], seat: int, action: dict[str, Any], by_computer: bool = False
+) -> dict[str, Any]:
+    return {
+        "seat": seat,
+        "action": action,
+        "text": game.notation(action),
+        "computer": by_computer,
+    }
 
 
 def rebuild(loaded: LoadedRoom) -> LiveRoom:
@@ -164,6 +208,7 @@ def rebuild(loaded: LoadedRoom) -> LiveRoom:
     row = loaded.match
     moves = [(stored.seat, stored.action) for stored in loaded.actions]
     *_, state = replay(game, row.seed, row.options, moves)
+    last = loaded.actions[-1] if loaded.actions else None
     match = LiveMatch(
         row.id,
         row.number,
@@ -171,12 +216,14 @@ def rebuild(loaded: LoadedRoom) -> LiveRoom:
         state,
         row.status,
         version=len(moves),
-        last_action=last_action(game, *moves[-1]) if moves else None,
+        last_action=None if last is None else last_action(game, *astuple(last)[1:]),
         result=game.result(state),
     )
+    if row.status == ABANDONED and row.result is not None:  # ended by a player's choice
+        match.status, match.result = "finished", abandoned(row.result["abandoned_by"])
     seats: list[Holder | None] = [None] * game.seats
     for seat in loaded.seats:
-        seats[seat.seat] = Holder(seat.name, seat.token_hash)
+        seats[seat.seat] = Holder(seat.name, seat.token_hash, seat.computer)
     room = LiveRoom(
         id=loaded.room.id,
         game=game,
@@ -192,3 +239,8 @@ def rebuild(loaded: LoadedRoom) -> LiveRoom:
         room.count_finished(winner)
     room.rematch.update(loaded.rematch)
     return room
+
+
+def check_open(room: LiveRoom) -> None:
+    if room.closed:
+        raise Refusal("unknown_room", "this room was closed")

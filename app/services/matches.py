@@ -68,12 +68,14 @@ class MatchService:
                     "seat": stored.seat,
                     "action": action,
                     "text": game.notation(action),
+                    "computer": stored.by_computer,
                 }
             )
         return moves
 
     def is_finished(self, match_id: int) -> bool:
-        return 0 < match_id <= MAX_MATCH_ID and self.store.match_status(match_id) == "finished"
+        """Finished, or abandoned by a player's choice: either has a result to review."""
+        return 0 < match_id <= MAX_MATCH_ID and self.store.match_ended(match_id)
 
     def replay(self, match_id: int) -> dict[str, Any] | None:
         """Every step of a finished match, from the deal to the end; None if not finished."""
@@ -83,6 +85,7 @@ class MatchService:
         match, players, actions = found
         game = get_game(match.game)
         moves = [(stored.seat, stored.action) for stored in actions]
+        by_computer = [False, *(stored.by_computer for stored in actions)]
         states = list(replay(game, match.seed, match.options, moves))
         result = game.result(states[-1])
         return {
@@ -90,8 +93,9 @@ class MatchService:
             "game": match.game,
             "options": match.options,
             "players": players,
-            "result": result and result.to_json(),
-            "steps": revealed_steps(game, moves, states),
+            # An abandoned match has no result in the rules; its stored one says so.
+            "result": result.to_json() if result is not None else match.result,
+            "steps": revealed_steps(game, moves, states, by_computer),
         }
 
     def analysis(self, match_id: int) -> dict[str, Any] | None:
@@ -133,9 +137,14 @@ class MatchService:
 
 
 def revealed_steps(
-    game: Game[Any], moves: list[tuple[int, dict[str, Any]]], states: list[Any]
+    game: Game[Any],
+    moves: list[tuple[int, dict[str, Any]]],
+    states: list[Any],
+    by_computer: list[bool] | None = None,
 ) -> list[dict[str, Any]]:
-    """Each step of a line: the deal, then every action with the table after it, revealed."""
+    """Each step of a line: the deal, then every action with the table after it, revealed,
+    and whether the computer made it."""
+    computer = by_computer or [False] * len(states)
     return [
         {
             "ply": ply,
@@ -143,8 +152,9 @@ def revealed_steps(
             "action": action,
             "text": action and game.notation(action),
             "view": game.view(state, None, reveal=True),
+            "computer": by,
         }
-        for ply, ((seat, action), state) in enumerate(
-            zip([(None, None), *moves], states, strict=True)
+        for ply, ((seat, action), state, by) in enumerate(
+            zip([(None, None), *moves], states, computer, strict=True)
         )
     ]

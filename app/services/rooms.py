@@ -20,21 +20,24 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from app.messaging import Broadcaster, Connection
 from app.observability import ACTION_LATENCY, ACTIONS
-from app.protocol import ActionMessage, Ping, RematchRequest
+from app.protocol import Ping, RematchRequest, TakeoverChoice
 from app.services import texts
 from app.services.cache import STORE_ACTIVITY_EVERY, RoomCache
+from app.services.computer import ComputerPlayers
 from app.services.live import (
     Holder,
     LiveMatch,
     LiveRoom,
+    check_open,
     last_action,
     new_match,
     room_options,
 )
 from app.services.refusals import Refusal, describe_error
 from app.services.schemas import action_adapter
+from app.services.seats import COMPUTER_NAME, ComputerSeats, check_computer, computer_seat
 from app.settings import Settings
-from app.storage.models import Room, Seat
+from app.storage.models import COMPUTER, Room, Seat
 from app.storage.repositories import Finish, HeldRoom, PlyTaken, SeatTaken, Store
 from engine import IllegalAction, get_game
 
@@ -66,17 +69,29 @@ class RoomService:
         # Several processes (REDIS_URL): what this one stores, it announces to the others.
         self.relay = relay
         self.cache = RoomCache(store, broadcaster, settings.room_idle_minutes)
+        self.computer = ComputerPlayers(self, settings)
+        self.seats = ComputerSeats(self)
+        self.cache.on_close = self.computer.forget
         if relay is not None:
             self.cache.on_load = lambda room: relay.announce({"t": "hello", "room": room.id})
 
     # Creating and finding rooms
 
-    def create_room(self, game_name: str, options: dict[str, Any], preset: str | None) -> LiveRoom:
+    def create_room(
+        self,
+        game_name: str,
+        options: dict[str, Any],
+        preset: str | None,
+        computer: str | None = None,
+    ) -> LiveRoom:
+        """A new room; with ``computer`` (a bot level) the computer holds its last seat."""
         try:
             game = get_game(game_name)
         except KeyError as error:
             raise Refusal("unknown_game", str(error.args[0])) from None
         resolved = room_options(game, options, preset)
+        if computer is not None:
+            check_computer(game.name, game.seats, computer)
         now = self.clock()
         room_id = secrets.token_urlsafe(ROOM_ID_BYTES)
         row = Room(
@@ -88,13 +103,18 @@ class RoomService:
             last_active_at=now,
         )
         match, state = new_match(room_id, game, resolved, 1, "waiting", now)
-        self.store.create_room(row, match)
+        seats: list[Holder | None] = [None] * game.seats
+        stored = []
+        if computer is not None:
+            seats[-1] = Holder(COMPUTER_NAME, COMPUTER, computer)
+            stored.append(computer_seat(room_id, game.seats - 1, computer))
+        self.store.create_room(row, match, stored)
         room = LiveRoom(
             id=room_id,
             game=game,
             options=resolved,
             preset=preset,
-            seats=[None] * game.seats,
+            seats=seats,
             match=LiveMatch.of(match, state),
             last_active=now,
             stored_active=now,
@@ -144,18 +164,23 @@ class RoomService:
             logger.warning("seat taken elsewhere", extra={"room_id": room.id, "seat": free[0]})
             return False
         room.seats[free[0]] = Holder(name, token_hash)
-        room.last_active = room.stored_active = now
-        if starts:
-            room.match.status = "playing"
+        self._seated(room, free[0], starts, now)
         self._seat_watchers(room, token_hash, free[0])
         self.broadcaster.publish_all(room.id, texts.presence_text(room))
         self._publish_state(room)
         self._announce({"t": "seat", "room": room.id})
         self._announce_online(room)
-        logger.info(
-            "seat taken", extra={"room_id": room.id, "seat": free[0], "match_id": room.match.id}
-        )
+        self.computer.update(room)
         return True
+
+    def _seated(self, room: LiveRoom, seat: int, starts: bool, now: datetime) -> None:
+        room.last_active = room.stored_active = now
+        if starts:
+            room.match.status = "playing"
+            room.turn_since = time.monotonic()
+        logger.info(
+            "seat taken", extra={"room_id": room.id, "seat": seat, "match_id": room.match.id}
+        )
 
     def _seat_watchers(self, room: LiveRoom, token_hash: str, seat: int) -> None:
         """Sockets this player opened before joining become the seat's."""
@@ -177,10 +202,15 @@ class RoomService:
             room.last_active = self.clock()
             if connection.seat is not None:
                 room.online[connection.seat] += 1
+                self.seats.reclaim(room, connection.seat)
             connection.send(texts.state_texts(room, [connection.seat])[connection.seat])
+            if room.id in self.computer.offered:
+                connection.send(self.computer.offer_text(room))
             if connection.seat is not None and room.online[connection.seat] == 1:
                 self.broadcaster.publish_all(room.id, texts.presence_text(room))
                 self._announce_online(room)
+            # After a restart too: the computer to move thinks; an absent seat is watched.
+            self.computer.update(room)
 
     async def disconnect(self, room: LiveRoom, connection: Connection) -> None:
         """A dropped seat keeps the seat; the others learn that it went away."""
@@ -192,6 +222,7 @@ class RoomService:
             if room.online[connection.seat] == 0:
                 self.broadcaster.publish_all(room.id, texts.presence_text(room))
                 self._announce_online(room)
+                self.computer.update(room, think=False)
 
     # The message path
 
@@ -201,26 +232,48 @@ class RoomService:
             connection.send(texts.PONG)
         elif isinstance(message, RematchRequest):
             await self._ask_rematch(room, connection)
+        elif isinstance(message, TakeoverChoice):
+            await self.seats.answer_takeover(room, connection, message)
         else:
-            started = time.perf_counter()
-            await self._act(room, connection, message)
-            ACTIONS.labels(room.game.name).inc()
-            ACTION_LATENCY.observe(time.perf_counter() - started)
+            await self.play(room, connection.seat, message.version, message.action)
 
-    async def _act(self, room: LiveRoom, connection: Connection, message: ActionMessage) -> None:
+    async def play(
+        self,
+        room: LiveRoom,
+        seat: int | None,
+        version: int,
+        action: dict[str, Any],
+        by_computer: bool = False,
+    ) -> None:
+        """One action of a seat, a person's or the computer's (the same path for both)."""
+        started = time.perf_counter()
+        await self._act(room, seat, version, action, by_computer)
+        ACTIONS.labels(room.game.name).inc()
+        ACTION_LATENCY.observe(time.perf_counter() - started)
+
+    async def _act(
+        self,
+        room: LiveRoom,
+        seat: int | None,
+        version: int,
+        action: dict[str, Any],
+        by_computer: bool,
+    ) -> None:
         """The action path, guards in order: seat, match running, turn, version, shape,
         engine; then store, then fan out."""
         async with room.lock:
             check_open(room)
-            seat, match, game = connection.seat, room.match, room.game
+            match, game = room.match, room.game
             if seat is None:
                 raise Refusal("not_seated", "spectators cannot act; join a free seat first")
+            if by_computer and not room.played_by_computer(seat):
+                raise Refusal("not_your_turn", "the player took their seat back")
             if match.status == "finished":
                 raise Refusal("game_over", "the match is over")
             if match.status == "waiting":
                 raise Refusal("waiting", "the match starts when every seat is taken")
             self._check_relay()
-            if message.version > match.version and self.relay is not None:
+            if version > match.version and self.relay is not None:
                 # Another process stored newer actions than this one has heard of yet.
                 self.cache.catch_up(room)
                 match = room.match
@@ -228,20 +281,20 @@ class RoomService:
                     raise Refusal("stale", "the match moved on; here is the current state")
             if game.to_move(match.state) != seat:
                 raise Refusal("not_your_turn", "it is not your turn")
-            if message.version != match.version:
+            if version != match.version:
                 raise Refusal(
-                    "stale", f"version {message.version} is not the current version {match.version}"
+                    "stale", f"version {version} is not the current version {match.version}"
                 )
             try:
-                action_adapter(game.name).validate_python(message.action, strict=True)
+                action_adapter(game.name).validate_python(action, strict=True)
             except ValidationError as error:
                 raise Refusal("malformed", describe_error(error)) from None
             try:
-                state = game.apply(match.state, seat, message.action)
+                state = game.apply(match.state, seat, action)
             except IllegalAction as error:
                 raise Refusal(error.code, error.message) from None  # type: ignore[arg-type]
             try:
-                await self._store_action(room, seat, message.action, state)
+                await self._store_action(room, seat, action, state, by_computer)
             except PlyTaken:
                 # Another server process stored this version first: catch up, then say so.
                 self.cache.catch_up(room)
@@ -255,12 +308,14 @@ class RoomService:
                     "match": match.id,
                     "v": match.version,
                     "seat": seat,
-                    "action": message.action,
+                    "action": action,
+                    "computer": by_computer,
                 }
             )
+            self.computer.update(room)
 
     async def _store_action(
-        self, room: LiveRoom, seat: int, action: dict[str, Any], state: Any
+        self, room: LiveRoom, seat: int, action: dict[str, Any], state: Any, by_computer: bool
     ) -> None:
         """Store the action, then advance the live match (never the other way round)."""
         game, match = room.game, room.match
@@ -277,6 +332,7 @@ class RoomService:
                 now,
                 finish,
                 active_room=room.id if touch else None,
+                by_computer=by_computer,
             )
         except SQLAlchemyError:
             logger.exception(
@@ -287,7 +343,7 @@ class RoomService:
         room.last_active = now
         if touch:
             room.stored_active = now
-        advance(room, seat, action, state)
+        advance(room, seat, action, state, by_computer)
 
     async def _ask_rematch(self, room: LiveRoom, connection: Connection) -> None:
         async with room.lock:
@@ -305,13 +361,15 @@ class RoomService:
                 raise Refusal("unavailable", "the request could not be saved; try again") from None
             room.rematch.update(stored)
             room.last_active = self.clock()
-            if len(room.rematch) < room.game.seats:
+            computers = {seat for seat, h in enumerate(room.seats) if h and h.is_computer}
+            if len(room.rematch | computers) < room.game.seats:
                 self.broadcaster.publish_all(room.id, texts.rematch_text(room))
                 self._announce({"t": "rematch", "room": room.id})
                 return
             self._start_rematch(room)
             self._publish_state(room)
             self._announce({"t": "rematch", "room": room.id})
+            self.computer.update(room)
 
     def _start_rematch(self, room: LiveRoom) -> None:
         game, previous = room.game, room.match
@@ -327,6 +385,7 @@ class RoomService:
             logger.exception("storing a rematch failed", extra={"room_id": room.id})
             raise Refusal("unavailable", "the rematch could not be saved; try again") from None
         room.match = LiveMatch.of(row, state)
+        room.turn_since = time.monotonic()
         room.rematch.clear()
         logger.info(
             "rematch started",
@@ -366,16 +425,20 @@ class RoomService:
             self.relay.announce({"t": "close", "room": room_id})
         return closed
 
-    def shutdown(self) -> None:
+    async def shutdown(self) -> None:
+        await self.computer.shutdown()
         self.cache.clear()
 
 
-def advance(room: LiveRoom, seat: int, action: dict[str, Any], state: Any) -> None:
+def advance(
+    room: LiveRoom, seat: int, action: dict[str, Any], state: Any, by_computer: bool = False
+) -> None:
     """Move the live match on by one stored action (stored by this process or another)."""
     game, match = room.game, room.match
     match.state = state
     match.version += 1
-    match.last_action = last_action(game, seat, action)
+    match.last_action = last_action(game, seat, action, by_computer)
+    room.turn_since = time.monotonic()
     result = game.result(state)
     if result is not None:
         match.status, match.result = "finished", result
@@ -384,8 +447,3 @@ def advance(room: LiveRoom, seat: int, action: dict[str, Any], state: Any) -> No
             "match finished",
             extra={"room_id": room.id, "match_id": match.id, "winner": result.winner},
         )
-
-
-def check_open(room: LiveRoom) -> None:
-    if room.closed:
-        raise Refusal("unknown_room", "this room was closed")

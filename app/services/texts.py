@@ -32,6 +32,11 @@ def rematch_text(room: LiveRoom) -> str:
     return dumps({"type": "rematch", "requested_by": sorted(room.rematch)})
 
 
+def takeover_text(seat: int | None, levels: list[str]) -> str:
+    """The seat the others may let the computer play or end the match for (None: no one)."""
+    return dumps({"type": "takeover", "seat": seat, "levels": levels})
+
+
 def state_texts(room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience, str]:
     """One `state` text per audience: each seat's own view, one shared by spectators."""
     game, match = room.game, room.match

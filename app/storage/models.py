@@ -16,6 +16,7 @@ from sqlalchemy import (
     String,
     TypeDecorator,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -63,6 +64,10 @@ class Room(Base):
     closed_at: Mapped[datetime | None]
 
 
+# The token hash of a seat the computer holds: no HMAC (hex) ever equals it.
+COMPUTER = "computer"
+
+
 def fold_name(name: str) -> str:
     """A name as the history search compares it: NFC, then Unicode case folding (SQLite's
     lower() folds ASCII only, so the folding is Python's, on write and on query)."""
@@ -80,6 +85,9 @@ class Seat(Base):
     # fold_name(name); case folding can lengthen a name (ß → ss), up to three times.
     name_folded: Mapped[str] = mapped_column(String(72))
     token_hash: Mapped[str] = mapped_column(String(64), index=True)
+    # The bot level of the computer playing this seat: a computer's own seat (token_hash
+    # COMPUTER), or a person's while they are away (until they come back); else None.
+    computer: Mapped[str | None] = mapped_column(String(16))
 
 
 class Match(Base):
@@ -93,7 +101,9 @@ class Match(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     options: Mapped[dict[str, Any]]
     first_seat: Mapped[int | None]
-    status: Mapped[str] = mapped_column(String(16))  # waiting, playing, finished
+    # waiting, playing, finished; abandoned: ended unfinished (with a result and finished_at
+    # when a player ended it for an absent opponent; without, when its room closed).
+    status: Mapped[str] = mapped_column(String(16))
     result: Mapped[dict[str, Any] | None]
     winner: Mapped[int | None]
     started_at: Mapped[datetime | None]
@@ -111,6 +121,7 @@ class ActionRow(Base):
     seat: Mapped[int]
     action: Mapped[dict[str, Any]]
     created_at: Mapped[datetime]
+    by_computer: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class RematchRequestRow(Base):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,9 +32,10 @@ from app.storage.models import (
 ACTIONS = Base.metadata.tables[ActionRow.__tablename__]
 MATCHES = Base.metadata.tables[Match.__tablename__]
 ROOMS = Base.metadata.tables[Room.__tablename__]
-
-
-ACTION_COLUMNS = ("match_id", "ply", "seat", "action", "created_at")
+ACTION_COLUMNS = select(
+    ActionRow.ply, ActionRow.seat, ActionRow.action, ActionRow.by_computer
+).order_by(ActionRow.ply)
+INSERTED_ACTION_COLUMNS = ("match_id", "ply", "seat", "action", "created_at", "by_computer")
 
 
 class PreparedInsert:
@@ -79,6 +81,7 @@ class StoredAction:
     ply: int
     seat: int
     action: dict[str, Any]
+    by_computer: bool = False
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,7 @@ class Store:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self._writer: Connection | None = None
-        self._insert_action = PreparedInsert(engine.dialect, ACTIONS, ACTION_COLUMNS)
+        self._insert_action = PreparedInsert(engine.dialect, ACTIONS, INSERTED_ACTION_COLUMNS)
         # On a database over the network (PostgreSQL) the action path's INSERT and commit
         # run on one thread of their own, so that the event loop serves every other room
         # during the round trip. SQLite's local commit is faster than the hop to a thread.
@@ -137,11 +140,15 @@ class Store:
 
     # Rooms and seats
 
-    def create_room(self, room: Room, match: Match) -> None:
+    def create_room(self, room: Room, match: Match, seats: Sequence[Seat] = ()) -> None:
+        """The room, its first match and the seats taken from the start (the computer's)."""
         with self.sessions.begin() as session:
             session.add(room)
             session.flush()
             session.add(match)
+            for seat in seats:
+                seat.name_folded = fold_name(seat.name)
+                session.add(seat)
 
     def load_room(self, room_id: str) -> LoadedRoom | None:
         """An open room with its seats, its newest match and that match's actions."""
@@ -154,11 +161,7 @@ class Store:
                 select(Match).where(Match.room_id == room_id).order_by(Match.number)
             ).all()
             current = matches[-1]
-            rows = session.execute(
-                select(ActionRow.ply, ActionRow.seat, ActionRow.action)
-                .where(ActionRow.match_id == current.id)
-                .order_by(ActionRow.ply)
-            ).all()
+            rows = session.execute(ACTION_COLUMNS.where(ActionRow.match_id == current.id)).all()
             rematch = session.scalars(
                 select(RematchRequestRow.seat)
                 .where(RematchRequestRow.match_id == current.id)
@@ -168,7 +171,7 @@ class Store:
                 room=room,
                 seats=list(seats),
                 match=current,
-                actions=[StoredAction(ply, seat, action) for ply, seat, action in rows],
+                actions=[StoredAction(*row) for row in rows],
                 finished_winners=[m.winner for m in matches if m.status == "finished"],
                 rematch=list(rematch),
             )
@@ -191,6 +194,25 @@ class Store:
                 )
         except IntegrityError as error:
             raise SeatTaken(seat.room_id) from error
+
+    def set_computer(self, room_id: str, seat: int, level: str | None) -> None:
+        """The computer starts (a level) or stops (None) playing a person's seat."""
+        with self.sessions.begin() as session:
+            session.execute(
+                update(Seat)
+                .where(Seat.room_id == room_id, Seat.seat == seat)
+                .values(computer=level)
+            )
+
+    def abandon_match(self, match_id: int, result: dict[str, Any], at: datetime) -> bool:
+        """End a running match as abandoned; False when it was no longer running."""
+        with self.sessions.begin() as session:
+            ended = session.execute(
+                update(Match)
+                .where(Match.id == match_id, Match.status == "playing")
+                .values(status="abandoned", result=result, winner=None, finished_at=at)
+            )
+            return ended.rowcount == 1  # type: ignore[attr-defined,no-any-return]
 
     def add_match(self, match: Match) -> None:
         with self.sessions.begin() as session:
@@ -218,16 +240,25 @@ class Store:
         now: datetime,
         finish: Finish | None = None,
         active_room: str | None = None,
+        by_computer: bool = False,
     ) -> None:
         """`record_action`, off the event loop when the database is over the network. The
         caller holds the room's lock, so each room has at most one write waiting."""
         if self._offload is None:
-            self.record_action(match_id, ply, seat, action, now, finish, active_room)
+            self.record_action(match_id, ply, seat, action, now, finish, active_room, by_computer)
             return
         await asyncio.get_running_loop().run_in_executor(
             self._offload,
             functools.partial(
-                self.record_action, match_id, ply, seat, action, now, finish, active_room
+                self.record_action,
+                match_id,
+                ply,
+                seat,
+                action,
+                now,
+                finish,
+                active_room,
+                by_computer,
             ),
         )
 
@@ -240,13 +271,16 @@ class Store:
         now: datetime,
         finish: Finish | None = None,
         active_room: str | None = None,
+        by_computer: bool = False,
     ) -> None:
         """Insert one action (and finish the match, or note the room's activity, in the same
         commit); raise PlyTaken when that ply is already stored."""
         try:
             connection = self._action_writer()
             with connection.begin():
-                self._insert_action.run(connection, (match_id, ply, seat, action, now))
+                self._insert_action.run(
+                    connection, (match_id, ply, seat, action, now, by_computer)
+                )
                 if finish is not None:
                     connection.execute(
                         update(MATCHES)
@@ -323,8 +357,9 @@ class Store:
         offset: int,
         held_by: str | None = None,
     ) -> list[tuple[Match, list[str | None]]]:
-        """Finished matches, newest first: all, or (held_by, a token hash) one player's."""
-        query = select(Match).where(Match.status == "finished")
+        """Ended matches (finished or abandoned), newest first: all, or (held_by, a token
+        hash) one player's."""
+        query = select(Match).where(Match.finished_at.is_not(None))
         if held_by is not None:
             query = query.where(
                 Match.room_id.in_(select(Seat.room_id).where(Seat.token_hash == held_by))
@@ -357,34 +392,28 @@ class Store:
             )
             return found is not None
 
-    def match_status(self, match_id: int) -> str | None:
+    def match_ended(self, match_id: int) -> bool:
+        """Finished, or abandoned by a player's choice (both have a result and an end)."""
         with self.sessions() as session:
-            return session.scalar(select(Match.status).where(Match.id == match_id))
+            found = session.scalar(select(Match.finished_at).where(Match.id == match_id))
+            return found is not None
 
     def finished_match(
         self, match_id: int
     ) -> tuple[Match, list[str | None], list[StoredAction]] | None:
         with self.sessions() as session:
             match = session.get(Match, match_id)
-            if match is None or match.status != "finished":
+            if match is None or match.finished_at is None:
                 return None
-            rows = session.execute(
-                select(ActionRow.ply, ActionRow.seat, ActionRow.action)
-                .where(ActionRow.match_id == match_id)
-                .order_by(ActionRow.ply)
-            ).all()
-            actions = [StoredAction(ply, seat, action) for ply, seat, action in rows]
+            rows = session.execute(ACTION_COLUMNS.where(ActionRow.match_id == match_id)).all()
+            actions = [StoredAction(*row) for row in rows]
             return match, self._names(session, {match.room_id})[match.room_id], actions
 
     def match_actions(self, match_id: int) -> list[StoredAction]:
         """Every stored action of a match, in order (a running match's too)."""
         with self.sessions() as session:
-            rows = session.execute(
-                select(ActionRow.ply, ActionRow.seat, ActionRow.action)
-                .where(ActionRow.match_id == match_id)
-                .order_by(ActionRow.ply)
-            ).all()
-            return [StoredAction(ply, seat, action) for ply, seat, action in rows]
+            rows = session.execute(ACTION_COLUMNS.where(ActionRow.match_id == match_id)).all()
+            return [StoredAction(*row) for row in rows]
 
     @staticmethod
     def _names(session: Session, room_ids: set[str]) -> dict[str, list[str | None]]:

@@ -144,3 +144,9 @@ export function ago(iso) {
   }
   return format.format(0, "second");
 }
+
+/** The computer's levels worth offering a person: "random" only where there is no other. */
+export function offeredLevels(levels) {
+  const real = levels.filter((level) => level !== "random");
+  return real.length ? real : levels;
+}

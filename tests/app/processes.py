@@ -232,6 +232,7 @@ class Client:
     rematch: list[int] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     closed: int | None = None
+    takeover: dict[str, Any] | None = None  # the latest takeover offer heard
 
     def open(self, base_url: str | None = None) -> Client:
         self.base_url = base_url or self.base_url
@@ -264,6 +265,8 @@ class Client:
             self.rematch = message["requested_by"]
         elif message["type"] == "error":
             self.errors.append(message)
+        elif message["type"] == "takeover":
+            self.takeover = message
         return message
 
     def until(self, done: Callable[[], bool], seconds: float, what: str) -> None:

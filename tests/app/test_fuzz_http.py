@@ -34,7 +34,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from app.main import app
-from app.protocol import CreateRoom, JoinRoom
+from app.protocol import AddComputer, CreateRoom, JoinRoom
+from app.services.computer import levels
 from engine import games
 from tests.app.tables import Table, play
 
@@ -60,6 +61,7 @@ JSON_VALUES = st.recursive(
     max_leaves=8,
 )
 OPTIONS = [option for game in games() for option in game.options]
+LEVELS = sorted({level for game in games() for level in levels(game.name)})
 # Our own bodies for the routes that take one: their fields, in the games' words or junk.
 VOCABULARY = {
     "game": st.sampled_from([game.name for game in games()]),
@@ -70,10 +72,13 @@ VOCABULARY = {
     ),
     "preset": st.sampled_from([preset.name for game in games() for preset in game.presets]) | TEXT,
     "name": TEXT,
+    "computer": st.sampled_from(LEVELS) | TEXT,
+    "level": st.sampled_from(LEVELS) | TEXT,
 }
 BODY_MODELS: dict[str, type[BaseModel]] = {
     "POST /api/rooms": CreateRoom,
     "POST /api/rooms/{room_id}/join": JoinRoom,
+    "POST /api/rooms/{room_id}/computer": AddComputer,
 }
 
 

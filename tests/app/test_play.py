@@ -119,7 +119,12 @@ def test_a_reconnecting_player_gets_a_full_sync_and_keeps_the_seat(table: Table)
         before = bo.state
         close_all([bo])
         dropped = ada.next("presence")
-        assert dropped["players"][1] == {"seat": 1, "name": "Bo", "connected": False}
+        assert dropped["players"][1] == {
+            "seat": 1,
+            "name": "Bo",
+            "connected": False,
+            "computer": None,
+        }
         with table.socket(room_id, cookies[1]) as bo_again:
             assert bo_again.state["version"] == before["version"] == 9
             assert bo_again.state["view"] == before["view"]

@@ -151,3 +151,57 @@ def _backdate(app: AppProcess, room_id: str) -> None:
             "UPDATE rooms SET last_active_at = now() - interval '1 day' WHERE id = %s",
             (room_id,),
         )
+
+
+@pytest.fixture
+def scaled_quick(
+    tmp_path: Path,
+    fresh_database: str,  # noqa: F811
+) -> Iterator[tuple[list[AppProcess], Nginx]]:
+    """Two processes whose computer answers at once and offers a takeover after 1 s."""
+    apps = start_apps(
+        tmp_path,
+        fresh_database,
+        REDIS_URL,
+        MESSAGES_PER_SECOND="1000",
+        BOT_MOVE_DELAY_SECONDS="0",
+        TAKEOVER_SECONDS="1",
+    )
+    nginx = start_nginx(tmp_path, apps)
+    try:
+        yield apps, nginx
+    finally:
+        nginx.stop()
+        for app in apps:
+            app.stop()
+
+
+def test_the_computer_takes_an_absent_seat_across_two_processes(
+    scaled_quick: tuple[list[AppProcess], Nginx],
+) -> None:
+    (a, b), _proxy = scaled_quick
+    room_id = create_room(a.base_url, rounds=1)
+    _, ada = join(a.base_url, room_id, "Ada")
+    _, bo = join(b.base_url, room_id, "Bo")
+    player0 = Client(a.base_url, room_id, ada).open()
+    player1 = Client(b.base_url, room_id, bo).open()
+    player0.until(lambda: player0.connected(1), SECONDS, "Bo online")
+    if player0.state["to_move"] == 1:
+        play_moves(player1, [player0], 2, random.Random(15))
+    # Ada (on a) is to move and leaves; Bo (on b) hears of it over Redis, then the offer.
+    player0.close()
+    player1.until(
+        lambda: bool(player1.takeover and player1.takeover["seat"] == 0), SECONDS, "the offer"
+    )
+    version = player1.state["version"]
+    player1.send({"type": "takeover", "choice": "computer", "level": "easy"})
+    player1.until(lambda: player1.state["to_move"] == 1, SECONDS, "the computer played Ada's turn")
+    assert player1.state["version"] == version + 2
+    assert player1.state["last_action"]["computer"] is True
+    assert player1.state["players"][0]["computer"] == "easy"
+    # Ada comes back through a and takes her seat back; Bo (on b) sees it.
+    player0 = Client(a.base_url, room_id, ada).open()
+    player1.until(
+        lambda: player1.presence[0]["computer"] is None, SECONDS, "Ada took her seat back"
+    )
+    assert not (player0.errors or player1.errors)

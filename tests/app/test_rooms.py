@@ -30,7 +30,7 @@ def test_a_new_room_has_free_seats_and_starts_nothing(table: Table) -> None:
     room_id = table.create_room("scoundrel")
     room = table.client.get(f"/api/rooms/{room_id}").json()
     assert room["status"] == "waiting"
-    assert room["seats"] == [{"seat": 0, "name": None, "connected": False}]
+    assert room["seats"] == [{"seat": 0, "name": None, "connected": False, "computer": None}]
     assert room["tally"] == {"wins": [0], "draws": 0, "matches": 0}
 
 
@@ -123,7 +123,12 @@ def test_presence_tells_when_a_seat_connects_and_drops(table: Table) -> None:
         assert ada.next("presence")["players"][0]["connected"] is True
         with table.socket(room_id, cookies[1]) as bo:
             assert [p["connected"] for p in ada.next("presence")["players"]] == [True, True]
-            assert bo.state["players"][1] == {"seat": 1, "name": "Bo", "connected": True}
+            assert bo.state["players"][1] == {
+                "seat": 1,
+                "name": "Bo",
+                "connected": True,
+                "computer": None,
+            }
         assert [p["connected"] for p in ada.next("presence")["players"]] == [True, False]
     seats = table.client.get(f"/api/rooms/{room_id}").json()["seats"]
     assert [s["connected"] for s in seats] == [False, False]
@@ -172,7 +177,7 @@ def test_openapi_describes_every_api_route_with_a_summary_and_a_response_model(
 ) -> None:
     paths = table.client.get("/openapi.json").json()["paths"]
     api = {path: ops for path, ops in paths.items() if path.startswith("/api/")}
-    assert len(api) == 9  # /api/rooms/{room_id}/moves included
+    assert len(api) == 10  # /api/rooms/{room_id}/moves and .../computer included
     for operations in api.values():
         for operation in operations.values():
             assert operation["summary"]

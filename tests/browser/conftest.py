@@ -63,6 +63,9 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         # all as one client (tests/app/test_limits.py tests the caps).
         "ROOMS_PER_ADDRESS_PER_MINUTE": "10000",
         "MAX_CONNECTIONS_PER_ADDRESS": "10000",
+        # Computer players answer at once, and an absent player's seat is offered soon.
+        "BOT_MOVE_DELAY_SECONDS": "0",
+        "TAKEOVER_SECONDS": "2",
     }
     log = (folder / "server.log").open("wb")
     server = subprocess.Popen(

@@ -11,8 +11,11 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 
-def create_room(page: Page, game: str, name: str, preset: str | None = None) -> str:
-    """From the home page: choose the game (and variant), type a name, create.
+def create_room(
+    page: Page, game: str, name: str, preset: str | None = None, computer: str | None = None
+) -> str:
+    """From the home page: choose the game (and variant, and a computer opponent's level),
+    type a name, create.
 
     Returns the room's share link."""
     page.goto("/")
@@ -20,6 +23,8 @@ def create_room(page: Page, game: str, name: str, preset: str | None = None) -> 
     page.locator(f"label[for='game-{game}']").click()
     if preset is not None:
         page.locator(f"input[name='preset'][value='{preset}'] + span").click()
+    if computer is not None:
+        page.locator(f"input[name='opponent'][value='{computer}'] + span").click()
     page.fill("#player-name", name)
     page.click("#create-room")
     page.wait_for_url("**/r/**")

@@ -24,6 +24,7 @@ function outcome(match) {
   const result = match.result ?? {};
   const scores = result.scores ?? [];
   if (match.players.length === 1) return t("history.score", { score: num(scores[0] ?? 0) });
+  if (result.reason === "abandoned") return t("history.abandoned", { name: match.players.find((_, seat) => seat !== result.abandoned_by) ?? "" });
   const line = match.players.map((name, seat) => `${name} ${num(scores[seat] ?? 0)}`).join(" : ");
   const winner = result.winner === null || result.winner === undefined ? t("history.draw") : t("history.winner", { name: match.players[result.winner] });
   return `${line} · ${winner}`;

@@ -3,7 +3,7 @@
 import { card } from "../cards.js";
 import { loadGameStrings, localized, t } from "../i18n.js";
 import { boot } from "../page.js";
-import { ago, api, copyText, fill, h, roomLink, storedName, storeName, toast, when } from "../ui.js";
+import { ago, api, copyText, fill, h, offeredLevels, roomLink, storedName, storeName, toast, when } from "../ui.js";
 
 const CUSTOM = "custom";
 const MAX_ROOMS = 8;
@@ -12,7 +12,7 @@ const form = document.getElementById("create-form");
 const nameInput = document.getElementById("player-name");
 let games = [];
 let rooms = [];
-let chosen = { game: null, preset: STANDARD, options: {} };
+let chosen = { game: null, preset: STANDARD, options: {}, computer: null };
 
 function gameByName(name) {
   return games.find((game) => game.name === name);
@@ -29,7 +29,7 @@ function standardPreset(game) {
 
 function chooseGame(name) {
   const game = gameByName(name);
-  chosen = { game: name, preset: standardPreset(game), options: defaults(game) };
+  chosen = { game: name, preset: standardPreset(game), options: defaults(game), computer: null };
   renderForm();
 }
 
@@ -74,6 +74,19 @@ function renderPresets(game) {
     chosen.preset === CUSTOM ? chip(CUSTOM, t("home.custom")) : null);
 }
 
+/** A friend through the link, or the computer at one of its levels (two-player games). */
+function renderOpponent(game) {
+  const fieldset = document.getElementById("opponent");
+  fieldset.hidden = game.computer.length === 0;
+  const chip = (value, label) => h("label", { class: "chip-radio" },
+    h("input", { type: "radio", name: "opponent", value: value ?? "", checked: chosen.computer === value, onchange: () => { chosen.computer = value; } }),
+    h("span", {}, label));
+  fill(fieldset,
+    h("legend", {}, t("home.opponent")),
+    chip(null, t("home.friend")),
+    ...offeredLevels(game.computer).map((level) => chip(level, t("home.computer", { level: t(`level.${level}`, {}, level) }))));
+}
+
 function choiceLabel(option, value) {
   const key = `choice.${option.name}.${JSON.stringify(value)}`;
   return t(key, {}, value === null ? t("choice.none") : String(value));
@@ -103,6 +116,7 @@ function renderForm() {
   const game = gameByName(chosen.game);
   if (!game) return;
   renderPresets(game);
+  renderOpponent(game);
   const body = document.getElementById("options-body");
   fill(body, ...game.options.map(optionControl));
   document.getElementById("options").hidden = game.options.length === 0;
@@ -157,6 +171,7 @@ async function createRoom(event) {
   const body = { game: chosen.game };
   if (chosen.preset === CUSTOM) body.options = chosen.options;
   else if (chosen.preset !== STANDARD) body.preset = chosen.preset;
+  if (chosen.computer) body.computer = chosen.computer;
   const button = document.getElementById("create-room");
   button.disabled = true;
   try {

@@ -6,7 +6,7 @@
 import { localized, t } from "../i18n.js";
 import { boot } from "../page.js";
 import { RoomSocket } from "../socket.js";
-import { api, copyText, errorText, fill, h, roomLink, storedName, storeName, toast } from "../ui.js";
+import { api, copyText, errorText, fill, h, offeredLevels, roomLink, storedName, storeName, toast } from "../ui.js";
 import { sameAction } from "../games/common.js";
 import { applyTheme, prefs, setPref } from "../prefs.js";
 import { qrSvg } from "../qr.js";
@@ -31,12 +31,23 @@ const shell = {
   connection: "connecting",
   online: navigator.onLine,
   wasMyTurn: false,
+  takeover: null,     // the latest takeover offer: {seat, levels}; seat null = none
 };
+const COMPUTER_NAME = "Computer";  // the server's name for the computer's own seat
 
 function playerName(seat) {
   const player = shell.players.find((p) => p.seat === seat);
   if (player && !player.name) return t("table.free_seat");
   return player?.name || t("table.seat", { n: seat + 1 });
+}
+
+/** The computer's own seat (not a person's seat it plays while they are away). */
+function isComputerSeat(player) {
+  return Boolean(player?.computer) && player.name === COMPUTER_NAME;
+}
+
+function levelName(level) {
+  return t(`level.${level}`, {}, level);
 }
 
 function isMyTurn() {
@@ -129,9 +140,11 @@ function renderSeats() {
       data: { seat: String(player.seat) },
     },
     h("span", { class: "dot", "aria-hidden": "true" }),
-    h("span", { class: "seat-name" }, player.name || t("table.free_seat")),
+    h("span", { class: "seat-name" }, playerName(player.seat)),
+    isComputerSeat(player) ? h("span", { class: "seat-note seat-level" }, `(${levelName(player.computer)})`) : null,
     mine ? h("span", { class: "seat-note seat-you" }, t("table.you_note")) : null,
-    player.name ? h("span", { class: "seat-note seat-presence" }, t(connected ? "table.online" : "table.offline")) : null,
+    player.computer && !isComputerSeat(player) ? h("span", { class: "seat-note seat-computer" }, t("table.computer_plays")) : null,
+    player.name && !player.computer ? h("span", { class: "seat-note seat-presence" }, t(connected ? "table.online" : "table.offline")) : null,
     tally && player.name && shell.players.length > 1 ? h("span", { class: "seat-wins", title: t("table.wins", { n: tally.wins?.[player.seat] ?? 0 }) }, t("table.wins", { n: tally.wins?.[player.seat] ?? 0 })) : null);
   }));
   if (shell.seat === null) list.append(h("li", { class: "seat is-spectator" }, h("span", { class: "seat-name" }, t("table.spectating"))));
@@ -206,8 +219,11 @@ function renderLog() {
       const turn = [];
       for (let j = i; j >= 0 && shell.log[j].seat === move.seat && (j === i || (!solo && !breaks.has(j))); j -= 1) turn.unshift(shell.log[j]);
       const mine = move.seat === shell.seat;
-      items.push(h("li", { class: ["log-turn", mine && "is-mine"], data: { seat: String(move.seat), ply: String(move.ply) } },
-        h("span", { class: "log-who" }, mine ? t("table.you") : playerName(move.seat)),
+      const computer = turn.some((m) => m.computer);
+      const standIn = computer && !isComputerSeat(shell.players.find((p) => p.seat === move.seat));
+      items.push(h("li", { class: ["log-turn", mine && "is-mine", computer && "is-computer"], data: { seat: String(move.seat), ply: String(move.ply), computer: String(computer) } },
+        h("span", { class: "log-who" }, mine ? t("table.you") : playerName(move.seat),
+          standIn ? h("span", { class: "log-computer" }, ` (${t("log.by_computer")})`) : null),
         h("span", { class: "log-what" }, turn.flatMap((m, k) => (k ? [", ", shell.game.describe(m.action, ctx)] : [shell.game.describe(m.action, ctx)])))));
     }
     for (const content of breaks.get(i) ?? []) items.push(h("li", { class: "log-note" }, content));
@@ -244,7 +260,7 @@ async function loadLog() {
   if (shell.state?.match_number !== match) return true;
   if (data.match_number !== match) return false;  // a new match: its state brings its own fetch
   if (data.moves.length < shell.state.version) return true;
-  shell.log = data.moves.map(({ ply, seat, action }) => ({ ply, seat, action }));
+  shell.log = data.moves.map(({ ply, seat, action, computer }) => ({ ply, seat, action, computer }));
   shell.logVersion = data.moves.length;
   renderBanner();
   renderLog();
@@ -264,7 +280,8 @@ function extendLog(message, resync) {
     return;
   }
   if (!resync && message.last_action && shell.logVersion === message.version - 1) {
-    shell.log = [...shell.log, { ply: message.version, seat: message.last_action.seat, action: message.last_action.action }];
+    const { seat, action, computer } = message.last_action;
+    shell.log = [...shell.log, { ply: message.version, seat, action, computer }];
     shell.logVersion = message.version;
   } else if (shell.logVersion !== message.version) {
     fetchLog();
@@ -432,7 +449,13 @@ function wirePopovers() {
 
 /* End of a match */
 
+function abandonedBy(state) {
+  return state.result.reason === "abandoned" ? state.result.abandoned_by : null;
+}
+
 function headline(state) {
+  const by = abandonedBy(state);
+  if (by !== null) return t("end.abandoned", { name: playerName(shell.players.find((p) => p.seat !== by)?.seat ?? by) });
   const custom = shell.game.headline?.(state, context());
   if (custom) return custom;
   const winner = state.result.winner;
@@ -473,7 +496,8 @@ function renderEnd() {
     return;
   }
   const breakdown = h("div", { class: "end-breakdown" });
-  shell.game.renderResult?.(breakdown, state, context());
+  if (abandonedBy(state) === null) shell.game.renderResult?.(breakdown, state, context());
+  else breakdown.append(h("p", { class: "muted" }, t("end.abandoned_note")));
   panel.hidden = false;
   fill(panel, h("h2", {}, headline(state)), breakdown, tallyLine(state), rematchControls(state));
 }
@@ -490,11 +514,57 @@ function renderBoard() {
   if (key) board.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
 }
 
+/* Computer players: adding one to a waiting room, and the offer for an absent player */
+
+function renderOffer() {
+  const panel = document.getElementById("offer");
+  const content = takeoverOffer() ?? computerOffer();
+  panel.hidden = !content;
+  fill(panel, content);
+}
+
+function takeoverOffer() {
+  const state = shell.state;
+  const absent = shell.takeover?.seat;
+  if (!state || state.result || absent === null || absent === undefined || state.seat === null || state.seat === absent) return null;
+  const name = playerName(absent);
+  const choose = (choice) => shell.socket.send({ type: "takeover", choice, ...(choice === "computer" ? { level: shell.takeover.levels[0] } : {}) });
+  return h("div", { class: "offer", "data-testid": "takeover" },
+    h("p", {}, t("takeover.lead", { name })),
+    h("div", { class: "end-actions" },
+      h("button", { type: "button", class: "btn btn-small btn-primary", id: "takeover-computer", onclick: () => choose("computer") }, t("takeover.computer", { name })),
+      h("button", { type: "button", class: "btn btn-small", id: "takeover-wait", onclick: () => choose("wait") }, t("takeover.wait")),
+      h("button", { type: "button", class: "btn btn-small", id: "takeover-end", onclick: () => choose("end") }, t("takeover.end"))));
+}
+
+function computerOffer() {
+  const state = shell.state;
+  const levels = offeredLevels(shell.info?.computer ?? []);
+  const waiting = state && !state.result && state.to_move === null && shell.players.some((p) => !p.name);
+  if (!waiting || state.seat === null || !levels.length) return null;
+  const select = h("select", { id: "computer-level" }, levels.map((level) => h("option", { value: level }, levelName(level))));
+  const add = async (event) => {
+    event.target.disabled = true;
+    try {
+      await api(`/api/rooms/${encodeURIComponent(roomId)}/computer`, { method: "POST", body: { level: select.value } });
+    } catch (error) {
+      toast(error.message);
+      event.target.disabled = false;
+    }
+  };
+  return h("div", { class: "offer" },
+    h("p", {}, t("table.add_computer_lead")),
+    h("div", { class: "end-actions" },
+      h("label", { class: "visually-hidden", for: "computer-level" }, t("table.computer_level")), select,
+      h("button", { type: "button", class: "btn btn-small btn-primary", id: "add-computer", onclick: add }, t("table.add_computer"))));
+}
+
 function render() {
   renderHead();
   renderSeats();
   renderBanner();
   renderEnd();
+  renderOffer();
   renderBoard();
   renderLog();
 }
@@ -543,10 +613,15 @@ function connect() {
       shell.players = message.players;
       renderSeats();
       renderBanner();
+      renderOffer();
     },
     rematch(message) {
       shell.rematch = { requested_by: message.requested_by };
       renderEnd();
+    },
+    takeover(message) {
+      shell.takeover = message;
+      renderOffer();
     },
     error(message) {
       shell.pending = false;
@@ -625,7 +700,7 @@ function askName() {
 function showGone() {
   shell.socket?.close();
   document.querySelector(".table-shell .turn-line").hidden = true;
-  for (const id of ["end", "log", "offline"]) document.getElementById(id).hidden = true;
+  for (const id of ["end", "offer", "log", "offline"]) document.getElementById(id).hidden = true;
   fill(document.getElementById("seats"));
   document.getElementById("conn").hidden = true;
   board.classList.remove("felt");

@@ -1,0 +1,200 @@
+"""Computer players at the table: when they move, and who takes over an absent seat.
+
+A seat is played by the computer when its holder has a bot level (``Holder.computer``):
+the computer's own seat, or a person's seat while they are away (they take it back by
+connecting again). On its turn the computer gets its seat's view, the legal actions and
+the public history (never the state), thinks in a worker process, and its answer goes
+through the room's action path like a person's, no sooner than BOT_MOVE_DELAY_SECONDS
+after the move before it.
+
+Thinking runs in a process pool, not a thread: the strong bot is pure Python and holds
+the GIL for its whole budget, which in a thread stalls every room's messages in this
+process (``bench/bot_thinking.py`` measures the event loop's lag both ways). A room has at
+most one move being thought about; closing the room cancels it (a worker that already
+started finishes its budget and its answer is dropped).
+
+When the seat to move belongs to a person with no socket for TAKEOVER_SECONDS of their
+turn, every socket of the room is told (a ``takeover`` message); the other players may
+keep waiting, let the computer play the seat, or end the match as abandoned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import secrets
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+from app.services import texts, thinking
+from app.services.live import LiveRoom
+from app.services.refusals import Refusal
+from app.settings import Settings
+from engine.bots import bot_levels
+
+if TYPE_CHECKING:
+    from app.services.rooms import RoomService
+
+logger = logging.getLogger(__name__)
+
+
+def levels(game: str) -> list[str]:
+    """The levels a computer player of this game can have, the one to offer first first."""
+    return [*bot_levels(game), "random"]
+
+
+class ComputerPlayers:
+    def __init__(self, rooms: RoomService, settings: Settings) -> None:
+        self.rooms = rooms
+        self.settings = settings
+        self.moves: dict[str, asyncio.Task[None]] = {}  # room id: its computer's next move
+        self.waits: dict[str, asyncio.Task[None]] = {}  # room id: the wait before an offer
+        self.offered: dict[str, int] = {}  # room id: the absent seat offered for takeover
+        self._pool: ProcessPoolExecutor | None = None
+
+    def pool(self) -> ProcessPoolExecutor:
+        """Started on first use: a server without computer players needs no workers."""
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self.settings.bot_processes, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._pool
+
+    # After every change of a room (called under its lock)
+
+    def update(self, room: LiveRoom, think: bool = True) -> None:
+        """Start the computer's move when it is its turn (``think``: only the process that
+        made the change does, so several processes do not think twice), and offer or
+        withdraw a takeover."""
+        seat = room.to_move()
+        if think and seat is not None and room.played_by_computer(seat):
+            moving = self.moves.get(room.id)
+            if moving is None or moving.done():
+                self.moves[room.id] = asyncio.create_task(self._move(room, seat))
+        self._watch_absence(room)
+
+    async def _move(self, room: LiveRoom, seat: int) -> None:
+        try:
+            await self._think_and_play(room, seat)
+        except Exception:  # a worker died, the database is away: the next change tries again
+            logger.exception("computer move failed", extra={"room_id": room.id, "seat": seat})
+
+    async def _think_and_play(self, room: LiveRoom, seat: int) -> None:
+        started = time.monotonic()
+        game = room.game
+        async with room.lock:
+            holder = room.seats[seat]
+            if room.closed or room.to_move() != seat or holder is None or not holder.computer:
+                return
+            level, version, state = holder.computer, room.match.version, room.match.state
+            view, legal = game.view(state, seat), game.legal_actions(state, seat)
+            history = self._history(room)
+        action = await asyncio.get_running_loop().run_in_executor(
+            self.pool(),
+            thinking.choose,
+            game.name,
+            level,
+            self.settings.bot_think_seconds,
+            view,
+            legal,
+            history,
+            seat,
+            secrets.randbits(64),
+        )
+        await asyncio.sleep(self.settings.bot_move_delay_seconds - (time.monotonic() - started))
+        if self.moves.get(room.id) is asyncio.current_task():
+            del self.moves[room.id]  # so that the computer's next move can start
+        try:
+            await self.rooms.play(room, seat, version, action, by_computer=True)
+        except Refusal as refusal:  # the person came back, or the match moved on meanwhile
+            logger.info(
+                "computer move dropped: %s",
+                refusal.message,
+                extra={"room_id": room.id, "seat": seat, "code": refusal.code},
+            )
+
+    def _history(self, room: LiveRoom) -> list[tuple[int, dict[str, Any]]]:
+        """The public history of the current match: every stored (seat, action)."""
+        public = getattr(room.game, "public_action", None)
+        stored = self.rooms.store.match_actions(room.match.id)[: room.match.version]
+        return [(s.seat, public(s.action) if public else s.action) for s in stored]
+
+    # Absent players
+
+    def absent_seat(self, room: LiveRoom) -> int | None:
+        """The person to move when they have been away long enough for a takeover."""
+        deadline = self._deadline(room)
+        if deadline is None or time.monotonic() < deadline:
+            return None
+        return room.to_move()
+
+    def _deadline(self, room: LiveRoom) -> float | None:
+        seat = room.to_move()
+        now = time.monotonic()
+        for other in range(len(room.seats)):  # note who went away, and when
+            if room.connected(other):
+                room.away_since.pop(other, None)
+            else:
+                room.away_since.setdefault(other, now)
+        if seat is None or room.played_by_computer(seat) or room.connected(seat):
+            return None
+        return max(room.away_since[seat], room.turn_since) + self.settings.takeover_seconds
+
+    def _watch_absence(self, room: LiveRoom) -> None:
+        waiting = self.waits.pop(room.id, None)
+        if waiting is not None and waiting is not asyncio.current_task():
+            waiting.cancel()
+        deadline = self._deadline(room)
+        absent = room.to_move() if deadline is not None and time.monotonic() >= deadline else None
+        if absent != self.offered.get(room.id):
+            self._tell_offer(room, absent)
+        if deadline is not None and absent is None:
+            self.waits[room.id] = asyncio.create_task(self._offer_at(room, deadline))
+
+    async def _offer_at(self, room: LiveRoom, deadline: float) -> None:
+        await asyncio.sleep(deadline - time.monotonic())
+        async with room.lock:
+            if not room.closed:
+                self._watch_absence(room)
+
+    def _tell_offer(self, room: LiveRoom, seat: int | None) -> None:
+        if seat is None:
+            self.offered.pop(room.id, None)
+        else:
+            self.offered[room.id] = seat
+            logger.info("takeover offered", extra={"room_id": room.id, "seat": seat})
+        self.rooms.broadcaster.publish_all(room.id, self.offer_text(room))
+
+    def offer_text(self, room: LiveRoom) -> str:
+        return texts.takeover_text(self.offered.get(room.id), levels(room.game.name))
+
+    def keep_waiting(self, room: LiveRoom, seat: int) -> None:
+        """The wait for the absent seat starts again."""
+        room.away_since[seat] = time.monotonic()
+        self._watch_absence(room)
+
+    # Closing
+
+    def forget(self, room_id: str) -> None:
+        """The room closed: its computer stops thinking and no offer waits."""
+        for tasks in (self.moves, self.waits):
+            task = tasks.pop(room_id, None)
+            if task is not None:
+                task.cancel()
+        self.offered.pop(room_id, None)
+
+    async def shutdown(self) -> None:
+        tasks = [*self.moves.values(), *self.waits.values()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.moves.clear()
+        self.waits.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
