@@ -133,7 +133,8 @@ def test_the_computer_agrees_to_a_rematch_at_once(table: Table) -> None:
 
 
 def test_the_computers_thinking_does_not_hold_up_another_room(table: Table) -> None:
-    table.app.state.settings.bot_think_seconds = 2.0
+    think = 3.0
+    table.app.state.settings.bot_think_seconds = think
     table.app.state.settings.bot_move_delay_seconds = 0
     room_id, cookie = room_against(table, "strong")
     other_id, cookies = table.seated_room("expeditionen", preset="short")
@@ -148,7 +149,8 @@ def test_the_computers_thinking_does_not_hold_up_another_room(table: Table) -> N
         started = time.monotonic()
         mover.act(mover.state["legal_actions"][0])
         cleo.wait_version(1, 1)
-        assert time.monotonic() - started < 0.5
+        # Well within the computer's thinking (a busy machine may take a while), ...
+        assert time.monotonic() - started < think / 2
         # ... while the computer has not answered yet
         assert table.app.state.rooms.room(room_id).match.version == ada.state["version"]
         assert next_computer_move(ada)["last_action"]["computer"] is True
