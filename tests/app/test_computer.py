@@ -170,6 +170,22 @@ def test_closing_the_room_stops_the_computers_thinking(table: Table) -> None:
     assert len(stored_actions(table)) == version
 
 
+def test_a_shutdown_stops_the_computers_thinking(computer_settings: Settings) -> None:
+    computer_settings.bot_think_seconds = 1.0
+    with TestClient(create_app(computer_settings)) as client:
+        table = Table(client)
+        room_id, cookie = room_against(table, "strong")
+        rooms = table.app.state.rooms
+        with table.socket(room_id, cookie) as ada:
+            play_until_computer_moves(table, room_id, ada, random.Random(9))
+            version = ada.state["version"]
+            thinking = rooms.computer.moves[room_id]
+    assert thinking.cancelled()
+    time.sleep(1.0 + PAUSE)
+    with TestClient(create_app(computer_settings)) as client:
+        assert len(stored_actions(Table(client))) == version
+
+
 def test_a_room_with_a_computer_is_rebuilt_after_a_restart(computer_settings: Settings) -> None:
     computer_settings.bot_move_delay_seconds = 0
     with TestClient(create_app(computer_settings)) as client:
