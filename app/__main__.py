@@ -59,6 +59,9 @@ def main() -> None:
         # Shutdown takes seconds whatever the clients do: sockets that do not close by
         # then are dropped (they reconnect to the next server and resync).
         timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+        # Logging is configure_logging's (the app is imported already, so uvicorn's own
+        # configuration would come after it and win).
+        log_config=None,
     )
 
 
