@@ -240,7 +240,7 @@ def knowledge(view: View, history: History, seat: int, seen: dict[int, View]) ->
     raise ValueError("the view does not hold the cards of its deck")
 
 
-def visible(view: View, seat: int) -> list[str]:
+def visible(view: View) -> list[str]:
     """Every card code the view shows, night cards included (the starting pans excepted)."""
     cards = list(view["hand"])
     cards += [spot["card"] for spot in view["forest"]] + list(view["decay"])
@@ -256,7 +256,7 @@ def visible(view: View, seat: int) -> list[str]:
 
 def tally_knowledge(view: View, seat: int, facts: Facts) -> Knowledge | None:
     opponent = 1 - seat
-    shown = visible(view, seat)
+    shown = visible(view)
     days: Counter[str | int] = Counter(COUNTS[view["counts"]])
     days.subtract(role_key(card) for card in shown if ROLE[card] != NIGHT)
     held, gone = list(facts.held.elements()), list((facts.flushed + facts.sold).elements())
@@ -280,6 +280,7 @@ def tally_knowledge(view: View, seat: int, facts: Facts) -> Knowledge | None:
         hidden < 0
         or holdable < hidden
         or unseen_nights < hidden_nights + view["night_deck"]
+        or unseen_days < hidden + view["draw_pile"]
         or unseen_days + unseen_nights
         != hidden + hidden_nights + view["draw_pile"] + view["night_deck"] + below_top
     ):
