@@ -206,6 +206,15 @@ def test_without_a_notebook_the_opponent_s_cards_are_unknown() -> None:
     assert not facts.held
 
 
+def test_what_a_later_view_contradicts_is_forgotten() -> None:
+    start = table(hand0=["2S"], hand1=["4S"], decay=["3H", "3D", "QH"], to_move=0)
+    state, history, books = seen_by_both(start, [], "take 1", "decay")
+    view = GAME.view(state, 0)
+    assert read_facts(view, history, 0, books[0].views).held
+    wrong = {**books[0].views[0], "draw_pile": books[0].views[0]["draw_pile"] + 1}
+    assert not read_facts(view, history, 0, {0: wrong}).held
+
+
 # The easy heuristic, rule by rule
 
 PLAIN_REST = ["3S", "4D", "5S", "6S", "7S", "8S", "9C"]
