@@ -85,8 +85,8 @@ for _code in deck_for("standard"):
 class Notebook:
     """The views one bot was shown in the current match, by the length of the history then."""
 
-    def __init__(self) -> None:
-        self.views: dict[int, View] = {}
+    def __init__(self, views: dict[int, View] | None = None) -> None:
+        self.views: dict[int, View] = dict(views or {})
         self.history: list[tuple[int, Action]] = []
 
     def write(self, view: View, history: History) -> None:
@@ -814,10 +814,18 @@ def discard_candidates(table: Table, legal: list[Action]) -> list[Action]:
 
 
 class PilzStrongBot:
-    """The generic search, with this bot's notebook of the views it was shown."""
+    """The generic search, with this bot's notebook of the views it was shown. A caller that
+    makes a new bot for each move (a server keeping no bot between moves) may hand it the
+    seat's earlier views of this match as ``seen`` (by the length of the history then);
+    without them it knows less and plays weaker, but still legally."""
 
-    def __init__(self, seconds: float = 1.0, playouts: int | None = None) -> None:
-        self.notebook = Notebook()
+    def __init__(
+        self,
+        seconds: float = 1.0,
+        playouts: int | None = None,
+        seen: dict[int, View] | None = None,
+    ) -> None:
+        self.notebook = Notebook(seen)
         rules = SearchRules(
             sampler=sampler_with(self.notebook.views),
             policy=RULES.policy,
