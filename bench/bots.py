@@ -1,8 +1,9 @@
 """Bot figures: seeded matches between bot levels, and the Scoundrel solver over many deals.
 
 For every two-seat game with bots: easy vs random and strong vs easy, ``--matches`` each
-(default 200; 1 round of Expeditionen, ``{"rounds": 1}``), seats alternating, match ``i``
-on seed ``i``. Prints wins, draws, losses of the first-named bot, its win rate (a draw
+(default 200; 1 round of Expeditionen, ``{"rounds": 1}``; Pilzwanderung on both its
+tables, the default and the Morels preset, ``--table`` for one), seats alternating, match
+``i`` on seed ``i``. Prints wins, draws, losses of the first-named bot, its win rate (a draw
 counts half) with a 95% Wilson interval, and the strong bot's playouts per second of CPU.
 Then the Scoundrel solver on deals 0, 1, 2, ...: CPU time per deal and the share of
 winnable deals (95% interval).
@@ -10,6 +11,7 @@ winnable deals (95% interval).
     .venv/bin/python bench/bots.py                       # strong bot: 1 s per move (slow!)
     .venv/bin/python bench/bots.py --playouts 100        # a fixed budget per move instead
     .venv/bin/python bench/bots.py --matches 50 --deals 100 --only expeditionen
+    .venv/bin/python bench/bots.py --only pilzwanderung --table morels --playouts 48
 
 Figures of 2026-11-30 (a 2-core machine shared with four other jobs, load 4 to 6; CPU
 seconds are what the process itself used, pinned to one core):
@@ -26,8 +28,22 @@ seconds are what the process itself used, pinned to one core):
     scoundrel solver: 100 deals, CPU s per deal mean 5.67, median 2.36, p95 25.2, max 71.9;
                       winnable 100% [96.3, 100]; mean best score 29.8
 
+Figures of 2026-12-01 (the same machine, load 7 to 12; the two tables ran at once, each
+pinned to its own core; a Pilzwanderung playout is at most 24 plies of the easy policy):
+
+    bench/bots.py --only pilzwanderung --table pilzwanderung --matches 200 --playouts 48
+    pilzwanderung easy vs random     200 matches  200-0-0  100.0%  [98.1, 100]   margin +39.0
+    pilzwanderung strong vs easy     200 matches  167-1-32  83.8%  [78.0, 88.2]  margin +13.9
+                  strong bot: 745 playouts per CPU second (so 1 s per move is ~740)
+    bench/bots.py --only pilzwanderung --table morels --matches 200 --playouts 48
+    morels        easy vs random     200 matches  200-0-0  100.0%  [98.1, 100]   margin +42.1
+    morels        strong vs easy     200 matches  165-1-34  82.8%  [76.9, 87.4]  margin +11.3
+                  strong bot: 731 playouts per CPU second
+    (a second run of both on the final code: the same games, 742 playouts per CPU second)
+
 Not run here: strong vs easy at 1 s per move over 200 matches (about four hours on this
-machine), and the solver over 1,000 deals (about 1.5 hours at these times).
+machine for Expeditionen, about two per Pilzwanderung table), and the solver over 1,000
+deals (about 1.5 hours at these times).
 """
 
 from __future__ import annotations

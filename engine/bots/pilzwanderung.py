@@ -85,8 +85,8 @@ for _code in deck_for("standard"):
 class Notebook:
     """The views one bot was shown in the current match, by the length of the history then."""
 
-    def __init__(self) -> None:
-        self.views: dict[int, View] = {}
+    def __init__(self, views: dict[int, View] | None = None) -> None:
+        self.views: dict[int, View] = dict(views or {})
         self.history: list[tuple[int, Action]] = []
 
     def write(self, view: View, history: History) -> None:
@@ -240,7 +240,7 @@ def knowledge(view: View, history: History, seat: int, seen: dict[int, View]) ->
     raise ValueError("the view does not hold the cards of its deck")
 
 
-def visible(view: View, seat: int) -> list[str]:
+def visible(view: View) -> list[str]:
     """Every card code the view shows, night cards included (the starting pans excepted)."""
     cards = list(view["hand"])
     cards += [spot["card"] for spot in view["forest"]] + list(view["decay"])
@@ -256,7 +256,7 @@ def visible(view: View, seat: int) -> list[str]:
 
 def tally_knowledge(view: View, seat: int, facts: Facts) -> Knowledge | None:
     opponent = 1 - seat
-    shown = visible(view, seat)
+    shown = visible(view)
     days: Counter[str | int] = Counter(COUNTS[view["counts"]])
     days.subtract(role_key(card) for card in shown if ROLE[card] != NIGHT)
     held, gone = list(facts.held.elements()), list((facts.flushed + facts.sold).elements())
@@ -280,6 +280,7 @@ def tally_knowledge(view: View, seat: int, facts: Facts) -> Knowledge | None:
         hidden < 0
         or holdable < hidden
         or unseen_nights < hidden_nights + view["night_deck"]
+        or unseen_days < hidden + view["draw_pile"]
         or unseen_days + unseen_nights
         != hidden + hidden_nights + view["draw_pile"] + view["night_deck"] + below_top
     ):
@@ -813,10 +814,18 @@ def discard_candidates(table: Table, legal: list[Action]) -> list[Action]:
 
 
 class PilzStrongBot:
-    """The generic search, with this bot's notebook of the views it was shown."""
+    """The generic search, with this bot's notebook of the views it was shown. A caller that
+    makes a new bot for each move (a server keeping no bot between moves) may hand it the
+    seat's earlier views of this match as ``seen`` (by the length of the history then);
+    without them it knows less and plays weaker, but still legally."""
 
-    def __init__(self, seconds: float = 1.0, playouts: int | None = None) -> None:
-        self.notebook = Notebook()
+    def __init__(
+        self,
+        seconds: float = 1.0,
+        playouts: int | None = None,
+        seen: dict[int, View] | None = None,
+    ) -> None:
+        self.notebook = Notebook(seen)
         rules = SearchRules(
             sampler=sampler_with(self.notebook.views),
             policy=RULES.policy,

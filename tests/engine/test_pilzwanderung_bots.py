@@ -206,6 +206,29 @@ def test_without_a_notebook_the_opponent_s_cards_are_unknown() -> None:
     assert not facts.held
 
 
+def test_what_a_later_view_contradicts_is_forgotten() -> None:
+    start = table(hand0=["2S"], hand1=["4S"], decay=["3H", "3D", "QH"], to_move=0)
+    state, history, books = seen_by_both(start, [], "take 1", "decay")
+    view = GAME.view(state, 0)
+    assert read_facts(view, history, 0, books[0].views).held
+    wrong = {**books[0].views[0], "draw_pile": books[0].views[0]["draw_pile"] + 1}
+    assert not read_facts(view, history, 0, {0: wrong}).held
+
+
+def test_a_new_strong_bot_handed_the_earlier_views_decides_as_one_that_kept_them() -> None:
+    kept = PilzStrongBot(playouts=16)
+    compared = 0
+    for state, seat, history in match([kept, quick("easy")], 5, {}):
+        if seat != 0 or len(history) % 5:
+            continue
+        view, legal = GAME.view(state, 0), GAME.legal_actions(state, 0)
+        handed = PilzStrongBot(playouts=16, seen=dict(kept.notebook.views))
+        told = handed.choose(view, legal, history, 0, random.Random(3))
+        assert kept.choose(view, legal, history, 0, random.Random(3)) == told
+        compared += 1
+    assert compared > 3
+
+
 # The easy heuristic, rule by rule
 
 PLAIN_REST = ["3S", "4D", "5S", "6S", "7S", "8S", "9C"]
