@@ -66,7 +66,7 @@ def report(name: str, late: list[float], baseline: float | None) -> float:
 
 async def main(seconds: float, think_seconds: float) -> None:
     view, legal, history, seat = position()
-    args = ("expeditionen", "strong", think_seconds, view, legal, history, seat, 7)
+    args = (("bench", 1, seat), "expeditionen", "strong", think_seconds, view, legal, history, 7)
 
     def thinking_in(executor: Executor) -> Callable[[], Any]:
         loop = asyncio.get_running_loop()

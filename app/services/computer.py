@@ -95,13 +95,13 @@ class ComputerPlayers:
         action = await asyncio.get_running_loop().run_in_executor(
             self.pool(),
             thinking.choose,
+            (room.id, room.match.id, seat),
             game.name,
             level,
             self.settings.bot_think_seconds,
             view,
             legal,
             history,
-            seat,
             secrets.randbits(64),
         )
         await asyncio.sleep(self.settings.bot_move_delay_seconds - (time.monotonic() - started))
