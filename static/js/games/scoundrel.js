@@ -58,7 +58,7 @@ function chanceOf(answer, action) {
 
 function hintToggle(state, ctx, answer) {
   if (ctx.readOnly || state.view.phase === "over") return null;
-  const note = !hint.on ? "" : !answer ? t("sc.chances.estimating") : answer.failed ? t("sc.chances.failed") : t("sc.chances.note", { n: answer.samples });
+  const note = !hint.on ? "" : !answer ? t("sc.chances.estimating") : answer.failed || !answer.samples ? t("sc.chances.failed") : t("sc.chances.note", { n: answer.samples });
   return h("div", { class: "sc-chances" },
     h("button", {
       type: "button", class: ["btn", "btn-small", hint.on && "btn-primary"], "aria-pressed": String(hint.on),
