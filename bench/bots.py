@@ -178,8 +178,11 @@ def bot_figures(matches: int, budget: dict[str, Any], only: str | None, table: s
 
 
 def solver_figures(deals: int) -> None:
+    """Solves deals 0, 1, 2, ... and prints the figures so far after every hundred."""
     game = get_game("scoundrel")
-    times, tables, winnable, scores = [], [], 0, []
+    times: list[float] = []
+    tables: list[int] = []
+    scores: list[int] = []
     for seed in range(deals):
         state = game.new(seed=seed)
         started = time.process_time()
@@ -193,17 +196,22 @@ def solver_figures(deals: int) -> None:
             state = game.apply(state, 0, action)
         outcome = game.result(state)
         assert outcome is not None and outcome.scores[0] == score, seed
-        winnable += score > 0
         scores.append(score)
+        if len(scores) % 100 == 0 or len(scores) == deals:
+            solver_report(times, tables, scores)
+
+
+def solver_report(times: list[float], tables: list[int], scores: list[int]) -> None:
+    deals, winnable = len(scores), sum(score > 0 for score in scores)
     low, high = wilson(winnable, deals)
-    times.sort()
-    tables.sort()
+    times, tables = sorted(times), sorted(tables)
     print(
         f"scoundrel solver: {deals} deals, CPU s per deal mean {statistics.mean(times):.3f}, "
         f"median {statistics.median(times):.3f}, p95 {times[int(0.95 * (deals - 1))]:.3f}, "
         f"max {times[-1]:.3f}; tables searched median {statistics.median(tables):.0f}, "
         f"max {tables[-1]}; winnable {100 * winnable / deals:.1f}% "
-        f"[{100 * low:.1f}, {100 * high:.1f}]; mean best score {statistics.mean(scores):.1f}"
+        f"[{100 * low:.1f}, {100 * high:.1f}]; mean best score {statistics.mean(scores):.1f}",
+        flush=True,
     )
 
 

@@ -396,24 +396,30 @@ def win_chances(
     rng: random.Random | None = None,
     seconds: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    budget: int | None = None,
 ) -> Hint:
     """For each legal action now, the share of sampled dungeons (the unseen cards in random
     order, consistently with everything seen) in which that action still allows a win.
     Each sample is solved as if its order were known, so this is an upper estimate: the
     chance for a player who guesses every later card right. ``seconds`` bounds the time
-    (at least one sample is always solved)."""
+    (at least one sample is always tried); a sample whose search needs more than ``budget``
+    tables is left out (``samples`` counts those solved; with none, every chance is 0)."""
     rng = rng or random.Random(0)
     unseen = Unseen(views, actions)
     legal = GAME.legal_actions(unseen.table, 0)
     wins = [0] * len(legal)
-    started, done = clock(), 0
-    while done < samples and (done == 0 or seconds is None or clock() - started < seconds):
+    started, tried, done = clock(), 0, 0
+    while tried < samples and (tried == 0 or seconds is None or clock() - started < seconds):
+        tried += 1
         world = unseen.sample(rng)
-        solver = Solver(world.dungeon, world.strict_weapons)
-        for index, action in enumerate(legal):
-            wins[index] += still_winnable(solver, GAME.apply(world, 0, action))
+        solver = Solver(world.dungeon, world.strict_weapons, budget)
+        try:
+            won = [still_winnable(solver, GAME.apply(world, 0, action)) for action in legal]
+        except OutOfBudget:
+            continue
+        wins = [total + one for total, one in zip(wins, won, strict=True)]
         done += 1
-    chances = [(action, won / done) for action, won in zip(legal, wins, strict=True)]
+    chances = [(action, won / max(done, 1)) for action, won in zip(legal, wins, strict=True)]
     return Hint(chances=chances, samples=done)
 
 

@@ -19,6 +19,9 @@ TAKES = "#board [data-testid^='take-']"
 SOLVER_WAIT = 120_000  # ms: the deal is random and a rare one takes the solver long
 
 
+ESTIMATED = "shuffled orders"  # the hint's note once its chances have come
+
+
 def shown_number(text: str) -> int:
     return int(text.replace("−", "-"))
 
@@ -153,3 +156,19 @@ def test_the_table_speaks_german(new_page: NewPage) -> None:
     expect(page.get_by_test_id("avoid")).to_have_text("Raum meiden")
     expect(page.locator(".sc-health .zone-label")).to_have_text("Lebenspunkte")
     screenshot(page, "scoundrel-german")
+
+
+def test_the_win_chances_show_beside_each_choice(new_page: NewPage) -> None:
+    page = new_page()
+    create_room(page, "scoundrel", "Dana")
+    page.get_by_test_id("chances").click()
+    expect(page.get_by_test_id("chances")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("chances-note")).to_contain_text(ESTIMATED, timeout=SOLVER_WAIT)
+    for button in page.locator(f"{TAKES}, #board [data-testid='avoid']").all():
+        expect(button).to_have_text(re.compile(r" · \d+\u00a0%$"))
+    no_error_toast(page)
+    screenshot(page, "scoundrel-chances")
+    take_something(page)
+    expect(page.get_by_test_id("chances-note")).to_contain_text(ESTIMATED, timeout=SOLVER_WAIT)
+    page.get_by_test_id("chances").click()
+    expect(page.locator(TAKES).first).not_to_contain_text("%")

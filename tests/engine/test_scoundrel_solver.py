@@ -194,3 +194,11 @@ def test_hints_see_a_winnable_first_room() -> None:
     chances = {GAME.notation(a): p for a, p in hint.chances}
     assert set(chances) == {GAME.notation(a) for a in GAME.legal_actions(state, 0)}
     assert max(chances.values()) > 0
+
+
+def test_hints_leave_out_a_sample_beyond_the_budget() -> None:
+    state, views, actions = seen_game(1, plies=0)
+    hint = win_chances(views, actions, samples=2, budget=1)
+    assert hint.samples == 0
+    assert [a for a, _ in hint.chances] == GAME.legal_actions(state, 0)
+    assert all(chance == 0 for _, chance in hint.chances)

@@ -4,7 +4,7 @@
 import { card, cardChip, suitOf } from "../cards.js";
 import { addStrings, t } from "../i18n.js";
 import { api, fill, h } from "../ui.js";
-import { legalMatching, num, signed } from "./common.js";
+import { legalMatching, num, sameAction, signed } from "./common.js";
 import strings from "./scoundrel.strings.js";
 
 addStrings(strings);
@@ -19,6 +19,53 @@ function value(code) {
 
 function kind(code) {
   return { D: "weapon", H: "potion" }[suitOf(code)] ?? "monster";
+}
+
+/* The hint: each choice's chance of winning, from the server, which only uses what you have
+   seen (sampled dungeons of the unseen cards, each solved as if known: an upper estimate). */
+
+const hint = { on: false, key: null, answer: null };
+
+function hintKey(state) {
+  return `${state.match_id}:${state.version}`;
+}
+
+async function fetchHint(state, ctx) {
+  const key = hintKey(state);
+  hint.key = key;
+  hint.answer = null;
+  let answer = null;
+  try {
+    answer = await api(`/api/rooms/${encodeURIComponent(state.room_id)}/hint`);
+  } catch {
+    answer = { chances: [], samples: 0, failed: true };
+  }
+  if (hint.key !== key) return;
+  hint.answer = answer;
+  ctx.rerender();
+}
+
+function wantedHint(state, ctx) {
+  if (!hint.on || ctx.readOnly || state.view.phase === "over") return null;
+  if (hint.key !== hintKey(state)) fetchHint(state, ctx);
+  return hint.answer;
+}
+
+function chanceOf(answer, action) {
+  const found = answer?.chances.find((entry) => sameAction(entry.action, action));
+  return found ? ` · ${Math.round(found.chance * 100)}\u00a0%` : "";
+}
+
+function hintToggle(state, ctx, answer) {
+  if (ctx.readOnly || state.view.phase === "over") return null;
+  const note = !hint.on ? "" : !answer ? t("sc.chances.estimating") : answer.failed || !answer.samples ? t("sc.chances.failed") : t("sc.chances.note", { n: answer.samples });
+  return h("div", { class: "sc-chances" },
+    h("button", {
+      type: "button", class: ["btn", "btn-small", hint.on && "btn-primary"], "aria-pressed": String(hint.on),
+      data: { key: "chances", testid: "chances" },
+      onclick: () => { hint.on = !hint.on; hint.key = null; ctx.rerender(); },
+    }, t("sc.chances.toggle")),
+    note ? h("span", { class: "sc-chances-note", "data-testid": "chances-note" }, note) : null);
 }
 
 /* The room: one slot per card with its possible takes. */
@@ -42,13 +89,14 @@ function takeLabel(view, action) {
   return t("sc.fight_bare", { n: signed(-value(card)) });
 }
 
-function roomSlot(view, state, ctx, code, slot) {
+function roomSlot(view, state, ctx, code, slot, answer) {
   const takes = ctx.readOnly ? [] : legalMatching(state, { type: "take", card: code });
   takes.sort((a, b) => Number(b.weapon) - Number(a.weapon));
+  const label = (action) => takeLabel(view, action) + chanceOf(answer, action);
   return h("li", { class: ["sc-slot", `sc-slot-${kind(code)}`] },
     card(code),
     h("span", { class: "sc-kind" }, t(`sc.kind.${kind(code)}`, { n: value(code) })),
-    takes.length ? h("div", { class: "sc-takes" }, takes.map((action) => takeButton(ctx, slot, action, takeLabel(view, action), action.weapon ? "btn-turn" : ""))) : null);
+    takes.length ? h("div", { class: "sc-takes" }, takes.map((action) => takeButton(ctx, slot, action, label(action), action.weapon ? "btn-turn" : ""))) : null);
 }
 
 function roomNote(view) {
@@ -63,6 +111,7 @@ function roomNote(view) {
 
 function roomZone(view, state, ctx) {
   const avoid = !ctx.readOnly && legalMatching(state, { type: "avoid" }).length > 0;
+  const answer = wantedHint(state, ctx);
   return h("section", { class: "sc-room-zone", "aria-labelledby": "sc-room-label" },
     h("div", { class: "sc-room-head" },
       h("h2", { class: "zone-label", id: "sc-room-label" }, t("sc.room")),
@@ -70,9 +119,10 @@ function roomZone(view, state, ctx) {
       avoid ? h("button", {
         type: "button", class: "btn btn-small sc-avoid", disabled: ctx.pending,
         data: { key: "avoid", testid: "avoid", needed: "avoid" }, onclick: () => ctx.act({ type: "avoid" }),
-      }, t("sc.avoid")) : null),
+      }, t("sc.avoid") + chanceOf(answer, { type: "avoid" })) : null),
     h("ul", { class: "sc-room" },
-      view.room.length ? view.room.map((code, slot) => roomSlot(view, state, ctx, code, slot)) : h("li", { class: "card-slot" }, t("sc.room_empty"))));
+      view.room.length ? view.room.map((code, slot) => roomSlot(view, state, ctx, code, slot, answer)) : h("li", { class: "card-slot" }, t("sc.room_empty"))),
+    hintToggle(state, ctx, answer));
 }
 
 /* Piles, health, weapon */
