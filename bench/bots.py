@@ -5,8 +5,8 @@ For every two-seat game with bots: easy vs random and strong vs easy, ``--matche
 tables, the default and the Morels preset, ``--table`` for one), seats alternating, match
 ``i`` on seed ``i``. Prints wins, draws, losses of the first-named bot, its win rate (a draw
 counts half) with a 95% Wilson interval, and the strong bot's playouts per second of CPU.
-Then the Scoundrel solver on deals 0, 1, 2, ...: CPU time per deal and the share of
-winnable deals (95% interval).
+Then the Scoundrel solver on deals 0, 1, 2, ...: CPU time and tables searched per deal
+and the share of winnable deals (95% interval), so far after every hundred deals.
 
     .venv/bin/python bench/bots.py                       # strong bot: 1 s per move (slow!)
     .venv/bin/python bench/bots.py --playouts 100        # a fixed budget per move instead
@@ -24,9 +24,20 @@ seconds are what the process itself used, pinned to one core):
     expeditionen  easy vs random     200 matches  199-0-1   99.5%  [97.2, 99.9]  margin +79.5
     expeditionen  strong vs easy     200 matches  145-0-55  72.5%  [65.9, 78.2]  margin +13.9
                   strong bot: 3841 playouts per CPU second
-    bench/bots.py --only scoundrel --deals 100
-    scoundrel solver: 100 deals, CPU s per deal mean 5.67, median 2.36, p95 25.2, max 71.9;
-                      winnable 100% [96.3, 100]; mean best score 29.8
+
+Scoundrel solver, 2026-12-01 (the same machine, load 8 to 14):
+
+    bench/bots.py --only scoundrel --deals 1000
+    scoundrel solver: 1000 deals, CPU s per deal mean 0.912, median 0.439, p95 3.417,
+                      max 15.282; tables searched median 4261, max 355686;
+                      winnable 98.9% [98.0, 99.4]; mean best score 27.7
+
+The solver before (commit 4d330ec: 100 deals, mean 5.67 s, median 2.36, p95 25.2, max
+71.9), run beside this one in one process on deals 0 to 19: CPU per deal mean 7.38 s
+against 0.99, median 4.85 against 0.57: 7.4x in total, 8.5x at the median (per deal from
+0.4x to 197x). Not yet "well under a second" on every deal: the tail is deals whose best
+line the search meets late, and deals where no line reaches the ceiling (20 plus the best
+potion), so that every line above the best must be ruled out.
 
 Figures of 2026-12-01 (the same machine, load 7 to 12; the two tables ran at once, each
 pinned to its own core; a Pilzwanderung playout is at most 24 plies of the easy policy):
@@ -42,8 +53,7 @@ pinned to its own core; a Pilzwanderung playout is at most 24 plies of the easy 
     (a second run of both on the final code: the same games, 742 playouts per CPU second)
 
 Not run here: strong vs easy at 1 s per move over 200 matches (about four hours on this
-machine for Expeditionen, about two per Pilzwanderung table), and the solver over 1,000
-deals (about 1.5 hours at these times).
+machine for Expeditionen, about two per Pilzwanderung table).
 """
 
 from __future__ import annotations
