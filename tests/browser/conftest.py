@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -46,12 +47,10 @@ def wait_until_ready(base_url: str, server: subprocess.Popen[bytes]) -> None:
     raise RuntimeError(f"the server did not become ready within {STARTUP_SECONDS} s")
 
 
-# Package scope: the browser's event loop must be gone before other packages' tests run,
-# some of which call asyncio.run() on this thread.
-@pytest.fixture(scope="package")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The real server (uvicorn, app.main:app) on a fresh SQLite file."""
-    folder = tmp_path_factory.mktemp("server")
+@contextmanager
+def serve(folder: Path, **settings: str) -> Iterator[str]:
+    """The real server (uvicorn, app.main:app) on a fresh SQLite file in `folder`; its
+    address while the block runs. `settings` are environment variables for it."""
     port = free_port()
     env = {
         **os.environ,
@@ -63,9 +62,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         # all as one client (tests/app/test_limits.py tests the caps).
         "ROOMS_PER_ADDRESS_PER_MINUTE": "10000",
         "MAX_CONNECTIONS_PER_ADDRESS": "10000",
-        # Computer players answer at once, and an absent player's seat is offered soon.
-        "BOT_MOVE_DELAY_SECONDS": "0",
-        "TAKEOVER_SECONDS": "2",
+        **settings,
     }
     log = (folder / "server.log").open("wb")
     server = subprocess.Popen(
@@ -83,6 +80,16 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.terminate()
         server.wait(timeout=10)
         log.close()
+
+
+# Package scope: the browser's event loop must be gone before other packages' tests run,
+# some of which call asyncio.run() on this thread.
+@pytest.fixture(scope="package")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The server with its default settings (a takeover is offered after 3 minutes, so a
+    page that reloads or goes offline in a test never gets the other page an offer)."""
+    with serve(tmp_path_factory.mktemp("server")) as url:
+        yield url
 
 
 @pytest.fixture(scope="package")

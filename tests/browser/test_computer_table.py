@@ -4,10 +4,12 @@ seat. The test server answers for the computer at once and offers a takeover aft
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
+import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import NewPage, screenshot
+from tests.browser.conftest import NewPage, screenshot, serve
 from tests.browser.players import (
     act_and_wait,
     create_room,
@@ -18,6 +20,18 @@ from tests.browser.players import (
 )
 
 HAND = "#board button.card[data-testid^='hand-']"
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of this module's own: the computer answers at once, a takeover is offered
+    after 2 s (the other modules' pages go offline and reload without offers)."""
+    with serve(
+        tmp_path_factory.mktemp("computer-server"),
+        BOT_MOVE_DELAY_SECONDS="0",
+        TAKEOVER_SECONDS="2",
+    ) as url:
+        yield url
 
 
 def take_turn(page: Page) -> None:
