@@ -166,7 +166,7 @@ function weaponZone(view, moved) {
     h("h2", { class: "zone-label", id: "sc-weapon-label" }, t("sc.weapon")),
     h("div", { class: "sc-weapon-row" },
       view.weapon ? card(view.weapon, { classes: moved === view.weapon ? ["just-moved"] : [] }) : h("div", { class: "card-slot" }, t("sc.no_weapon_short")),
-      stack.length ? h("div", { class: "sc-stack", "aria-label": t("sc.slain") }, stack) : null),
+      stack.length ? h("div", { class: "sc-stack", style: `--slain: ${stack.length}`, "aria-label": t("sc.slain") }, stack) : null),
     h("p", { class: "sc-weapon-note" }, weaponNote(view)));
 }
 
