@@ -15,6 +15,7 @@ from engine import get_game
 from engine.bots import Bot, bot_levels, get_bot
 from engine.bots.expeditionen import EasyBot, Table, determinize, easy_draw, easy_play
 from engine.expeditionen import ExpeditionenState
+from tests.engine.bot_matches import History, bot_match
 
 GAME = get_game("expeditionen")
 PRESETS = [{}] + [dict(p.options) for p in GAME.presets]
@@ -28,19 +29,8 @@ def quick(level: str) -> Bot:
 
 def match(
     bots: list[Bot], seed: int, options: dict[str, Any]
-) -> Iterator[tuple[ExpeditionenState, int, list[tuple[int, dict[str, Any]]]]]:
-    """Yield (state, seat, history) before each decision of a match between two bots."""
-    state: ExpeditionenState = GAME.new(seed=seed, options=options)
-    history: list[tuple[int, dict[str, Any]]] = []
-    rng = random.Random(seed)
-    while (seat := GAME.to_move(state)) is not None:
-        yield state, seat, history
-        legal = GAME.legal_actions(state, seat)
-        action = bots[seat].choose(GAME.view(state, seat), legal, history, seat, rng)
-        assert action in legal, f"{action} is not legal here"
-        history = [*history, (seat, action)]
-        state = GAME.apply(state, seat, action)
-    assert len(history) < 4000
+) -> Iterator[tuple[ExpeditionenState, int, History]]:
+    return bot_match(GAME, bots, seed, options, max_plies=4000)
 
 
 def test_the_registry_offers_easy_and_strong_and_refuses_unknown_levels() -> None:

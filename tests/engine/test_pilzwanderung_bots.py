@@ -25,11 +25,11 @@ from engine.bots.pilzwanderung import (
 )
 from engine.bots.search import StrongBot
 from engine.pilzwanderung import HANDABLE_DAY, PilzwanderungState, role_key
+from tests.engine.bot_matches import History, bot_match
 from tests.engine.test_pilzwanderung import act, table
 
 GAME = get_game("pilzwanderung")
 PRESETS = [dict(p.options) for p in GAME.presets]
-History = list[tuple[int, dict[str, Any]]]
 
 
 def quick(level: str) -> Bot:
@@ -41,18 +41,7 @@ def quick(level: str) -> Bot:
 def match(
     bots: list[Bot], seed: int, options: dict[str, Any]
 ) -> Iterator[tuple[PilzwanderungState, int, History]]:
-    """Yield (state, seat, history) before each decision of a match between two bots."""
-    state: PilzwanderungState = GAME.new(seed=seed, options=options)
-    history: History = []
-    rng = random.Random(seed)
-    while (seat := GAME.to_move(state)) is not None:
-        yield state, seat, history
-        legal = GAME.legal_actions(state, seat)
-        action = bots[seat].choose(GAME.view(state, seat), legal, history, seat, rng)
-        assert action in legal, f"{action} is not legal here"
-        history = [*history, (seat, action)]
-        state = GAME.apply(state, seat, action)
-    assert len(history) < 1000
+    return bot_match(GAME, bots, seed, options, max_plies=1000)
 
 
 def test_the_registry_offers_easy_and_strong() -> None:
