@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Annotated, Any, NoReturn
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
@@ -32,6 +33,7 @@ from app.services import schemas
 from app.services.computer import levels
 from app.services.hints import room_hint
 from app.services.identity import COOKIE, COOKIE_MAX_AGE, new_token, token_hash
+from app.services.matches import MatchService
 from app.services.refusals import Refusal, RoomNotFound
 from app.settings import Settings
 from engine import games
@@ -274,10 +276,7 @@ def list_matches(
 def replay_match(
     match_id: int, matches: MatchesDep, me: PlayerDep, settings: SettingsDep
 ) -> MatchReplay:
-    visible = matches.may_see(match_id, me, settings.public_history)
-    replay = matches.replay(match_id) if visible else None
-    if replay is None:
-        fail(404, "unknown_match", "no finished match with this id", match_id=match_id)
+    replay = visible_match(match_id, matches, me, settings, matches.replay)
     return MatchReplay.model_validate(replay)
 
 
@@ -290,9 +289,20 @@ def analyse_match(
     match_id: int, matches: MatchesDep, me: PlayerDep, settings: SettingsDep
 ) -> MatchAnalysis:
     # A plain def: FastAPI runs it in its thread pool, so the search never blocks the loop.
-    visible = matches.may_see(match_id, me, settings.public_history)
-    analysis = matches.analysis(match_id) if visible else None
-    if analysis is None:
-        fail(404, "unknown_match", "no finished match with an analysis under this id",
-             match_id=match_id)
+    analysis = visible_match(match_id, matches, me, settings, matches.analysis)
     return MatchAnalysis.model_validate(analysis)
+
+
+def visible_match(
+    match_id: int,
+    matches: MatchService,
+    me: str | None,
+    settings: Settings,
+    read: Callable[[int], dict[str, Any] | None],
+) -> dict[str, Any]:
+    """What `read` answers for a finished match this browser may see; else 404 (a running
+    match, or another's with PUBLIC_HISTORY=false, looks the same as none)."""
+    found = read(match_id) if matches.may_see(match_id, me, settings.public_history) else None
+    if found is None:
+        fail(404, "unknown_match", "no finished match with this id", match_id=match_id)
+    return found

@@ -244,23 +244,13 @@ class Store:
     ) -> None:
         """`record_action`, off the event loop when the database is over the network. The
         caller holds the room's lock, so each room has at most one write waiting."""
-        if self._offload is None:
-            self.record_action(match_id, ply, seat, action, now, finish, active_room, by_computer)
-            return
-        await asyncio.get_running_loop().run_in_executor(
-            self._offload,
-            functools.partial(
-                self.record_action,
-                match_id,
-                ply,
-                seat,
-                action,
-                now,
-                finish,
-                active_room,
-                by_computer,
-            ),
+        write = functools.partial(
+            self.record_action, match_id, ply, seat, action, now, finish, active_room, by_computer
         )
+        if self._offload is None:
+            write()
+        else:
+            await asyncio.get_running_loop().run_in_executor(self._offload, write)
 
     def record_action(
         self,
