@@ -2,9 +2,10 @@
 
 The database stays the source of truth: a process stores first, then announces what it
 stored here. Announcing never waits: events go on a bounded outbox that a publisher task
-drains in order. Every process subscribes to one channel and hands each event of another
-process to the room service (``app/services/cluster.py``), which delivers to its own
-sockets.
+drains in order, everything that queued during the previous publish in one message (so a
+busy process pays one round trip for many moves). Every process subscribes to one channel
+and hands each event of another process to the room service (``app/services/cluster.py``),
+which delivers to its own sockets.
 
 When Redis goes away, events are dropped (they are only news of what is stored); once it
 is back, ``on_resync`` runs so that every process catches its rooms up from the database
@@ -42,7 +43,7 @@ class RedisRelay:
         self.client: redis.Redis = redis.Redis.from_url(
             url, socket_connect_timeout=2, socket_timeout=None, health_check_interval=5
         )
-        self._outbox: asyncio.Queue[bytes] = asyncio.Queue(OUTBOX_EVENTS)
+        self._outbox: asyncio.Queue[Event] = asyncio.Queue(OUTBOX_EVENTS)
         self._tasks: list[asyncio.Task[None]] = []
         self.connected = False
 
@@ -50,7 +51,7 @@ class RedisRelay:
         """Queue an event for the other processes; never waits."""
         event["proc"] = self.process
         try:
-            self._outbox.put_nowait(orjson.dumps(event))
+            self._outbox.put_nowait(event)
         except asyncio.QueueFull:
             logger.warning("redis outbox full; dropping an event", extra={"event": event["t"]})
 
@@ -78,22 +79,19 @@ class RedisRelay:
 
     async def _publish(self) -> None:
         while True:
-            data = await self._outbox.get()
-            while True:
-                try:
-                    await self.client.publish(CHANNEL, data)
-                    break
-                except (RedisError, OSError) as error:
-                    # Drop what waits: it is news of stored changes, and the others catch up
-                    # from the database once Redis is back.
-                    dropped = self._outbox.qsize() + 1
-                    while not self._outbox.empty():
-                        self._outbox.get_nowait()
-                    logger.warning(
-                        "publishing to redis failed (%s); dropped %d events", error, dropped
-                    )
-                    await asyncio.sleep(RETRY_SECONDS)
-                    break
+            events = [await self._outbox.get()]
+            while not self._outbox.empty():
+                events.append(self._outbox.get_nowait())
+            try:
+                await self.client.publish(CHANNEL, orjson.dumps(events))
+            except (RedisError, OSError) as error:
+                # Drop what waits: it is news of stored changes, and the others catch up
+                # from the database once Redis is back.
+                dropped = self._outbox.qsize() + len(events)
+                while not self._outbox.empty():
+                    self._outbox.get_nowait()
+                logger.warning("publishing to redis failed (%s); dropped %d events", error, dropped)
+                await asyncio.sleep(RETRY_SECONDS)
 
     async def _subscribe(
         self,
@@ -115,13 +113,11 @@ class RedisRelay:
                     message = await pubsub.get_message(timeout=HEARTBEAT_SECONDS * 5)
                     if message is None:
                         continue
-                    event = orjson.loads(message["data"])
-                    if event.get("proc") == self.process:
-                        continue
-                    try:
-                        await on_event(event)
-                    except Exception:
-                        logger.exception("handling a redis event failed", extra={"event": event})
+                    events = orjson.loads(message["data"])
+                    if isinstance(events, dict):  # from a process of the previous release
+                        events = [events]
+                    if events[0].get("proc") != self.process:  # one process's events
+                        await handle(events, on_event)
             except (RedisError, OSError) as error:
                 if self.connected:
                     logger.warning("redis subscription lost (%s); retrying", error)
@@ -139,3 +135,11 @@ class RedisRelay:
             except Exception:
                 logger.exception("presence heartbeat failed")
             await asyncio.sleep(HEARTBEAT_SECONDS)
+
+
+async def handle(events: list[Event], on_event: Callable[[Event], Awaitable[None]]) -> None:
+    for event in events:
+        try:
+            await on_event(event)
+        except Exception:
+            logger.exception("handling a redis event failed", extra={"event": event})

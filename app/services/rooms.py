@@ -38,7 +38,14 @@ from app.services.schemas import action_adapter
 from app.services.seats import COMPUTER_NAME, ComputerSeats, check_computer, computer_seat
 from app.settings import Settings
 from app.storage.models import COMPUTER, Room, Seat
-from app.storage.repositories import Finish, HeldRoom, PlyTaken, SeatTaken, Store
+from app.storage.repositories import (
+    ActionWrite,
+    Finish,
+    HeldRoom,
+    PlyTaken,
+    SeatTaken,
+    Store,
+)
 from engine import IllegalAction, get_game
 
 if TYPE_CHECKING:
@@ -325,14 +332,16 @@ class RoomService:
         touch = now - room.stored_active >= STORE_ACTIVITY_EVERY
         try:
             await self.store.store_action(
-                match.id,
-                match.version + 1,
-                seat,
-                action,
-                now,
-                finish,
-                active_room=room.id if touch else None,
-                by_computer=by_computer,
+                ActionWrite(
+                    match.id,
+                    match.version + 1,
+                    seat,
+                    action,
+                    now,
+                    finish,
+                    active_room=room.id if touch else None,
+                    by_computer=by_computer,
+                )
             )
         except SQLAlchemyError:
             logger.exception(

@@ -1,24 +1,24 @@
 """The queries the services need, each its own short transaction.
 
-The action path uses SQLAlchemy Core (one INSERT and one commit per move); everything else
-uses ORM sessions.
+The action path uses SQLAlchemy Core (one INSERT per move; on PostgreSQL the moves that
+wait share a commit); everything else uses ORM sessions.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import functools
+import itertools
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Dialect, Engine, Table, insert, select, update
+from sqlalchemy import Connection, Dialect, Engine, Table, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.storage.batching import BatchWriter
 from app.storage.models import (
     ActionRow,
     Base,
@@ -36,16 +36,22 @@ ACTION_COLUMNS = select(
     ActionRow.ply, ActionRow.seat, ActionRow.action, ActionRow.by_computer
 ).order_by(ActionRow.ply)
 INSERTED_ACTION_COLUMNS = ("match_id", "ply", "seat", "action", "created_at", "by_computer")
+DIALECT_INSERT = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 
 class PreparedInsert:
     """An INSERT compiled once and run on the driver's own cursor: the action path's one
     statement per move, without SQLAlchemy's per-execution work (cache key, compile cache,
     execution context: two thirds of the write's CPU in bench/action_path.py). The
-    columns' own bind processors still shape each value, as SQLAlchemy would."""
+    columns' own bind processors still shape each value, as SQLAlchemy would. A row whose
+    key is taken is left out (not an error), so that one taken ply does not undo the
+    other rows of a batch."""
 
-    def __init__(self, dialect: Dialect, table: Table, columns: tuple[str, ...]) -> None:
-        compiled = insert(table).compile(dialect=dialect, column_keys=list(columns))
+    def __init__(
+        self, dialect: Dialect, table: Table, columns: tuple[str, ...], key: tuple[str, ...]
+    ) -> None:
+        statement = DIALECT_INSERT[dialect.name](table).on_conflict_do_nothing(index_elements=key)
+        compiled = statement.compile(dialect=dialect, column_keys=list(columns))
         self.sql = str(compiled)
         self.columns = columns
         self.order = compiled.positiontup if dialect.positional else None
@@ -54,18 +60,25 @@ class PreparedInsert:
             for name in columns
         }
 
-    def run(self, connection: Connection, values: tuple[Any, ...]) -> None:
-        """Within the connection's transaction (the driver's own connection takes part in it)."""
+    def run(self, connection: Connection, rows: Sequence[tuple[Any, ...]]) -> list[bool]:
+        """Within the connection's transaction (the driver's own connection takes part in
+        it); for each row, whether it went in."""
+        cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        try:
+            stored = []
+            for values in rows:
+                cursor.execute(self.sql, self._bind(values))
+                stored.append(cursor.rowcount == 1)
+            return stored
+        finally:
+            cursor.close()
+
+    def _bind(self, values: tuple[Any, ...]) -> Any:
         params = {
             name: process(value) if process else value
             for (name, process), value in zip(self.processors.items(), values, strict=True)
         }
-        bound: Any = tuple(params[name] for name in self.order) if self.order else params
-        cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
-        try:
-            cursor.execute(self.sql, bound)
-        finally:
-            cursor.close()
+        return tuple(params[name] for name in self.order) if self.order else params
 
 
 class SeatTaken(Exception):
@@ -92,6 +105,21 @@ class Finish:
 
 
 @dataclass(frozen=True)
+class ActionWrite:
+    """One accepted action to store, with what its commit also records: the match's end,
+    or (at most once a minute) the room's activity."""
+
+    match_id: int
+    ply: int
+    seat: int
+    action: dict[str, Any]
+    at: datetime
+    finish: Finish | None = None
+    active_room: str | None = None
+    by_computer: bool = False
+
+
+@dataclass(frozen=True)
 class LoadedRoom:
     room: Room
     seats: list[Seat]
@@ -113,19 +141,18 @@ class Store:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self._writer: Connection | None = None
-        self._insert_action = PreparedInsert(engine.dialect, ACTIONS, INSERTED_ACTION_COLUMNS)
-        # On a database over the network (PostgreSQL) the action path's INSERT and commit
-        # run on one thread of their own, so that the event loop serves every other room
-        # during the round trip. SQLite's local commit is faster than the hop to a thread.
-        self._offload = (
-            ThreadPoolExecutor(1, thread_name_prefix="action-writer")
-            if engine.dialect.name != "sqlite"
-            else None
+        self._insert_action = PreparedInsert(
+            engine.dialect, ACTIONS, INSERTED_ACTION_COLUMNS, key=("match_id", "ply")
+        )
+        # On a database over the network (PostgreSQL) the action path's commits run on a
+        # thread of their own, so that the event loop serves every other room meanwhile.
+        self._batcher = (
+            BatchWriter(self.record_actions) if engine.dialect.name != "sqlite" else None
         )
 
     def close(self) -> None:
-        if self._offload is not None:
-            self._offload.shutdown(wait=True)
+        if self._batcher is not None:
+            self._batcher.close()
         if self._writer is not None:
             self._writer.close()
             self._writer = None
@@ -231,63 +258,52 @@ class Store:
 
     # The action path
 
-    async def store_action(
-        self,
-        match_id: int,
-        ply: int,
-        seat: int,
-        action: dict[str, Any],
-        now: datetime,
-        finish: Finish | None = None,
-        active_room: str | None = None,
-        by_computer: bool = False,
-    ) -> None:
-        """`record_action`, off the event loop when the database is over the network. The
-        caller holds the room's lock, so each room has at most one write waiting."""
-        write = functools.partial(
-            self.record_action, match_id, ply, seat, action, now, finish, active_room, by_computer
-        )
-        if self._offload is None:
-            write()
+    async def store_action(self, write: ActionWrite) -> None:
+        """Store one action, or raise PlyTaken. On a database over the network the write
+        leaves the event loop and shares its commit with whatever else waits
+        (app/storage/batching.py); SQLite's local commit is faster than the hop."""
+        if self._batcher is None:
+            self.record_action(write)
         else:
-            await asyncio.get_running_loop().run_in_executor(self._offload, write)
+            await self._batcher.write(write)
 
-    def record_action(
-        self,
-        match_id: int,
-        ply: int,
-        seat: int,
-        action: dict[str, Any],
-        now: datetime,
-        finish: Finish | None = None,
-        active_room: str | None = None,
-        by_computer: bool = False,
-    ) -> None:
-        """Insert one action (and finish the match, or note the room's activity, in the same
-        commit); raise PlyTaken when that ply is already stored."""
-        try:
-            connection = self._action_writer()
-            with connection.begin():
-                self._insert_action.run(
-                    connection, (match_id, ply, seat, action, now, by_computer)
+    def record_action(self, write: ActionWrite) -> None:
+        """Store one action now; raise PlyTaken when that ply is already stored."""
+        (outcome,) = self.record_actions([write])
+        if outcome is not None:
+            raise outcome
+
+    def record_actions(self, writes: Sequence[ActionWrite]) -> list[Exception | None]:
+        """Insert the actions (and finish a match, or note a room's activity) in one
+        commit; for each, None when stored or PlyTaken when its ply was already stored."""
+        connection = self._action_writer()
+        rows = [(w.match_id, w.ply, w.seat, w.action, w.at, w.by_computer) for w in writes]
+        with connection.begin():
+            stored = self._insert_action.run(connection, rows)
+            for write in itertools.compress(writes, stored):
+                self._record_extras(connection, write)
+        return [
+            None if went_in else PlyTaken(f"match {write.match_id} ply {write.ply}")
+            for write, went_in in zip(writes, stored, strict=True)
+        ]
+
+    @staticmethod
+    def _record_extras(connection: Connection, write: ActionWrite) -> None:
+        if write.finish is not None:
+            connection.execute(
+                update(MATCHES)
+                .where(MATCHES.c.id == write.match_id)
+                .values(
+                    status="finished",
+                    result=write.finish.result,
+                    winner=write.finish.winner,
+                    finished_at=write.finish.at,
                 )
-                if finish is not None:
-                    connection.execute(
-                        update(MATCHES)
-                        .where(MATCHES.c.id == match_id)
-                        .values(
-                            status="finished",
-                            result=finish.result,
-                            winner=finish.winner,
-                            finished_at=finish.at,
-                        )
-                    )
-                if active_room is not None:
-                    connection.execute(
-                        update(ROOMS).where(ROOMS.c.id == active_room).values(last_active_at=now)
-                    )
-        except (IntegrityError, self.engine.dialect.dbapi.IntegrityError) as error:  # type: ignore[union-attr]
-            raise PlyTaken(f"match {match_id} ply {ply}") from error
+            )
+        if write.active_room is not None:
+            connection.execute(
+                update(ROOMS).where(ROOMS.c.id == write.active_room).values(last_active_at=write.at)
+            )
 
     # Idle rooms
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -14,9 +17,10 @@ from alembic.migration import MigrationContext
 from sqlalchemy import text
 
 from app.settings import Settings
+from app.storage.batching import BatchWriter
 from app.storage.db import create_db_engine, migrate, normalise_url, start_checkpoints
 from app.storage.models import Base, Match, Room
-from app.storage.repositories import PlyTaken, Store
+from app.storage.repositories import ActionWrite, PlyTaken, Store
 
 
 def test_migrations_agree_with_the_models(settings: Settings) -> None:
@@ -50,11 +54,7 @@ def test_the_launcher_migrates_in_a_child_and_never_loads_alembic(settings: Sett
     engine.dispose()
 
 
-def test_the_database_admits_one_action_per_version(settings: Settings) -> None:
-    """What makes two server processes unable to both accept a move for the same version."""
-    migrate(settings.database_url)
-    engine = create_db_engine(settings.database_url)
-    store = Store(engine)
+def stored_match(store: Store) -> Match:
     now = datetime.now(UTC)
     room = Room(id="r1", game="scoundrel", options={}, created_at=now, last_active_at=now)
     match = Match(
@@ -67,11 +67,63 @@ def test_the_database_admits_one_action_per_version(settings: Settings) -> None:
         status="playing",
     )
     store.create_room(room, match)
-    store.record_action(match.id, 1, 0, {"type": "avoid"}, now)
+    return match
+
+
+def test_the_database_admits_one_action_per_version(settings: Settings) -> None:
+    """What makes two server processes unable to both accept a move for the same version."""
+    migrate(settings.database_url)
+    engine = create_db_engine(settings.database_url)
+    store = Store(engine)
+    match, now = stored_match(store), datetime.now(UTC)
+    store.record_action(ActionWrite(match.id, 1, 0, {"type": "avoid"}, now))
     with pytest.raises(PlyTaken):
-        store.record_action(match.id, 1, 0, {"type": "take", "card": "7C"}, now)
-    store.record_action(match.id, 2, 0, {"type": "take", "card": "7C"}, now)
+        store.record_action(ActionWrite(match.id, 1, 0, {"type": "take", "card": "7C"}, now))
+    store.record_action(ActionWrite(match.id, 2, 0, {"type": "take", "card": "7C"}, now))
+    store.close()
     engine.dispose()
+
+
+def test_a_taken_ply_in_a_shared_commit_refuses_only_that_action(settings: Settings) -> None:
+    migrate(settings.database_url)
+    engine = create_db_engine(settings.database_url)
+    store = Store(engine)
+    match, now = stored_match(store), datetime.now(UTC)
+    store.record_action(ActionWrite(match.id, 1, 0, {"type": "avoid"}, now))
+    writes = [ActionWrite(match.id, ply, 0, {"type": "avoid"}, now) for ply in (2, 1, 3)]
+    outcomes = store.record_actions(writes)
+    assert [type(outcome) for outcome in outcomes] == [type(None), PlyTaken, type(None)]
+    assert [stored.ply for stored in store.match_actions(match.id)] == [1, 2, 3]
+    store.close()
+    engine.dispose()
+
+
+def test_writes_that_wait_for_a_commit_share_the_next_one() -> None:
+    batches: list[list[int]] = []
+    first_started, release = threading.Event(), threading.Event()
+
+    def write_batch(items: Sequence[int]) -> list[Exception | None]:
+        batches.append(list(items))
+        first_started.set()
+        release.wait(5)
+        return [None if item % 2 else ValueError(item) for item in items]
+
+    async def main() -> list[BaseException | None]:
+        writer = BatchWriter(write_batch)
+        first = asyncio.ensure_future(writer.write(1))
+        await asyncio.to_thread(first_started.wait, 5)
+        rest = [asyncio.ensure_future(writer.write(item)) for item in (2, 3, 4)]
+        await asyncio.sleep(0.05)
+        release.set()
+        done = await asyncio.gather(first, *rest, return_exceptions=True)
+        writer.close()
+        return done
+
+    outcomes = asyncio.run(main())
+    assert batches == [[1], [2, 3, 4]]
+    assert [repr(outcome) for outcome in outcomes] == [
+        "None", repr(ValueError(2)), "None", repr(ValueError(4))
+    ]
 
 
 def test_server_processes_starting_together_migrate_one_after_another(settings: Settings) -> None:
