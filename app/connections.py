@@ -1,5 +1,8 @@
 """One websocket's outgoing side: a bounded queue and a writer task of its own.
 
+A text goes out at once when nothing waits before it and the socket takes it without
+waiting (``PacedWebSocketProtocol.send_now``); otherwise it queues.
+
 The action path never awaits a socket: ``send`` only appends to the queue. The writer
 drains it. A connection that cannot keep up is closed rather than waited for (as lila-ws
 and Colyseus do), with ``CLOSE_TOO_SLOW``; its client reconnects and gets a full sync:
@@ -63,6 +66,7 @@ class SocketConnection:
         self._ready = asyncio.Event()
         self._close: tuple[int, str] | None = None
         self._writer: asyncio.Task[None] | None = None
+        self._protocol = paced_protocol(websocket)
 
     @property
     def closing(self) -> bool:
@@ -97,6 +101,8 @@ class SocketConnection:
             self._queue.clear()
             self.close(CLOSE_TOO_SLOW, TOO_SLOW)
             return
+        if not self._queue and self._protocol is not None and self._protocol.send_now(text):
+            return
         self._queue.append(text)
         self._ready.set()
 
@@ -116,7 +122,10 @@ class SocketConnection:
                 # The deadline is for progress: each completed write moves it on.
                 async with asyncio.timeout(self.send_timeout) as deadline:
                     while queue:
-                        await websocket.send_text(queue.popleft())
+                        # Queued until written: a text sent now may not overtake this one.
+                        await websocket.send_text(queue[0])
+                        if queue:  # (a too-slow close empties it meanwhile)
+                            queue.popleft()
                         deadline.reschedule(loop.time() + self.send_timeout)
                     if self._close is not None:
                         if self._close[0] in HARD_CLOSES and force_close(websocket, *self._close):
@@ -136,6 +145,12 @@ class SocketConnection:
         except (WebSocketDisconnect, OSError, RuntimeError):  # gone; its receive loop notices
             self._close = self._close or (1006, "gone")
             queue.clear()
+
+
+def paced_protocol(websocket: WebSocket) -> PacedWebSocketProtocol | None:
+    """The uvicorn protocol under the socket, when it is ours (``python -m app``)."""
+    protocol = getattr(getattr(websocket, "_receive", None), "__self__", None)
+    return protocol if isinstance(protocol, PacedWebSocketProtocol) else None
 
 
 def force_close(websocket: WebSocket, code: int, reason: str) -> bool:

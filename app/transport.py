@@ -7,7 +7,9 @@ closing the socket. Here the bytes wait unparsed (with reading paused) until the
 taken every message parsed so far, and are then parsed a slice at a time: a flood costs
 the messages the app reads, plus one slice.
 
-It also takes a refused handshake (an HTTP response instead of the upgrade) as complete.
+It also takes a refused handshake (an HTTP response instead of the upgrade) as complete,
+and lets a connection write a text frame at once when the socket takes it without waiting
+(``send_now``), without a task switch and the ASGI layers of every send.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 
 # Bytes parsed per step: a whole action message, or some 70 one-byte junk frames.
 SLICE_BYTES = 512
@@ -42,6 +45,20 @@ class PacedWebSocketProtocol(WebSocketsSansIOProtocol):
     def discard_unparsed(self) -> None:
         """The socket is being closed for misbehaviour: what it sent is never parsed."""
         self.unparsed.clear()
+
+    def send_now(self, text: str) -> bool:
+        """Write a text frame now, as uvicorn's ``send`` would, if the transport is below its
+        high-water mark; False (nothing written) when the caller must wait for it."""
+        if not self.writable.is_set() or self.close_sent or not self.handshake_complete:
+            return False
+        if self.disconnected or self.initial_response is not None:
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
 
     async def send(self, message: Any) -> None:
         await super().send(message)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
-from starlette.websockets import WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 
@@ -272,6 +272,55 @@ def test_a_flood_is_parsed_only_as_fast_as_the_server_reads_it() -> None:
         for _ in range(waiting):  # the app reads them: the next slice is parsed, no more
             assert (await protocol.receive())["text"] == "x"
         assert 0 < protocol.queue.qsize() <= SLICE_BYTES // 7 and not transport.reading
+        protocol.connection_lost(None)
+        for task in protocol.tasks:
+            task.cancel()
+
+    asyncio.run(scenario())
+
+
+def test_a_text_goes_out_at_once_unless_an_earlier_one_waits() -> None:
+    async def scenario() -> None:
+        accepted: asyncio.Future[WebSocket] = asyncio.get_running_loop().create_future()
+
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            websocket = WebSocket(scope, receive, send)
+            await websocket.accept()
+            accepted.set_result(websocket)
+            await asyncio.sleep(60)
+
+        config = Config(app=app, ws=PacedWebSocketProtocol, proxy_headers=False)
+        config.load()
+        protocol = PacedWebSocketProtocol(config, ServerState(), {})
+        transport = Transport()
+        protocol.connection_made(transport)
+        protocol.data_received(
+            b"GET /ws/rooms/r HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            b"Sec-WebSocket-Version: 13\r\n\r\n"
+        )
+        connection = SocketConnection(
+            await asyncio.wait_for(accepted, 1),
+            None,
+            TokenBucket(10),
+            address="127.0.0.1",
+            queue_limit=8,
+            send_timeout=5,
+        )
+        connection.start()
+        transport.written = b""
+        connection.send("a")
+        assert transport.written == b"\x81\x01a"  # written before anything awaited
+        protocol.pause_writing()  # the peer reads slowly: the transport's buffer is full
+        connection.send("b")
+        connection.send("c")
+        protocol.resume_writing()
+        connection.send("d")  # writable again, but b and c wait: d may not overtake them
+        assert transport.written == b"\x81\x01a"
+        await asyncio.sleep(0.01)
+        assert transport.written == b"\x81\x01a\x81\x01b\x81\x01c\x81\x01d"
+        connection.close(1000, "done")
+        await connection.stop()
         protocol.connection_lost(None)
         for task in protocol.tasks:
             task.cancel()
