@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import sys
@@ -44,6 +45,14 @@ WS_CONNECTIONS = Gauge(
 ACTIONS = Counter(
     "kartenrunde_actions", "Accepted game actions", labelnames=["game"], registry=REGISTRY
 )
+
+
+@functools.cache
+def actions_of(game: str) -> Counter:
+    """The game's child of ACTIONS, looked up once (``labels`` takes a lock every call)."""
+    return ACTIONS.labels(game)
+
+
 ACTION_LATENCY = Histogram(
     "kartenrunde_action_latency_seconds",
     "Time from receiving an action to fanning out the new state",

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from app.messaging import Broadcaster, Connection
-from app.observability import ACTION_LATENCY, ACTIONS
+from app.observability import ACTION_LATENCY, actions_of
 from app.protocol import Ping, RematchRequest, TakeoverChoice
 from app.services import texts
 from app.services.cache import STORE_ACTIVITY_EVERY, RoomCache
@@ -255,7 +255,7 @@ class RoomService:
         """One action of a seat, a person's or the computer's (the same path for both)."""
         started = time.perf_counter()
         await self._act(room, seat, version, action, by_computer)
-        ACTIONS.labels(room.game.name).inc()
+        actions_of(room.game.name).inc()
         ACTION_LATENCY.observe(time.perf_counter() - started)
 
     async def _act(
