@@ -120,7 +120,7 @@ async def create_room(
 )
 async def get_room(room_id: str, rooms: RoomsDep) -> RoomInfo:
     try:
-        return RoomInfo.model_validate(rooms.room(room_id).describe())
+        return RoomInfo.model_validate((await rooms.open_room(room_id)).describe())
     except RoomNotFound:
         fail(404, "unknown_room", "no open room with this id", room_id=room_id)
 
@@ -132,7 +132,7 @@ async def get_room(room_id: str, rooms: RoomsDep) -> RoomInfo:
 )
 async def room_moves(room_id: str, rooms: RoomsDep, matches: MatchesDep) -> RoomMoves:
     try:
-        room = rooms.room(room_id)
+        room = await rooms.open_room(room_id)
     except RoomNotFound:
         fail(404, "unknown_room", "no open room with this id", room_id=room_id)
     match = room.match
@@ -225,7 +225,7 @@ async def my_rooms(rooms: RoomsDep, player: PlayerDep, settings: SettingsDep) ->
     found = []
     for held in rooms.rooms_held_by(player):
         try:
-            live = rooms.room(held.room.id)
+            live = await rooms.open_room(held.room.id)
         except RoomNotFound:
             continue
         found.append(

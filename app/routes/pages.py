@@ -48,7 +48,7 @@ def home(request: Request) -> HTMLResponse:
 @router.get("/r/{room_id}", response_class=HTMLResponse)
 async def table(request: Request, room_id: str, rooms: RoomsDep) -> HTMLResponse:
     try:
-        rooms.room(room_id)  # async: the room service lives on the event loop
+        await rooms.open_room(room_id)  # async: the room service lives on the event loop
     except RoomNotFound:
         return not_found(request, "room")
     return page(request, "table.html", page_name="table", room_id=room_id)

@@ -134,7 +134,7 @@ async def serve(
         send_timeout=settings.send_timeout_seconds,
     )
     try:
-        room = rooms.room(room_id)
+        room = await rooms.open_room(room_id)
         await rooms.connect(room, connection)
     except (RoomNotFound, Refusal):
         await refuse(

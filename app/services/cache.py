@@ -3,6 +3,7 @@ caught up when another process stored first, and closed after a time without act
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import weakref
@@ -14,7 +15,7 @@ from app.observability import MATCHES_IN_PROGRESS, ROOMS_OPEN
 from app.protocol import CLOSE_ROOM_CLOSED
 from app.services.live import LiveRoom, rebuild
 from app.services.refusals import Refusal, RoomNotFound
-from app.storage.repositories import Store
+from app.storage.repositories import LoadedRoom, Store
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +41,7 @@ class RoomCache:
         self.broadcaster = broadcaster
         self.idle_minutes = idle_minutes
         self.rooms: dict[str, LiveRoom] = {}
+        self._loading: dict[str, asyncio.Future[LoadedRoom | None]] = {}
         self.on_load: Callable[[LiveRoom], None] | None = None
         self.on_close: Callable[[str], None] | None = None
         CACHES.add(self)
@@ -48,11 +50,32 @@ class RoomCache:
         self.rooms[room.id] = room
 
     def get(self, room_id: str) -> LiveRoom:
-        """The live room, rebuilt from the database on first access."""
+        """The live room, rebuilt from the database on first access (from a thread, or
+        where waiting on the database is fine; the event loop uses ``load``)."""
         room = self.rooms.get(room_id)
         if room is not None:
             return room
         loaded = self.store.load_room(room_id) if ROOM_ID.fullmatch(room_id) else None
+        return self._loaded(room_id, loaded)
+
+    async def load(self, room_id: str) -> LiveRoom:
+        """``get`` for the event loop: the database read runs off the loop, once however
+        many sockets and requests ask for the room at the same moment."""
+        room = self.rooms.get(room_id)
+        if room is not None:
+            return room
+        if not ROOM_ID.fullmatch(room_id):
+            raise RoomNotFound(room_id)
+        loading = self._loading.get(room_id)
+        if loading is None:
+            loading = self._loading[room_id] = asyncio.ensure_future(
+                self.store.off_loop(self.store.load_room, room_id)
+            )
+            loading.add_done_callback(lambda _: self._loading.pop(room_id, None))
+        loaded = await asyncio.shield(loading)
+        return self.rooms.get(room_id) or self._loaded(room_id, loaded)
+
+    def _loaded(self, room_id: str, loaded: LoadedRoom | None) -> LiveRoom:
         if loaded is None:
             raise RoomNotFound(room_id)
         room = self.rooms[room_id] = rebuild(loaded)
@@ -61,9 +84,9 @@ class RoomCache:
             self.on_load(room)
         return room
 
-    def catch_up(self, room: LiveRoom) -> None:
+    async def catch_up(self, room: LiveRoom) -> None:
         """Take the match, seats and tally from the database (the source of truth)."""
-        loaded = self.store.load_room(room.id)
+        loaded = await self.store.off_loop(self.store.load_room, room.id)
         if loaded is None:
             raise Refusal("unknown_room", "this room was closed")
         fresh = rebuild(loaded)

@@ -60,12 +60,12 @@ class Cluster:
             if room.closed:
                 return
             if kind == "action":
-                self._on_action(room, event)
+                await self._on_action(room, event)
             elif kind == "seat":
-                self._catch_up(room)
+                await self._catch_up(room)
                 self.rooms._publish_changed(room)
             elif kind == "rematch":
-                self._catch_up(room)
+                await self._catch_up(room)
                 if room.match.status == "finished":  # requests so far, as the asker's process
                     self.rooms.broadcaster.publish_all(room.id, texts.rematch_text(room))
                 else:  # the rematch started
@@ -81,7 +81,7 @@ class Cluster:
             # watches for absent players (presence is the same sum in every process).
             self.rooms.computer.update(room, think=False)
 
-    def _on_action(self, room: LiveRoom, event: dict[str, Any]) -> None:
+    async def _on_action(self, room: LiveRoom, event: dict[str, Any]) -> None:
         from app.services.rooms import advance
 
         match, version = room.match, event["v"]
@@ -91,12 +91,12 @@ class Cluster:
             state = room.game.apply(match.state, event["seat"], event["action"])
             advance(room, event["seat"], event["action"], state, event.get("computer", False))
         else:
-            self._catch_up(room)
+            await self._catch_up(room)
         self.rooms._publish_state(room)
 
-    def _catch_up(self, room: LiveRoom) -> None:
+    async def _catch_up(self, room: LiveRoom) -> None:
         try:
-            self.rooms.cache.catch_up(room)
+            await self.rooms.cache.catch_up(room)
         except Refusal:  # closed in the database meanwhile; the close event follows
             pass
 
@@ -107,7 +107,7 @@ class Cluster:
                 if room.closed:
                     continue
                 try:
-                    self.rooms.cache.catch_up(room)
+                    await self.rooms.cache.catch_up(room)
                 except Refusal:
                     continue
                 except Exception:  # the database may be away too; the next resync tries

@@ -132,7 +132,11 @@ class RoomService:
         return room
 
     def room(self, room_id: str) -> LiveRoom:
+        """The room, loaded here if need be (from a thread; the event loop uses open_room)."""
         return self.cache.get(room_id)
+
+    async def open_room(self, room_id: str) -> LiveRoom:
+        return await self.cache.load(room_id)
 
     def rooms_held_by(self, token_hash: str) -> list[HeldRoom]:
         return self.store.rooms_held_by(token_hash)
@@ -141,32 +145,36 @@ class RoomService:
 
     async def join(self, room_id: str, name: str, token_hash: str) -> int | None:
         """The seat this player holds, else a free seat, else None (a spectator)."""
-        room = self.room(room_id)
+        room = await self.open_room(room_id)
         async with room.lock:
             check_open(room)
             # With several processes, another one may have seated someone: the database
             # knows (and a seat lost in a race sends us to the next free one).
             for _attempt in range(room.game.seats + 1):
                 if self.relay is not None:
-                    self.cache.catch_up(room)
+                    await self.cache.catch_up(room)
                 held = room.seat_of(token_hash)
                 if held is not None:
                     return held
                 free = room.free_seats()
                 if not free:
                     return None
-                if self._take_seat(room, free, name, token_hash):
+                if await self._take_seat(room, free, name, token_hash):
                     return free[0]
                 if self.relay is None:
                     return None
             return None
 
-    def _take_seat(self, room: LiveRoom, free: list[int], name: str, token_hash: str) -> bool:
+    async def _take_seat(
+        self, room: LiveRoom, free: list[int], name: str, token_hash: str
+    ) -> bool:
         now = self.clock()
         starts = len(free) == 1
         seat = Seat(room_id=room.id, seat=free[0], name=name, token_hash=token_hash)
         try:
-            self.store.take_seat(seat, room.match.id if starts else None, now)
+            await self.store.off_loop(
+                self.store.take_seat, seat, room.match.id if starts else None, now
+            )
         except SeatTaken:
             logger.warning("seat taken elsewhere", extra={"room_id": room.id, "seat": free[0]})
             return False
@@ -203,7 +211,7 @@ class RoomService:
             connection.seat = room.seat_of(connection.token_hash)
             if connection.seat is None and connection.token_hash and self.relay is not None:
                 # Seated through another process a moment ago? The database knows.
-                self.cache.catch_up(room)
+                await self.cache.catch_up(room)
                 connection.seat = room.seat_of(connection.token_hash)
             self.broadcaster.subscribe(room.id, connection)
             room.last_active = self.clock()
@@ -282,7 +290,7 @@ class RoomService:
             self._check_relay()
             if version > match.version and self.relay is not None:
                 # Another process stored newer actions than this one has heard of yet.
-                self.cache.catch_up(room)
+                await self.cache.catch_up(room)
                 match = room.match
                 if match.status != "playing":
                     raise Refusal("stale", "the match moved on; here is the current state")
@@ -304,7 +312,7 @@ class RoomService:
                 await self._store_action(room, seat, action, state, by_computer)
             except PlyTaken:
                 # Another server process stored this version first: catch up, then say so.
-                self.cache.catch_up(room)
+                await self.cache.catch_up(room)
                 self._publish_state(room)
                 raise Refusal("stale", "another action was stored first") from None
             self._publish_state(room)
@@ -375,12 +383,12 @@ class RoomService:
                 self.broadcaster.publish_all(room.id, texts.rematch_text(room))
                 self._announce({"t": "rematch", "room": room.id})
                 return
-            self._start_rematch(room)
+            await self._start_rematch(room)
             self._publish_state(room)
             self._announce({"t": "rematch", "room": room.id})
             self.computer.update(room)
 
-    def _start_rematch(self, room: LiveRoom) -> None:
+    async def _start_rematch(self, room: LiveRoom) -> None:
         game, previous = room.game, room.match
         options = game.rematch_options(room.options, previous.result, previous.first_seat)
         row, state = new_match(room.id, game, options, previous.number + 1, "playing", self.clock())
@@ -388,7 +396,7 @@ class RoomService:
             self.store.add_match(row)
         except IntegrityError:
             # Another process started this rematch first (the room's match numbers are unique).
-            self.cache.catch_up(room)
+            await self.cache.catch_up(room)
             return
         except SQLAlchemyError:
             logger.exception("storing a rematch failed", extra={"room_id": room.id})

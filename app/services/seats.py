@@ -36,11 +36,11 @@ class ComputerSeats:
     async def add(self, room_id: str, level: str, token_hash: str | None) -> int:
         """A seated player lets the computer take a free seat while the room waits."""
         rooms = self.rooms
-        room = rooms.room(room_id)
+        room = await rooms.open_room(room_id)
         async with room.lock:
             check_open(room)
             if rooms.relay is not None:
-                rooms.cache.catch_up(room)
+                await rooms.cache.catch_up(room)
             if room.seat_of(token_hash) is None:
                 raise Refusal("not_seated", "only a player of this room may add a computer")
             check_computer(room.game.name, room.game.seats, level)
@@ -92,16 +92,16 @@ class ComputerSeats:
                 logger.info("computer plays an absent seat", extra={"room_id": room.id})
                 self._changed(room)
             else:
-                self._end_abandoned(room, connection.seat)
+                await self._end_abandoned(room, connection.seat)
 
-    def _end_abandoned(self, room: LiveRoom, by: int) -> None:
+    async def _end_abandoned(self, room: LiveRoom, by: int) -> None:
         rooms = self.rooms
         result = abandoned(by)
         ended = store_or_refuse(
             rooms.store.abandon_match, room.match.id, result.to_json(), rooms.clock()
         )
         if not ended:  # another process moved the match on first
-            rooms.cache.catch_up(room)
+            await rooms.cache.catch_up(room)
             rooms._publish_changed(room)
             raise Refusal("stale", "the match moved on; here is the current state")
         room.match.status, room.match.result = "finished", result

@@ -6,12 +6,13 @@ wait share a commit); everything else uses ORM sessions.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Dialect, Engine, Table, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -28,6 +29,8 @@ from app.storage.models import (
     Seat,
     fold_name,
 )
+
+T = TypeVar("T")
 
 ACTIONS = Base.metadata.tables[ActionRow.__tablename__]
 MATCHES = Base.metadata.tables[Match.__tablename__]
@@ -156,6 +159,13 @@ class Store:
         if self._writer is not None:
             self._writer.close()
             self._writer = None
+
+    async def off_loop(self, query: Callable[..., T], *args: Any) -> T:
+        """Run a query in a worker thread when the database is over the network (every
+        room of the process goes on meanwhile); SQLite's local reads stay on the loop."""
+        if self._batcher is None:
+            return query(*args)
+        return await asyncio.to_thread(query, *args)
 
     def _action_writer(self) -> Connection:
         """The connection the action path keeps (used by one thread only): checking

@@ -16,6 +16,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import text
 
+from app.messaging import LocalBroadcaster
+from app.services.cache import RoomCache
+from app.services.live import LiveRoom
 from app.settings import Settings
 from app.storage.batching import BatchWriter
 from app.storage.db import create_db_engine, migrate, normalise_url, start_checkpoints
@@ -182,3 +185,24 @@ def test_postgres_urls_go_through_psycopg() -> None:
     assert normalise_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
     assert normalise_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     assert normalise_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_a_room_asked_for_by_many_at_once_is_read_from_the_database_once(
+    settings: Settings,
+) -> None:
+    migrate(settings.database_url)
+    engine = create_db_engine(settings.database_url)
+    store = Store(engine)
+    stored_match(store)
+    reads = []
+    load_room = store.load_room
+    store.load_room = lambda room_id: reads.append(room_id) or load_room(room_id)  # type: ignore[method-assign]
+
+    async def main() -> list[LiveRoom]:
+        cache = RoomCache(store, LocalBroadcaster(), idle_minutes=60)
+        return await asyncio.gather(*(cache.load("r1") for _ in range(5)))
+
+    rooms = asyncio.run(main())
+    assert reads == ["r1"] and all(room is rooms[0] for room in rooms)
+    store.close()
+    engine.dispose()
