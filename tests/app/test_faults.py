@@ -88,19 +88,31 @@ class Table:
         self.reconnects = 0
 
     def pump(self, client: Client, seconds: float) -> None:
+        """What the client hears until it is quiet for a moment or `seconds` are over."""
         deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            try:
-                message = client.receive(min(0.02, max(deadline - time.monotonic(), 0.005)))
-            except ConnectionClosed:
-                self._reconnect(client)
-                continue
-            if message is None:
+        while self._hear(client, min(0.02, max(deadline - time.monotonic(), 0.005))):
+            if time.monotonic() >= deadline:
                 return
-            if message["type"] == "error":
-                self.refused.append(message["code"])
-            if message["type"] == "state" and message["last_action"] is not None:
-                self.accepted[message["version"]] = message["last_action"]["action"]
+
+    def drain(self, client: Client) -> None:
+        """What the client has heard already, without waiting."""
+        while self._hear(client, 0):
+            pass
+
+    def _hear(self, client: Client, timeout: float) -> bool:
+        """One message within `timeout` (False: none came); a dropped socket reconnects."""
+        try:
+            message = client.receive(timeout)
+        except ConnectionClosed:
+            self._reconnect(client)
+            return True
+        if message is None:
+            return False
+        if message["type"] == "error":
+            self.refused.append(message["code"])
+        if message["type"] == "state" and message["last_action"] is not None:
+            self.accepted[message["version"]] = message["last_action"]["action"]
+        return True
 
     def _reconnect(self, client: Client) -> None:
         self.reconnects += 1
@@ -122,28 +134,36 @@ class Table:
         deadline = time.monotonic() + STEP_SECONDS * 10
         while time.monotonic() < deadline:
             for client in self.clients:
-                self.pump(client, 0.01)
+                self.drain(client)
             lead = max(self.clients, key=lambda c: int(c.state["version"]))
             if lead.state["to_move"] is None:
                 return False
             version = int(lead.state["version"])
             actor = self.players[lead.state["to_move"]]
-            if int(actor.state["version"]) == version:
-                try:
-                    actor.act(rng.choice(actor.state["legal_actions"]))
-                except ConnectionClosed:
-                    self._reconnect(actor)
-                    continue
-            end = time.monotonic() + STEP_SECONDS
-            while time.monotonic() < end and any(
-                int(c.state["version"]) <= version for c in self.clients
-            ):
-                for client in self.clients:
-                    self.pump(client, 0.02)
-            if all(int(c.state["version"]) > version for c in self.clients):
+            if int(actor.state["version"]) < version:
+                self._hear(actor, 0.1)  # it has yet to hear of the last move
+                continue
+            refused = len(self.refused)
+            try:
+                actor.act(rng.choice(actor.state["legal_actions"]))
+            except ConnectionClosed:
+                self._reconnect(actor)
+                continue
+            if self._heard(version, refused):
                 return True
             time.sleep(0.2)  # refused (unavailable) or not heard: try again
         raise AssertionError(f"no move for {STEP_SECONDS * 10} s at version {self.version()}")
+
+    def _heard(self, version: int, refused: int) -> bool:
+        """Whether every client heard the move after `version` within STEP_SECONDS; False as
+        soon as it was refused."""
+        end = time.monotonic() + STEP_SECONDS
+        while time.monotonic() < end and len(self.refused) == refused:
+            behind = [c for c in self.clients if int(c.state["version"]) <= version]
+            if not behind:
+                return True
+            self._hear(behind[0], 0.05)
+        return False
 
     def finish(self, rng: random.Random) -> None:
         deadline = time.monotonic() + MATCH_SECONDS

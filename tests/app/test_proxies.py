@@ -198,19 +198,21 @@ def test_a_client_that_is_not_a_trusted_proxy_cannot_fake_its_address_or_scheme(
     assert "secure" not in cookie
 
 
-def test_the_trusted_proxy_tells_the_client_address_and_scheme(
-    servers: list[Server], tmp_path: Path
-) -> None:
-    server = Server("127.0.0.1,::1", tmp_path)
-    servers.append(server)
-    access, cookie = forged_visit(server)
+@pytest.fixture(scope="module")
+def trusting_loopback(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the tests that trust loopback: it changes nothing a test looks at."""
+    server = Server("127.0.0.1,::1,10.1.2.3/8", tmp_path_factory.mktemp("trusting"))
+    yield server
+    server.stop()
+
+
+def test_the_trusted_proxy_tells_the_client_address_and_scheme(trusting_loopback: Server) -> None:
+    access, cookie = forged_visit(trusting_loopback)
     assert access.startswith(f"{FAKE_CLIENT}:")
     assert "secure" in cookie
 
 
-def test_the_launcher_logs_whom_it_believes(servers: list[Server], tmp_path: Path) -> None:
-    server = Server("127.0.0.1,10.1.2.3/8", tmp_path)
-    servers.append(server)
-    (entry,) = [entry for entry in server.entries() if "forwarded_allow_ips" in entry]
-    assert entry["forwarded_allow_ips"] == ["127.0.0.1", "10.0.0.0/8"]
+def test_the_launcher_logs_whom_it_believes(trusting_loopback: Server) -> None:
+    (entry,) = [e for e in trusting_loopback.entries() if "forwarded_allow_ips" in e]
+    assert entry["forwarded_allow_ips"] == ["127.0.0.1", "::1", "10.0.0.0/8"]
     assert "X-Forwarded-For" in str(entry["message"])

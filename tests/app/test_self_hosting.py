@@ -195,11 +195,30 @@ def health_checks() -> dict[str, list[str]]:
     }
 
 
+@pytest.fixture(scope="module")
+def running_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One production server for the health checks, which only look at it, on a database of
+    its own (`fresh_database` is one name per process)."""
+    name = f"kr_selfhost_{os.getpid()}_checked"
+    with admin() as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        connection.execute(f"CREATE DATABASE {name}")
+    url = POSTGRES_URL.set(database=name).render_as_string(hide_password=False)
+    server = start_server(production_environment(url), tmp_path_factory.mktemp("checked"))
+    try:
+        server.wait_until_ready()
+        yield server
+    finally:
+        server.stop()
+        with admin() as connection:
+            connection.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
 @pytest.mark.parametrize("owner", ["image", "compose"])
 def test_container_health_check_passes_against_the_running_server(
-    start: StartServer, owner: str
+    running_server: Server, owner: str
 ) -> None:
-    server = start()
+    server = running_server
     command = [
         part.replace("127.0.0.1:8000", f"127.0.0.1:{server.port}")
         for part in health_checks()[owner]

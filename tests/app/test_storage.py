@@ -130,16 +130,26 @@ def test_writes_that_wait_for_a_commit_share_the_next_one() -> None:
 
 
 def test_server_processes_starting_together_migrate_one_after_another(settings: Settings) -> None:
-    # Each process imports first, then all migrate at the same moment.
+    # Each process imports first and says so, then all migrate at the same moment: the go.
     script = (
-        "import sys, time; from app.storage.db import migrate; "
-        "time.sleep(max(0, float(sys.argv[2]) - time.time())); migrate(sys.argv[1])"
+        "import sys; from app.storage.db import migrate; "
+        "print('imported', flush=True); sys.stdin.readline(); migrate(sys.argv[1])"
     )
-    together = str(time.time() + 4)
     starts = [
-        subprocess.Popen([sys.executable, "-c", script, settings.database_url, together])
+        subprocess.Popen(
+            [sys.executable, "-c", script, settings.database_url],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         for _ in range(4)
     ]
+    for start in starts:
+        assert start.stdout is not None and start.stdout.readline() == "imported\n"
+    for start in starts:
+        assert start.stdin is not None
+        start.stdin.write("go\n")
+        start.stdin.close()
     assert [start.wait(timeout=120) for start in starts] == [0, 0, 0, 0]
     engine = create_db_engine(settings.database_url)
     with engine.connect() as connection:

@@ -126,13 +126,18 @@ def open_page(
     locale: str = "en-US",
     viewport: dict[str, int] | None = None,
     touch: bool = False,
+    motion: bool = True,
 ) -> Page:
+    """`motion=False` for people who play a whole match: Playwright waits until a card that
+    travels (420 ms, static/js/motion.js) comes to rest before it clicks, which more than
+    doubled those tests; the travel has its own test (test_table_signals.py)."""
     context = browser.new_context(
         base_url=base_url,
         locale=locale,
         viewport=viewport or DESKTOP,
         has_touch=touch,
         is_mobile=touch,
+        reduced_motion=None if motion else "reduce",
     )
     context.set_default_timeout(10_000)
     contexts.append(context)

@@ -54,7 +54,7 @@ def wait_for_my_turn_or_the_end(page: Page) -> None:
 
 
 def test_a_whole_match_against_the_easy_computer(new_page: NewPage) -> None:
-    page = new_page()
+    page = new_page(motion=False)
     create_room(page, "expeditionen", "Anna", preset="short", computer="easy")
     expect(page.locator(".seat-name")).to_have_text(["Anna", "Computer"])
     expect(page.locator(".seat[data-seat='1'] .seat-level")).to_have_text("(easy)")

@@ -27,8 +27,8 @@ HAND = "#board button.card[data-testid^='hand-']"
 
 @pytest.fixture(scope="module")
 def duel(module_page: NewPage) -> Duel:
-    anna = module_page()
-    ben = module_page()
+    anna = module_page(motion=False)
+    ben = module_page(motion=False)
     logs = {"anna": StateLog(anna), "ben": StateLog(ben)}
     url = create_room(anna, "expeditionen", "Anna", preset="short")
     ben.goto(url)

@@ -29,8 +29,8 @@ MAX_PLIES = 200
 
 
 def seat_two(module_page: NewPage, preset: str, viewport: dict[str, int]) -> Duel:
-    anna = module_page(viewport=viewport)
-    ben = module_page(viewport=viewport)
+    anna = module_page(viewport=viewport, motion=False)
+    ben = module_page(viewport=viewport, motion=False)
     logs = {"anna": StateLog(anna), "ben": StateLog(ben)}
     url = create_room(anna, "pilzwanderung", "Anna", preset=preset)
     join_by_link(ben, url, "Ben")

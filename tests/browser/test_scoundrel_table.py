@@ -53,7 +53,7 @@ def take_something(page: Page) -> None:
 
 
 def test_a_whole_scoundrel_game_is_played_by_clicking_legal_moves(new_page: NewPage) -> None:
-    page = new_page()
+    page = new_page(motion=False)
     log = StateLog(page)
     create_room(page, "scoundrel", "Dana")
     expect(page.get_by_test_id("health")).to_have_text("20")
