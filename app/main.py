@@ -86,6 +86,7 @@ def create_app(
             cluster = Cluster(rooms)
             relay.start(cluster.on_event, cluster.resync, cluster.heartbeat)
         app.state.db_engine = db_engine
+        app.state.relay = relay
         app.state.rooms = rooms
         app.state.matches = MatchService(store)
         app.state.connection_caps = ConnectionCaps(settings)

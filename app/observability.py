@@ -69,8 +69,18 @@ def healthz() -> dict[str, str]:
 
 
 # A plain def: FastAPI runs it in a worker thread, so a slow database never blocks the loop.
-@router.get("/readyz", responses={503: {"description": "the database is unreachable"}})
+@router.get(
+    "/readyz",
+    responses={503: {"description": "the database, or Redis for several processes, is away"}},
+)
 def readyz(request: Request) -> JSONResponse:
+    # With several processes, a process is ready once it hears the others (REDIS_URL):
+    # news sent before it subscribed would be lost to its sockets.
+    relay = getattr(request.app.state, "relay", None)
+    if relay is not None and not relay.connected:
+        return JSONResponse(
+            {"status": "unavailable", "detail": "redis unreachable"}, status_code=503
+        )
     engine: Engine = request.app.state.db_engine
     try:
         with engine.connect() as connection:

@@ -257,12 +257,19 @@ def test_redis_restarted_mid_match_refuses_moves_meanwhile_and_play_resumes(
     actor.until(lambda: len(actor.errors) > errors, 5, "an answer while Redis is away")
     assert actor.errors[-1]["code"] == "unavailable"
     assert max(stored_actions(database_url, int(lead.state["match_id"])), default=0) == before
+    # Not ready while it cannot hear the others (a proxy or orchestrator may route around it).
+    assert [readiness(app) for app in apps] == [503, 503]
     redis.start()  # on the same port
     returned = time.monotonic()
     assert table.step(rng)  # within seconds of Redis's return
     assert time.monotonic() - returned < 10
+    assert [readiness(app) for app in apps] == [200, 200]
     table.finish(rng)
     assert all(p.process is not None and p.process.poll() is None for p in apps)
+
+
+def readiness(app: AppProcess) -> int:
+    return httpx.get(f"{app.base_url}/readyz", timeout=5).status_code
 
 
 class Postgres:
