@@ -8,6 +8,7 @@ dealt at once, so a state is always inside a round or ``over``.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
@@ -62,6 +63,7 @@ def number_value(card: str) -> int:
     return RANK_ORDER[rank(card)]
 
 
+@functools.cache  # every view sorts a hand: some 60 codes, looked up instead of parsed
 def sort_key(card: str) -> tuple[int, int]:
     return SUITS.index(suit(card)), SORT_ORDER[rank(card)]
 
