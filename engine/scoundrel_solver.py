@@ -38,6 +38,10 @@ MONSTER, WEAPON, POTION = 0, 1, 2
 KIND = [MONSTER if is_monster(c) else WEAPON if is_weapon(c) else POTION for c in DECK]
 POINTS = [value(card) for card in DECK]
 INDEX = {card: index for index, card in enumerate(DECK)}
+# The monster of the other black suit with the same value: the rules never tell them apart.
+TWIN = [next((other for other in range(len(DECK)) if other != card and KIND[other] == MONSTER
+              and POINTS[other] == POINTS[card]), card) if KIND[card] == MONSTER else card
+        for card in range(len(DECK))]
 NO_LINE = -(10**6)  # below every score
 AVOIDED = -1  # in a line, the card of an avoid
 
@@ -130,9 +134,6 @@ class Solver:
         for more, better, looser, bound in self.bounds.get(table, ()):
             if bound < target and more >= health and better >= weapon and looser >= limit:
                 return bound
-        ceiling = self.ceiling(left, health, weapon, limit)
-        if ceiling < target:
-            return ceiling
         self.tables += 1
         if self.budget is not None and self.tables > self.budget:
             raise OutOfBudget
@@ -178,16 +179,14 @@ class Solver:
         if win[0] > NO_LINE:
             found.append((win[1], win[0]))
         waiting = len(self.deck) - depth + len(under)
+        beyond_room = left & ~mask(room)
         for kept, ways in ends.items():
             need = ROOM_SIZE - len(kept)
             dealt, deeper, rest = self.deal(depth, under, need)
-            for after_health, after_weapon, after_limit, line in ways:
-                after_left = left
-                for card, _ in line:
-                    after_left &= ~(1 << card)
-                found.append((line, (deeper, rest, kept + dealt, after_health, after_weapon,
-                                     after_limit, False, 0, False, waiting < need,
-                                     after_left)))
+            after_left = beyond_room | mask(kept)
+            found += [(line, (deeper, rest, kept + dealt, after_health, after_weapon,
+                              after_limit, False, 0, False, waiting < need, after_left))
+                      for after_health, after_weapon, after_limit, line in ways]
         return found
 
     def deal(self, depth: int, under: tuple[int, ...], count: int
@@ -260,6 +259,13 @@ class Solver:
 AVOID: Action = {"type": "avoid"}
 
 
+def mask(cards: tuple[int, ...]) -> int:
+    bits = 0
+    for card in cards:
+        bits |= 1 << card
+    return bits
+
+
 def ceiling_of(end: int, best_potion: int) -> int:
     """No line scores more: a win ends with at most ``end`` health, 20 at most, and only
     at 20 may the best potion taken last add its value; a loss scores at most ``end`` (a
@@ -294,6 +300,8 @@ class Walk:
             self.end(room, health, weapon, limit, line)
         else:
             for index, card in enumerate(room):
+                if TWIN[card] in room[:index]:
+                    continue  # its twin taken first plays the same
                 self.take(room[:index] + room[index + 1 :], card, health, weapon, limit,
                           taken + 1, used, line)
 

@@ -135,6 +135,15 @@ def test_the_solver_uses_the_weapon_only_where_it_may() -> None:
     assert replayed(state, solution.line) == solution.score
 
 
+@pytest.mark.parametrize("health", [6, 9, 14])
+def test_twin_monsters_are_walked_once_and_the_score_is_unchanged(health: int) -> None:
+    # 7C and 7S differ only in suit: the solver takes the first-named before its twin.
+    state = table(["7C", "5D", "7S", "2H"], ["9S", "7H", "9C", "4D", "QS"], health=health)
+    solution = solve(state)
+    assert solution.score == brute_force(state)
+    assert replayed(state, solution.line) == solution.score
+
+
 def test_the_solver_reads_the_table_it_is_given() -> None:
     state = table(["5D", "7C", "3H", "JS"], ["2C", "4S", "9H", "6D"], health=9)
     solver = Solver(state.dungeon)
