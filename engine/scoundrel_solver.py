@@ -37,6 +37,7 @@ ANY = 99  # the limit of a weapon that has slain nothing
 MONSTER, WEAPON, POTION = 0, 1, 2
 KIND = [MONSTER if is_monster(c) else WEAPON if is_weapon(c) else POTION for c in DECK]
 POINTS = [value(card) for card in DECK]
+MAX_MONSTER = max(POINTS[card] for card in range(len(DECK)) if KIND[card] == MONSTER)
 INDEX = {card: index for index, card in enumerate(DECK)}
 # The monster of the other black suit with the same value: the rules never tell them apart.
 TWIN = [next((other for other in range(len(DECK)) if other != card and KIND[other] == MONSTER
@@ -89,7 +90,7 @@ class Solver:
         self.bounds: dict[tuple[object, ...], list[tuple[int, int, int, int]]] = {}
         self.walks: dict[tuple[object, ...], tuple[Ends, tuple[int, Line], tuple[int, Line]]] = {}
         self.strengths: dict[tuple[int, int, int], tuple[int, int]] = {}
-        self.piles: dict[int, tuple[int, int, int, list[int]]] = {}
+        self.piles: dict[int, tuple[int, int, int, list[int], int]] = {}
         self.below = [0] * (len(self.deck) + 1)  # cards from a depth on, as a mask
         self.monsters_below = [0] * (len(self.deck) + 1)
         for depth in range(len(self.deck) - 1, -1, -1):
@@ -184,9 +185,11 @@ class Solver:
             need = ROOM_SIZE - len(kept)
             dealt, deeper, rest = self.deal(depth, under, need)
             after_left = beyond_room | mask(kept)
-            found += [(line, (deeper, rest, kept + dealt, after_health, after_weapon,
-                              after_limit, False, 0, False, waiting < need, after_left))
-                      for after_health, after_weapon, after_limit, line in ways]
+            values = self.cards_left(after_left)[4]
+            for after_health, after_weapon, after_limit, line in ways:
+                after_weapon, after_limit = worth(after_weapon, after_limit, values)
+                found.append((line, (deeper, rest, kept + dealt, after_health, after_weapon,
+                                     after_limit, False, 0, False, waiting < need, after_left)))
         return found
 
     def deal(self, depth: int, under: tuple[int, ...], count: int
@@ -212,7 +215,7 @@ class Solver:
         best potion."""
         known = self.strengths.get((left, weapon, limit))
         if known is None:
-            potions, best_potion, best_weapon, monsters = self.cards_left(left)
+            potions, best_potion, best_weapon, monsters, _ = self.cards_left(left)
             cost = 0
             for points in monsters:
                 met = weapon if weapon > best_weapon and points <= limit else best_weapon
@@ -221,16 +224,18 @@ class Solver:
             known = self.strengths[(left, weapon, limit)] = (potions - cost, best_potion)
         return known
 
-    def cards_left(self, left: int) -> tuple[int, int, int, list[int]]:
-        """Potion total, best potion, best weapon and the monsters' values of a card mask."""
+    def cards_left(self, left: int) -> tuple[int, int, int, list[int], int]:
+        """Potion total, best potion, best weapon, the monsters' values of a card mask, and
+        those values as bits."""
         known = self.piles.get(left)
         if known is None:
             cards = [index for index in range(len(DECK)) if left >> index & 1]
             potions = [POINTS[c] for c in cards if KIND[c] == POTION]
             weapons = [POINTS[c] for c in cards if KIND[c] == WEAPON]
+            monsters = [POINTS[c] for c in cards if KIND[c] == MONSTER]
             known = self.piles[left] = (sum(potions), max(potions, default=0),
-                                        max(weapons, default=0),
-                                        [POINTS[c] for c in cards if KIND[c] == MONSTER])
+                                        max(weapons, default=0), monsters,
+                                        mask(tuple(monsters)))
         return known
 
     def walk(self, room: tuple[int, ...], health: int, weapon: int, limit: int, taken: int,
@@ -264,6 +269,17 @@ def mask(cards: tuple[int, ...]) -> int:
     for card in cards:
         bits |= 1 << card
     return bits
+
+
+def worth(weapon: int, limit: int, values: int) -> tuple[int, int]:
+    """A weapon and its limit as they count against the monsters left (their ``values`` as
+    bits): the limit lowered to the highest of them it still reaches, the value to that
+    limit (no monster left is hurt by more), and none at all if it reaches none of them.
+    Tables that differ only so play alike and share what the search learned."""
+    reach = (values & ((2 << min(limit, MAX_MONSTER)) - 1)).bit_length() - 1
+    if not weapon or reach < 0:
+        return 0, 0
+    return min(weapon, reach), reach
 
 
 def ceiling_of(end: int, best_potion: int) -> int:
