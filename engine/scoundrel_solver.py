@@ -47,7 +47,7 @@ NO_LINE = -(10**6)  # below every score
 AVOIDED = -1  # in a line, the card of an avoid
 # An avoid loses nothing the ceiling sees, so it would always be tried first; it only puts
 # the room off, and best lines seldom avoid: tried after entries that keep up to this much
-# less (halves the median search, bench/bots.py). Order only: the answer is the same.
+# less (a third to half fewer tables at the median deal). Order only: same answers.
 AVOID_DOUBT = 8
 
 Take = tuple[int, bool]  # (card, with the weapon); (AVOIDED, False) is an avoid
