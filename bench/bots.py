@@ -25,19 +25,33 @@ seconds are what the process itself used, pinned to one core):
     expeditionen  strong vs easy     200 matches  145-0-55  72.5%  [65.9, 78.2]  margin +13.9
                   strong bot: 3841 playouts per CPU second
 
-Scoundrel solver, 2026-12-01 (the same machine, load 8 to 14):
+Scoundrel solver, 2026-12-01 (the same machine, load 4 to 6), after twin monsters are
+walked once, a weapon counts only against the monsters left, and an avoid is tried after
+entries that keep up to 8 points less:
 
     bench/bots.py --only scoundrel --deals 1000
+    scoundrel solver: 1000 deals, CPU s per deal mean 0.405, median 0.157, p95 1.631,
+                      max 5.377; tables searched median 2396, max 181538;
+                      winnable 98.9% [98.0, 99.4]; mean best score 27.7
+
+Before (commit dcaaf19; load 8 to 14, so its seconds are not comparable):
+
     scoundrel solver: 1000 deals, CPU s per deal mean 0.912, median 0.439, p95 3.417,
                       max 15.282; tables searched median 4261, max 355686;
                       winnable 98.9% [98.0, 99.4]; mean best score 27.7
 
-The solver before (commit 4d330ec: 100 deals, mean 5.67 s, median 2.36, p95 25.2, max
-71.9), run beside this one in one process on deals 0 to 19: CPU per deal mean 7.38 s
-against 0.99, median 4.85 against 0.57: 7.4x in total, 8.5x at the median (per deal from
-0.4x to 197x). Not yet "well under a second" on every deal: the tail is deals whose best
-line the search meets late, and deals where no line reaches the ceiling (20 plus the best
-potion), so that every line above the best must be ruled out.
+and the same dcaaf19 again at load 2 to 5, just before: mean 0.516, median 0.237, p95
+1.957, max 9.345 (deal 781, 355686 tables). The same best score on each of the 1000
+deals. Both solvers in one process on deals 0 to 199 (load 3 to 5): CPU per deal mean
+0.480 s against 0.389, median 0.205 against 0.137, p95 1.86 against 1.79, max 3.93
+against 3.46: 1.23x in total, 1.39x per deal at the median. Still not "well under a
+second" on every deal: most of the time goes to deals that reach the ceiling (20 plus
+the best potion), where the search refutes tens of thousands of tables that the ceiling
+misses by a few points (it sees neither weapon wear nor the dungeon's order).
+
+The solver before that (commit 4d330ec: 100 deals, mean 5.67 s, median 2.36, p95 25.2,
+max 71.9), run beside dcaaf19's in one process on deals 0 to 19: 7.4x in total, 8.5x at
+the median.
 
 Figures of 2026-12-01 (the same machine, load 7 to 12; the two tables ran at once, each
 pinned to its own core; a Pilzwanderung playout is at most 24 plies of the easy policy):

@@ -13,7 +13,15 @@ import pytest
 
 from engine import get_game
 from engine.scoundrel import DECK, ScoundrelState
-from engine.scoundrel_solver import OutOfBudget, Solution, Solver, Unseen, solve, win_chances
+from engine.scoundrel_solver import (
+    OutOfBudget,
+    Solution,
+    Solver,
+    Unseen,
+    solve,
+    win_chances,
+    worth,
+)
 
 GAME = get_game("scoundrel")
 
@@ -133,6 +141,32 @@ def test_the_solver_uses_the_weapon_only_where_it_may() -> None:
     solution = solve(state)
     assert solution.score == brute_force(state)
     assert replayed(state, solution.line) == solution.score
+
+
+@pytest.mark.parametrize("health", [6, 9, 14])
+def test_twin_monsters_are_walked_once_and_the_score_is_unchanged(health: int) -> None:
+    # 7C and 7S differ only in suit: the solver takes the first-named before its twin.
+    state = table(["7C", "5D", "7S", "2H"], ["9S", "7H", "9C", "4D", "QS"], health=health)
+    solution = solve(state)
+    assert solution.score == brute_force(state)
+    assert replayed(state, solution.line) == solution.score
+
+
+def test_a_weapon_counts_only_against_the_monsters_left() -> None:
+    left = 1 << 5 | 1 << 9  # a 5 and a 9 are the monsters left
+    assert worth(8, 99, left) == (8, 9), "fresh: reaches the 9"
+    assert worth(10, 99, left) == (9, 9), "a 10 hurts the 9 no less than a 9 does"
+    assert worth(8, 7, left) == (5, 5), "worn to 7: only the 5 is within reach"
+    assert worth(8, 4, left) == (0, 0), "reaches no monster left: as good as none"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_solver_agrees_with_brute_force_with_a_worn_weapon(seed: int) -> None:
+    state = small_dungeon(seed, cards=8)
+    unseen = [card for card in DECK if card not in state.room + state.dungeon]
+    state.weapon = next(card for card in unseen if card in ("6D", "7D", "8D"))
+    state.stack = [random.Random(seed).choice([card for card in unseen if card[-1] in "CS"])]
+    assert solve(state).score == brute_force(state)
 
 
 def test_the_solver_reads_the_table_it_is_given() -> None:
