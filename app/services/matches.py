@@ -11,7 +11,7 @@ from engine.scoundrel_solver import OutOfBudget, solve
 
 MAX_MATCH_ID = 2**31 - 1  # the id column is a 32-bit integer on PostgreSQL
 ANALYSED = frozenset({"scoundrel"})  # games with a best line after the match
-SOLVER_BUDGET = 1_000_000  # tables: about 3x the most any of 1,000 deals needed (bench/bots.py)
+SOLVER_BUDGET = 1_000_000  # tables: over 5x the most any of 1,000 deals needed (bench/bots.py)
 KEPT_ANALYSES = 256
 
 
