@@ -7,7 +7,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -57,6 +57,17 @@ def test_the_launcher_migrates_in_a_child_and_never_loads_alembic(settings: Sett
     engine.dispose()
 
 
+@pytest.fixture
+def store(settings: Settings) -> Iterator[Store]:
+    """A migrated database with one room and its match (``stored_match``)."""
+    migrate(settings.database_url)
+    engine = create_db_engine(settings.database_url)
+    store = Store(engine)
+    yield store
+    store.close()
+    engine.dispose()
+
+
 def stored_match(store: Store) -> Match:
     now = datetime.now(UTC)
     room = Room(id="r1", game="scoundrel", options={}, created_at=now, last_active_at=now)
@@ -73,32 +84,22 @@ def stored_match(store: Store) -> Match:
     return match
 
 
-def test_the_database_admits_one_action_per_version(settings: Settings) -> None:
+def test_the_database_admits_one_action_per_version(store: Store) -> None:
     """What makes two server processes unable to both accept a move for the same version."""
-    migrate(settings.database_url)
-    engine = create_db_engine(settings.database_url)
-    store = Store(engine)
     match, now = stored_match(store), datetime.now(UTC)
     store.record_action(ActionWrite(match.id, 1, 0, {"type": "avoid"}, now))
     with pytest.raises(PlyTaken):
         store.record_action(ActionWrite(match.id, 1, 0, {"type": "take", "card": "7C"}, now))
     store.record_action(ActionWrite(match.id, 2, 0, {"type": "take", "card": "7C"}, now))
-    store.close()
-    engine.dispose()
 
 
-def test_a_taken_ply_in_a_shared_commit_refuses_only_that_action(settings: Settings) -> None:
-    migrate(settings.database_url)
-    engine = create_db_engine(settings.database_url)
-    store = Store(engine)
+def test_a_taken_ply_in_a_shared_commit_refuses_only_that_action(store: Store) -> None:
     match, now = stored_match(store), datetime.now(UTC)
     store.record_action(ActionWrite(match.id, 1, 0, {"type": "avoid"}, now))
     writes = [ActionWrite(match.id, ply, 0, {"type": "avoid"}, now) for ply in (2, 1, 3)]
     outcomes = store.record_actions(writes)
     assert [type(outcome) for outcome in outcomes] == [type(None), PlyTaken, type(None)]
     assert [stored.ply for stored in store.match_actions(match.id)] == [1, 2, 3]
-    store.close()
-    engine.dispose()
 
 
 def test_writes_that_wait_for_a_commit_share_the_next_one() -> None:
@@ -197,12 +198,7 @@ def test_postgres_urls_go_through_psycopg() -> None:
     assert normalise_url("sqlite:///x.db") == "sqlite:///x.db"
 
 
-def test_a_room_asked_for_by_many_at_once_is_read_from_the_database_once(
-    settings: Settings,
-) -> None:
-    migrate(settings.database_url)
-    engine = create_db_engine(settings.database_url)
-    store = Store(engine)
+def test_a_room_asked_for_by_many_at_once_is_read_from_the_database_once(store: Store) -> None:
     stored_match(store)
     reads = []
     load_room = store.load_room
@@ -214,5 +210,3 @@ def test_a_room_asked_for_by_many_at_once_is_read_from_the_database_once(
 
     rooms = asyncio.run(main())
     assert reads == ["r1"] and all(room is rooms[0] for room in rooms)
-    store.close()
-    engine.dispose()
