@@ -51,7 +51,7 @@ class PacedWebSocketProtocol(WebSocketsSansIOProtocol):
         high-water mark; False (nothing written) when the caller must wait for it."""
         if not self.writable.is_set() or self.close_sent or not self.handshake_complete:
             return False
-        if self.disconnected or self.initial_response is not None:
+        if self.disconnected or self.initial_response is not None or self.transport.is_closing():
             return False
         try:
             self.conn.send_text(text.encode())
