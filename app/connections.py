@@ -77,6 +77,10 @@ class SocketConnection:
         """The code the server closed (or is closing) this socket with, if it did."""
         return self._close[0] if self._close else None
 
+    def has_unread(self) -> bool:
+        """Whether messages wait to be read (unknown off ``python -m app``: assume so)."""
+        return self._protocol is None or not self._protocol.queue.empty()
+
     def start(self) -> None:
         self._writer = asyncio.get_running_loop().create_task(self._write())
 

@@ -152,8 +152,10 @@ async def serve(
                 break  # closed by the server: read no more (the writer closes the socket)
             text = message.get("text")
             await receive(rooms, room, connection, text if text is not None else message["bytes"])
-            # Yield between messages: a connection with a full inbox cannot starve the others.
-            await asyncio.sleep(0)
+            # Yield between messages: a connection with a full inbox cannot starve the others
+            # (with an empty one, the next receive waits anyway).
+            if connection.has_unread():
+                await asyncio.sleep(0)
     finally:
         WS_CONNECTIONS.dec()
         await rooms.disconnect(room, connection)
