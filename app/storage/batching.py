@@ -10,6 +10,7 @@ needs no bound of its own: a room's lock lets each room wait for at most one wri
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import threading
 from collections.abc import Callable, Sequence
@@ -68,7 +69,8 @@ class BatchWriter(Generic[W]):
         for (_, done, loop), outcome in zip(batch, outcomes, strict=True):
             by_loop.setdefault(loop, []).append((done, outcome))
         for loop, settled in by_loop.items():
-            loop.call_soon_threadsafe(_settle, settled)
+            with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits
+                loop.call_soon_threadsafe(_settle, settled)
 
 
 def _settle(settled: Settled) -> None:
