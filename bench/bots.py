@@ -25,9 +25,24 @@ seconds are what the process itself used, pinned to one core):
     expeditionen  strong vs easy     200 matches  145-0-55  72.5%  [65.9, 78.2]  margin +13.9
                   strong bot: 3841 playouts per CPU second
 
-Scoundrel solver, 2026-12-01 (the same machine, load 4 to 6), after twin monsters are
-walked once, a weapon counts only against the monsters left, and an avoid is tried after
-entries that keep up to 8 points less:
+Scoundrel solver, 2026-12-01 (the same machine, load 2 to 3), after the ceiling counts
+what the room must cost now (entered, or avoided and the next one entered: its monsters
+met with the weapon at hand, one of its potions healing):
+
+    bench/bots.py --only scoundrel --deals 1000
+    scoundrel solver: 1000 deals, CPU s per deal mean 0.302, median 0.113, p95 1.236,
+                      max 5.220; tables searched median 1328, max 144239;
+                      winnable 98.9% [98.0, 99.4]; mean best score 27.7
+
+The same best score on each of the 1000 deals as before. Both solvers in one process
+(load 2 to 3): deals 0 to 199, CPU per deal mean 0.355 s against 0.281, median 0.130
+against 0.089, p95 1.55 against 1.19, max 3.17 against 2.57: 1.26x in total, 1.11x per
+deal at the median, tables searched 1.70x fewer; the ten slowest deals before, 1.22x in
+total (deal 781 still 4.7 s). A sharper ceiling that also looks one room further is
+1.2x slower again: it refutes 12% fewer tables at a higher price each.
+
+Before: after twin monsters are walked once, a weapon counts only against the monsters
+left, and an avoid is tried after entries that keep up to 8 points less (load 4 to 6):
 
     bench/bots.py --only scoundrel --deals 1000
     scoundrel solver: 1000 deals, CPU s per deal mean 0.405, median 0.157, p95 1.631,

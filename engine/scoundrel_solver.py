@@ -93,8 +93,9 @@ class Solver:
         self.lines: dict[Node, tuple[int, Line, Node | int]] = {}
         self.bounds: dict[tuple[object, ...], list[tuple[int, int, int, int]]] = {}
         self.walks: dict[tuple[object, ...], tuple[Ends, tuple[int, Line], tuple[int, Line]]] = {}
-        self.strengths: dict[tuple[int, int, int], tuple[int, int]] = {}
+        self.strengths: dict[tuple[int, int, int], tuple[int, int, int]] = {}
         self.piles: dict[int, tuple[int, int, int, list[int], int]] = {}
+        self.room_costs: dict[tuple[tuple[int, ...], int, int, int, bool, bool], int] = {}
         self.below = [0] * (len(self.deck) + 1)  # cards from a depth on, as a mask
         self.monsters_below = [0] * (len(self.deck) + 1)
         for depth in range(len(self.deck) - 1, -1, -1):
@@ -122,7 +123,7 @@ class Solver:
                 state.taken, state.potion_used, state.last_room, left)
 
     def best(self, node: Node) -> int:
-        target = self.ceiling(node[10], node[3], node[4], node[5])
+        target = self.ceiling(node)
         while (score := self.search(node, target)) < target:
             target = score
         return score
@@ -163,8 +164,8 @@ class Solver:
             if isinstance(after, int):
                 rated.append(((after, 1, 0), line, after))
             else:
-                strength, best_potion = self.strength(after[10], after[4], after[5])
-                end = after[3] + strength
+                strength, best_potion, best_weapon = self.strength(after[10], after[4], after[5])
+                end = after[3] + strength - self.forced(after, best_weapon)
                 doubt = AVOID_DOUBT if line[0][0] == AVOIDED else 0
                 rated.append(((ceiling_of(end, best_potion), 0, end - doubt), line, after))
         rated.sort(key=lambda option: option[0], reverse=True)
@@ -210,14 +211,50 @@ class Solver:
     def monsters_left(self, depth: int, under: tuple[int, ...]) -> int:
         return self.monsters_below[depth] + sum(POINTS[c] for c in under if KIND[c] == MONSTER)
 
-    def ceiling(self, left: int, health: int, weapon: int, limit: int) -> int:
-        strength, best_potion = self.strength(left, weapon, limit)
-        return ceiling_of(health + strength, best_potion)
+    def ceiling(self, node: Node) -> int:
+        """No line from the table scores more."""
+        strength, best_potion, best_weapon = self.strength(node[10], node[4], node[5])
+        return ceiling_of(node[3] + strength - self.forced(node, best_weapon), best_potion)
 
-    def strength(self, left: int, weapon: int, limit: int) -> tuple[int, int]:
+    def forced(self, node: Node, best_weapon: int) -> int:
+        """What the room costs beyond ``strength``: it is entered, or avoided and the next
+        room entered (the cheaper of the two), so all its cards but the one kept over are
+        taken now: its monsters meet the weapon in hand or one of the room's, not the best
+        weapon still to come, and of its potions only one heals."""
+        depth, under, room, _, weapon, limit, avoided, taken, used, last, _ = node
+        cost = self.room_cost(room, weapon, limit, best_weapon, used, last)
+        if cost and taken == 0 and not avoided and not last:
+            after_avoid = self.deal(depth, under + room, ROOM_SIZE)[0]
+            cost = min(cost, self.room_cost(after_avoid, weapon, limit, best_weapon, False,
+                                            False))
+        return cost
+
+    def room_cost(self, room: tuple[int, ...], weapon: int, limit: int, best_weapon: int,
+                  used: bool, last: bool) -> int:
+        key = (room, weapon, limit, best_weapon, used, last)
+        known = self.room_costs.get(key)
+        if known is None:
+            at_hand = max((POINTS[c] for c in room if KIND[c] == WEAPON), default=0)
+            extra = []
+            for card in room:
+                if KIND[card] == MONSTER:
+                    points = POINTS[card]
+                    held = weapon if points <= limit else 0
+                    extra.append(max(0, points - max(at_hand, held))
+                                 - max(0, points - max(best_weapon, held)))
+            potions = sorted(POINTS[c] for c in room if KIND[c] == POTION)
+            known = sum(extra) + wasted(potions, used)
+            if not last and extra:
+                known = min(known, sum(extra) - max(extra) + wasted(potions, used))
+            if not last and potions:
+                known = min(known, sum(extra) + wasted(potions[:-1], used))
+            self.room_costs[key] = known
+        return known
+
+    def strength(self, left: int, weapon: int, limit: int) -> tuple[int, int, int]:
         """Of the cards left: every potion's value, less what every monster costs at least
-        (met by the best weapon there is, the one in hand only within its limit), and the
-        best potion."""
+        (met by the best weapon there is, the one in hand only within its limit), the best
+        potion and the best weapon."""
         known = self.strengths.get((left, weapon, limit))
         if known is None:
             potions, best_potion, best_weapon, monsters, _ = self.cards_left(left)
@@ -226,7 +263,8 @@ class Solver:
                 met = weapon if weapon > best_weapon and points <= limit else best_weapon
                 if points > met:
                     cost += points - met
-            known = self.strengths[(left, weapon, limit)] = (potions - cost, best_potion)
+            known = self.strengths[(left, weapon, limit)] = (potions - cost, best_potion,
+                                                              best_weapon)
         return known
 
     def cards_left(self, left: int) -> tuple[int, int, int, list[int], int]:
@@ -285,6 +323,12 @@ def worth(weapon: int, limit: int, values: int) -> tuple[int, int]:
     if not weapon or reach < 0:
         return 0, 0
     return min(weapon, reach), reach
+
+
+def wasted(potions: list[int], used: bool) -> int:
+    """What potions (in rising order) taken in one room leave unhealed: all but the best,
+    or all of them once a potion has healed in it."""
+    return sum(potions) - (potions[-1] if potions and not used else 0)
 
 
 def ceiling_of(end: int, best_potion: int) -> int:

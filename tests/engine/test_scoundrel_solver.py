@@ -169,6 +169,36 @@ def test_the_solver_agrees_with_brute_force_with_a_worn_weapon(seed: int) -> Non
     assert solve(state).score == brute_force(state)
 
 
+def tables_on_a_random_line(state: ScoundrelState, seed: int) -> list[ScoundrelState]:
+    rng = random.Random(seed)
+    tables = []
+    while not GAME.is_over(state):
+        tables.append(state)
+        state = GAME.apply(state, 0, rng.choice(GAME.legal_actions(state, 0)))
+    return tables
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_no_line_scores_above_the_ceiling(seed: int) -> None:
+    state = small_dungeon(seed, cards=7 + seed % 3)
+    if seed % 2:  # with a worn weapon
+        unseen = [card for card in DECK if card not in state.room + state.dungeon]
+        state.weapon = next(card for card in unseen if card[-1] == "D")
+        state.stack = [random.Random(seed).choice([c for c in unseen if c[-1] in "CS"])]
+    for table_now in tables_on_a_random_line(state, seed):
+        solver = Solver(table_now.dungeon, table_now.strict_weapons)
+        assert solver.ceiling(solver.node_of(table_now)) >= brute_force(table_now)
+
+
+def test_a_room_that_must_be_entered_meets_its_monsters_with_the_weapon_at_hand() -> None:
+    # The 10D comes too late for both monsters, one of them must be fought bare-handed
+    # now, and only one potion heals: 10 is the best score, and the ceiling sees it.
+    state = table(["KS", "QC", "5H", "4H"], ["10D"], avoided_last_room=True)
+    solver = Solver(state.dungeon, state.strict_weapons)
+    assert brute_force(state) == 10
+    assert solver.ceiling(solver.node_of(state)) == 10
+
+
 def test_the_solver_reads_the_table_it_is_given() -> None:
     state = table(["5D", "7C", "3H", "JS"], ["2C", "4S", "9H", "6D"], health=9)
     solver = Solver(state.dungeon)
