@@ -238,6 +238,11 @@ def test_stacked_deck_suits_and_pan_cards_are_free() -> None:
                .draw_pile) == 84 - 8 - 6
 
 
+def test_stacked_deck_of_original_counts_must_hold_the_84_cards() -> None:
+    with pytest.raises(ValueError, match="84 cards"):
+        GAME.new(seed=1, options={"counts": "original"}, deck=deck_for("standard"))
+
+
 @pytest.mark.parametrize(
     "night", [["N2", "N3"], [*night_deck()[:-1], "N10"], [*night_deck()[:-1], "N2"]]
 )
@@ -257,6 +262,11 @@ def test_cooking_points_and_stick_values_are_the_table_s() -> None:
         sticks[kind] = sell.sticks[0] // 2
     assert points == {2: 1, 3: 1, 4: 2, 5: 2, 6: 3, 7: 3, 8: 3, 9: 4, 10: 6}
     assert sticks == {2: 1, 3: 2, 4: 1, 5: 2, 6: 1, 7: 2, 8: 3, 9: 2, 10: 4}
+
+
+def test_sticks_are_unlimited() -> None:
+    state = act(table(hand0=["10S", "10H", "10D"], sticks=(30, 0)), "sell 10 day3 night0")
+    assert state.sticks[0] == 42 and shown(state, 1)["displays"][0]["sticks"] == 42
 
 
 # Setup
@@ -383,6 +393,15 @@ def test_night_cards_count_as_hand_cards() -> None:
     state = table(hand0=[*SINGLES[:7], "N5"])
     assert shown(state, 1)["displays"][0]["hand_count"] == 8
     assert "does not fit" in refused(state, "take 1")
+
+
+def test_hand_limit_counts_night_cards_and_grows_with_baskets_together() -> None:
+    state = table(hand0=[*SINGLES, "10H", "N5"], baskets=(("QS",), ()))
+    assert shown(state, 1)["displays"][0]["hand_count"] == 10
+    assert shown(state, 1)["displays"][0]["hand_limit"] == 10
+    assert "Your hand is full (10 cards)" in refused(state, "take 1")
+    state = act(table(hand0=[*SINGLES, "N5"], baskets=(("QS",), ())), "take 1")
+    assert len(state.hands[0]) == 10
 
 
 def test_baskets_poison_and_sticks_never_count_as_hand_cards() -> None:
@@ -608,6 +627,17 @@ def test_cook_uses_the_first_cards_of_the_kind_in_the_hand() -> None:
     assert state.dishes[0] == [XX, "9C", "9S", "9H"] and state.hands[0] == ["QD", "QH", "9D"]
 
 
+def test_cook_uses_the_first_butter_cider_and_pan_card_of_the_hand() -> None:
+    hand = ["QD", "KD", "JK", "9S", "9H", "9D", "9C", "N9", "QH", "KH", "JH"]
+    forest, baskets = [*PLAIN[:7], "10S"], (("QS", "QC"), ())
+    state = act(table(forest, hand, baskets=baskets), "cook 9 day4 night1 pan:hand butter1 cider0")
+    assert state.dishes[0] == ["JK", "9S", "9H", "9D", "9C", "N9", "QD"]
+    assert state.hands[0] == ["KD", "QH", "KH", "JH"]
+    state = act(table(forest, hand, baskets=baskets), "cook 9 day4 night1 pan:hand butter0 cider1")
+    assert state.dishes[0] == ["JK", "9S", "9H", "9D", "9C", "N9", "KD"]
+    assert state.hands[0] == ["QD", "QH", "KH", "JH"]
+
+
 def test_a_dish_stays_and_uses_up_its_pan() -> None:
     state = act(table(hand0=["4S", "4H", "4D", "4C", "5S", "5H", "5D"]),
                 "cook 4 day3 night0 pan:display butter0 cider0", "take 1")
@@ -732,6 +762,24 @@ def test_night_cards_count_and_may_be_discarded_for_the_poison() -> None:
 def test_poison_from_the_decay_pile_asks_for_the_discard_too() -> None:
     state = act(table(hand0=SINGLES[:5], decay=["9D", "KC"]), "decay")
     assert state.poison[0] == ["KC"] and shown(state)["must_discard"] == 2
+
+
+def test_the_poison_limit_holds_for_what_may_be_taken_the_decay_pile_and_a_moon_too() -> None:
+    hand = ["2H", "2D", "4H", "5H"]
+    state = table(["AS", *PLAIN[1:]], hand, poison=(("KS",), ()), decay=["9D"])
+    assert listed(state) == ["sell 2 day2 night0"]
+    assert refused(state, "take 1") == "Your hand is full (4 cards): the night card does not fit."
+    assert "limit 4" in refused(state, "decay")
+    assert "decay" in listed(table(hand0=hand, poison=(("KS",), ()), decay=["QS", "9D"]))
+    assert "decay" not in listed(table(hand0=hand, poison=(("KS",), ()),
+                                       decay=["QS", "9D", "9C", "9H"]))
+
+
+def test_an_expired_poison_goes_to_the_discard_pile_after_the_forest_steps() -> None:
+    state = table(hand0=["2H", "2D"], decay=["3H", "4H", "5H", "6H"], poison=(("KS",), ()))
+    state = act(state, "sell 2 day2 night0")
+    assert state.decay == ["2S"] and state.poison[0] == []
+    assert state.discard == ["2H", "2D", "3H", "4H", "5H", "6H", "KS"]
 
 
 def test_the_smaller_limit_lasts_to_the_end_of_the_next_turn_then_the_poison_is_discarded() -> None:
