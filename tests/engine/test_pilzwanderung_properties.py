@@ -20,6 +20,7 @@ from engine import IllegalAction, get_game
 from engine.pilzwanderung import (
     START_PAN,
     PilzwanderungState,
+    can_act,
     deck_for,
     dish_breakdown,
     hand_limit,
@@ -160,6 +161,23 @@ def test_legal_actions_agree_with_apply(seed: int, chosen: dict[str, Any]) -> No
             else:
                 raise AssertionError(f"{action} was not listed but applied")
         assert json.dumps(state.to_json()) == before
+
+
+@games(100)
+@given(seed=seeds, chosen=options)
+def test_a_seat_is_skipped_exactly_when_it_has_no_legal_action(
+    seed: int, chosen: dict[str, Any]
+) -> None:
+    """``can_act`` decides the skips: it must agree with legal_actions for either seat."""
+    for state, seat in plies(seed, chosen):
+        if seat is None:
+            break
+        if state.phase != "turn":
+            continue
+        for other in (0, 1):
+            probe = state.clone()
+            probe.to_move = other
+            assert can_act(probe, other) == bool(GAME.legal_actions(probe, other))
 
 
 @games(100)
