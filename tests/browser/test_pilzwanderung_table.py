@@ -557,6 +557,12 @@ def test_the_poison_discard_asks_for_the_right_number(new_page: NewPage) -> None
     assert len(sent["sent"]) == 1
     assert sorted(sent["sent"][0]["cards"]) == sorted(["N4", "2H", "QH"])
     assert sent["sent"][0] in message["legal_actions"]
+    # One card over the smaller limit: one card asked for, in the singular.
+    state.hands[0] = ["2H", "2S", "5D", "9C", "QH"]
+    message = show(page, state, 0)
+    assert message["view"]["must_discard"] == 1
+    expect(page.locator("#rigged [data-testid=discard]")).to_have_text("Discard 1 card")
+    expect(page.locator("#rigged [data-testid=discard-chosen]")).to_have_text("0 of 1 chosen")
 
 
 def test_a_kind_in_the_hand_opens_its_dialog(new_page: NewPage) -> None:
@@ -820,3 +826,26 @@ def test_the_rules_page_has_the_card_tables_and_worked_examples_of_the_rule_file
                "beginnend mit dem, der zuerst übersprungen wurde", "4 Karten plus 2 je Korb"],
     }[lang]:  # fmt: skip
         assert rule in text, rule
+
+
+def test_the_home_page_offers_both_presets_and_their_options(new_page: NewPage) -> None:
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    page.locator("label[for='game-pilzwanderung']").click()
+    expect(page.locator("#presets .chip-radio")).to_have_text(
+        ["Pilzwanderung", "Morels (original rules)"]
+    )
+    page.locator("#options summary").click()
+    chosen = """() => ['counts', 'night_cards', 'card_faces'].map(name => {
+      const select = document.getElementById(`option-${name}`);
+      return select.options[select.selectedIndex].textContent; })"""
+    assert page.evaluate(chosen) == [
+        "Pilzwanderung (81 cards)",
+        "Open in the display",
+        "Playing cards",
+    ]
+    page.locator("input[name='preset'][value='morels'] + span").click()
+    assert page.evaluate(chosen) == ["Morels counts (84 cards)", "Hidden in the hand", "Mushrooms"]
+    page.select_option("#option-card_faces", label="Playing cards")
+    expect(page.locator("#presets input:checked + span")).to_have_text("Custom")
