@@ -4,7 +4,10 @@
     hit?.closest('[data-testid]')?.dataset.testid || hit?.closest('[id]')?.id || hit?.tagName;
   const problems = [];
   const vw = innerWidth, vh = innerHeight;
-  const needed = [...document.querySelectorAll('[data-needed]'), document.getElementById('banner')];
+  // While a modal dialog is open, what the step needs is in it (the table lies behind it).
+  const modal = document.querySelector('[aria-modal="true"]');
+  const needed = modal ? [...modal.querySelectorAll('[data-needed]')]
+    : [...document.querySelectorAll('[data-needed]'), document.getElementById('banner')];
   for (const el of needed) {
     const r = el.getBoundingClientRect();
     const name = el.dataset.testid || el.dataset.needed || el.id || el.className;

@@ -222,30 +222,15 @@ def pilz_ply(page: Page, other: Page) -> None:
     act_and_wait(page, page.get_by_test_id("dialog-confirm").click, (other,))
 
 
-@pytest.mark.parametrize("preset", ["pilzwanderung", "morels"])
-def test_pilzwanderung_fits_every_screen_at_every_step(module_page: NewPage, preset: str) -> None:
-    anna, ben, log = pilz_duel(module_page, preset)
-    page, other = (anna, ben) if is_my_turn(anna) else (ben, anna)
-    assert {"take", "hand", "action", "score"} <= needed(page)
-    check_fits(page, f"{preset}-start")
-    check_fits(other, f"{preset}-waiting")
-    if preset != "pilzwanderung":
-        return
-    for _ in range(6):
-        page, other = (anna, ben) if is_my_turn(anna) else (ben, anna)
-        pilz_ply(page, other)
-    page, other = (anna, ben) if is_my_turn(anna) else (ben, anna)
-    marked = needed(page)
-    assert {"hand", "score"} <= marked and marked & {"take", "action", "discard"}, marked
-    check_fits(page, f"{preset}-mid")
-    # A poison discard, rigged on Anna's real table: a poison mushroom lowers her hand limit.
+PILZ_PRESETS = {
+    "pilzwanderung": {},
+    "morels": {"counts": "original", "night_cards": "hidden", "card_faces": "mushrooms"},
+}
+
+
+def show_rigged(page: Page, log: StateLog, state: Any) -> None:
+    """Draws this engine state, seen by seat 0, on the page's real table."""
     game = get_game("pilzwanderung")
-    state = game.new(seed=3, options={"first": 0})
-    state.hands[0] = ["2H", "2S", "5D", "9C", "QH", "JS", "N4", "8D"]
-    state.poison[0] = ["KS"]
-    state.poison_turns[0] = [2]
-    state.to_move = 0
-    state.phase = "discard"
     message = {
         **log.latest,
         "seat": 0,
@@ -253,7 +238,7 @@ def test_pilzwanderung_fits_every_screen_at_every_step(module_page: NewPage, pre
         "view": game.view(state, 0),
         "legal_actions": game.legal_actions(state, 0),
     }
-    anna.evaluate(
+    page.evaluate(
         """state => import('/static/js/games/pilzwanderung.js').then(game => {
             const board = document.getElementById('board');
             const ctx = { seat: 0, readOnly: false, pending: false, offline: false, ui: {},
@@ -263,8 +248,42 @@ def test_pilzwanderung_fits_every_screen_at_every_step(module_page: NewPage, pre
         })""",
         message,
     )
+
+
+@pytest.mark.parametrize("preset", ["pilzwanderung", "morels"])
+def test_pilzwanderung_fits_every_screen_at_every_step(module_page: NewPage, preset: str) -> None:
+    anna, ben, log = pilz_duel(module_page, preset)
+    page, other = (anna, ben) if is_my_turn(anna) else (ben, anna)
+    assert {"take", "hand", "action", "score"} <= needed(page)
+    check_fits(page, f"{preset}-start")
+    check_fits(other, f"{preset}-waiting")
+    for _ in range(6):
+        page, other = (anna, ben) if is_my_turn(anna) else (ben, anna)
+        pilz_ply(page, other)
+    page, other = (anna, ben) if is_my_turn(anna) else (ben, anna)
+    marked = needed(page)
+    assert {"hand", "score"} <= marked and marked & {"take", "action", "discard"}, marked
+    check_fits(page, f"{preset}-mid")
+    # Rigged on Anna's real table: a poison mushroom lowers her hand limit, she discards.
+    game = get_game("pilzwanderung")
+    state = game.new(seed=3, options={"first": 0, **PILZ_PRESETS[preset]})
+    state.hands[0] = ["2H", "2S", "5D", "9C", "QH", "JS", "N4", "8D"]
+    state.poison[0] = ["KS"]
+    state.poison_turns[0] = [2]
+    state.to_move = 0
+    state.phase = "discard"
+    show_rigged(anna, log, state)
     anna.locator("#board button.card[data-testid^='hand-']").first.click()
     assert {"hand", "discard", "score"} <= needed(anna)
-    check_fits(anna, "pilzwanderung-poison-discard")
+    check_fits(anna, f"{preset}-poison-discard")
+    # The cook dialog with every field (night card, day cards, pan, butter, cider) open.
+    state = game.new(seed=3, options={"first": 0, **PILZ_PRESETS[preset]})
+    state.hands[0] = ["9H", "9S", "9D", "9C", "9H", "9S", "9D", "N9", "QH", "QD", "KH", "JS"]
+    state.baskets[0] = ["QS", "QC"]
+    show_rigged(anna, log, state)
+    anna.get_by_test_id("open-cook").click()
+    expect(anna.locator(".pw-dialog .pw-field")).to_have_count(6)
+    assert needed(anna) >= {"dialog"}
+    check_fits(anna, f"{preset}-cook-dialog")
     anna.reload()
     wait_for_state(anna)

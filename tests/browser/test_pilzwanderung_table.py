@@ -6,12 +6,23 @@ desktop; the dialogs offer exactly the engine's legal combinations."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
 from engine import get_game
+from engine.pilzwanderung import (
+    BUTTER_POINTS,
+    COUNTS,
+    NAMES,
+    NIGHT_KINDS,
+    POINTS,
+    STICKS,
+    deck_for,
+)
 from tests.browser.conftest import SCREENSHOTS, NewPage
 from tests.browser.players import (
     Duel,
@@ -26,6 +37,7 @@ PHONE = {"width": 390, "height": 844}
 LANDSCAPE = {"width": 844, "height": 390}
 DESKTOP = {"width": 1280, "height": 800}
 MAX_PLIES = 200
+OFF_SCREEN = (Path(__file__).parent / "offscreen.js").read_text()
 
 
 def seat_two(module_page: NewPage, preset: str, viewport: dict[str, int]) -> Duel:
@@ -114,10 +126,10 @@ def through_dialog(page: Page, other: Page, kind: str, rank: int) -> None:
 
 
 def wanted(code: str, hand: list[str]) -> bool:
-    """A mushroom of a kind already in the hand, or a pan."""
+    """A mushroom of a kind already in the hand, a pan, or a moon (for a night card)."""
     rank = code[:-1]
     held = {card[:-1] for card in hand}
-    return (rank.isdigit() and rank in held) or rank == "J" or code == "JK"
+    return (rank.isdigit() and rank in held) or rank in ("J", "A") or code == "JK"
 
 
 def play_ply(duel: Duel) -> str:
@@ -233,10 +245,32 @@ def test_a_spectator_sees_both_displays_and_no_hand_or_controls(
     watcher.screenshot(path=SCREENSHOTS / "pilzwanderung-spectator.png")
 
 
+def in_view(page: Page) -> None:
+    """What the current step needs (data-needed) lies inside the screen, uncovered; on a phone
+    every control is at least 44 px."""
+    size = page.viewport_size
+    assert size is not None
+    problems = page.evaluate(OFF_SCREEN, size["width"] < 700)
+    assert problems == [], problems
+
+
 def fits(duel: Duel) -> None:
-    """At 1280 x 800 the whole table fits without scrolling, for both players, at every ply."""
+    """Both players' tables fit their screens without scrolling at every ply, with what the
+    step needs in view."""
     for page in duel.pages():
         no_scrolling(page)
+        in_view(page)
+
+
+def log_names_every_card(page: Page, chips: bool) -> None:
+    """Every take in the move log says which card it took, by its chip only on playing cards."""
+    log = page.locator("#log-list")
+    expect(log).to_contain_text("took")
+    expect(log).not_to_contain_text("the card at position")
+    if chips:
+        expect(log.locator(".card-chip").first).to_be_attached()
+    else:
+        expect(log.locator(".card-chip")).to_have_count(0)
 
 
 def test_a_whole_game_to_the_end(duel: Duel) -> None:
@@ -252,6 +286,7 @@ def test_a_whole_game_to_the_end(duel: Duel) -> None:
     expect(duel.anna.locator(".pw-final-line")).to_have_text(
         f"Anna {result['scores'][0]} · Ben {result['scores'][1]}"
     )
+    log_names_every_card(duel.anna, chips=True)
     shots(duel.anna, "pilzwanderung-end")
 
 
@@ -327,6 +362,57 @@ def test_morels_on_a_phone_keeps_the_current_step_in_view(morels: Duel) -> None:
     page.set_viewport_size(PHONE)
 
 
+def test_morels_two_people_play_to_the_end_on_a_phone_and_a_desktop(morels: Duel) -> None:
+    morels.ben.set_viewport_size(DESKTOP)
+    finish_game(morels, check=fits)
+    for page in morels.pages():
+        expect(page.locator("#end .pw-result-side")).to_have_count(2)
+        expect(page.locator("#end").get_by_role("button", name="Rematch")).to_be_in_viewport()
+        no_error_toast(page)
+    log_names_every_card(morels.ben, chips=False)
+    shots(morels.anna, "morels-end")
+
+
+def shown_codes(page: Page, selector: str) -> list[str]:
+    return sorted(
+        page.locator(selector).evaluate_all("els => els.map(e => e.dataset.card || 'back')")
+    )
+
+
+def test_the_morels_replay_shows_both_hands_with_their_night_cards_at_every_step(
+    morels: Duel, new_page: NewPage, base_url: str
+) -> None:
+    if not over(morels):
+        finish_game(morels)
+    match_id = morels.state(morels.anna)["match_id"]
+    steps = httpx.get(f"{base_url}/api/matches/{match_id}").json()["steps"]
+    assert any(
+        code.startswith("N") for step in steps for hand in step["view"]["hands"] for code in hand
+    )
+    page = new_page(viewport=DESKTOP)
+    page.goto(f"/matches/{match_id}")
+    page.wait_for_selector("body[data-ready]")
+    for index, step in enumerate(steps):
+        if index:
+            page.keyboard.press("ArrowRight")
+        expect(page.locator("#step-label")).to_contain_text(f"Move {index} of")
+        for seat, hand in enumerate(step["view"]["hands"]):
+            selector = f"[data-testid='revealed-{seat}'] .card"
+            assert shown_codes(page, selector) == sorted(hand), (index, seat)
+        # Night cards are shown with the hand they count in, never twice (nor as backs).
+        expect(page.locator(".pw-area-night")).to_have_count(0)
+        action = step["action"]
+        if action and action["type"] == "take":
+            taken = steps[index - 1]["view"]["forest"][action["position"] - 1]["card"]
+            name = page.evaluate(
+                "code => import('/static/js/games/pilzwanderung.faces.js')"
+                ".then(m => m.cardTitle(code))",
+                taken,
+            )
+            expect(page.locator("#step-text")).to_contain_text(f"took {name} from position")
+    page.screenshot(path=SCREENSHOTS / "replay-morels.png", full_page=True)
+
+
 # The dialogs against the engine -----------------------------------------------------------
 
 
@@ -395,6 +481,8 @@ EXPLORE = """async ({ message, kind }) => {
         (["9H", "9S", "N9", "QH", "KD", "JS", "2C", "2D", "2H"], 1),
         (["4H", "4S", "4D", "4C", "4H", "QH", "QD", "KH", "KD", "JK"], 0),
         (["8H", "8S", "8C", "3D", "3C", "N3", "KH"], 2),
+        # 9 mushrooms: two butters, or a butter and a cider together.
+        (["8H", "8S", "8D", "8C", "8H", "8S", "8D", "N8", "QH", "QD", "KH", "JC"], 1),
     ],
 )
 def test_the_dialogs_offer_exactly_the_legal_combinations(
@@ -469,6 +557,12 @@ def test_the_poison_discard_asks_for_the_right_number(new_page: NewPage) -> None
     assert len(sent["sent"]) == 1
     assert sorted(sent["sent"][0]["cards"]) == sorted(["N4", "2H", "QH"])
     assert sent["sent"][0] in message["legal_actions"]
+    # One card over the smaller limit: one card asked for, in the singular.
+    state.hands[0] = ["2H", "2S", "5D", "9C", "QH"]
+    message = show(page, state, 0)
+    assert message["view"]["must_discard"] == 1
+    expect(page.locator("#rigged [data-testid=discard]")).to_have_text("Discard 1 card")
+    expect(page.locator("#rigged [data-testid=discard-chosen]")).to_have_text("0 of 1 chosen")
 
 
 def test_a_kind_in_the_hand_opens_its_dialog(new_page: NewPage) -> None:
@@ -505,3 +599,253 @@ def test_a_kind_in_the_hand_opens_its_dialog(new_page: NewPage) -> None:
         "k02": ["dialog-sell", "field-rank-2", "2 mushrooms: +2 sticks"],
         "k05": None,
     }
+
+
+# What the table shows, against the engine's view ------------------------------------------
+
+RENDER = """async ({ message, seat }) => {
+  if (!document.querySelector('link[href$="pilzwanderung.css"]')) {
+    const link = Object.assign(document.createElement('link'),
+      { rel: 'stylesheet', href: '/static/css/games/pilzwanderung.css' });
+    document.head.append(link);
+    await new Promise((resolve) => { link.onload = resolve; });
+  }
+  const game = await import('/static/js/games/pilzwanderung.js');
+  document.getElementById('rigged')?.remove();
+  const root = document.createElement('div');
+  root.id = 'rigged';
+  root.className = 'board felt';
+  document.querySelector('main').prepend(root);
+  const ctx = { seat, readOnly: false, pending: false, ui: {}, recent: [], act() {},
+    name: (s) => ['Anna', 'Ben'][s] };
+  ctx.rerender = () => game.render(root, message, ctx);
+  ctx.rerender();
+}"""
+
+
+def table_state(night_cards: str) -> Any:
+    """Anna (seat 0, to move) with 2 sticks, a basket, two empty pans, a dish of four porcini
+    with a butter, and a night chanterelle; Ben with 5 sticks, a poison mushroom in its last
+    turn-end, a dish of five hens of the woods with a cider, and two night cards."""
+    game = get_game("pilzwanderung")
+    state = game.new(seed=3, options={"first": 0, "night_cards": night_cards})
+    state.hands = [["9H", "9S", "N9", "QH", "2C", "JD"], ["5H", "N5", "N2"]]
+    state.pans = [["XX", "JS"], []]
+    state.dishes = [["JC", "8H", "8S", "8D", "8C", "QD"], ["JK", "N6", "6H", "6S", "6D", "KH"]]
+    state.baskets = [["QS"], []]
+    state.poison, state.poison_turns = [[], ["KC"]], [[], [1]]
+    state.sticks = [2, 5]
+    state.decay = ["3H", "QC"]
+    state.to_move, state.phase = 0, "turn"
+    return state
+
+
+def show(page: Page, state: Any, seat: int) -> dict[str, Any]:
+    game = get_game("pilzwanderung")
+    message = {
+        "seat": seat,
+        "to_move": 0,
+        "view": game.view(state, seat),
+        "legal_actions": game.legal_actions(state, seat),
+        "last_action": None,
+        "result": None,
+    }
+    page.evaluate(RENDER, {"message": message, "seat": seat})
+    return message
+
+
+@pytest.mark.parametrize("night_cards", ["open", "hidden"])
+def test_the_table_shows_costs_decay_displays_and_hand_as_the_engine_has_them(
+    new_page: NewPage, night_cards: str
+) -> None:
+    page = new_page()
+    page.goto("/rules/pilzwanderung")
+    state = table_state(night_cards)
+    message = show(page, state, 0)
+    board = page.locator("#rigged")
+    # The forest: each position's cost; with 2 sticks positions 3 and 4 are affordable.
+    costs = board.locator(".pw-forest .pw-cost")
+    expect(costs).to_have_text(["free", "free", "1", "2", "3", "4", "5", "6"])
+    affordable = costs.evaluate_all("els => els.map(e => e.classList.contains('is-affordable'))")
+    assert affordable == [True] * 4 + [False] * 4
+    takes = [a["position"] for a in message["legal_actions"] if a["type"] == "take"]
+    expect(
+        board.locator("[data-needed='take'][data-testid^='take-']:not([data-testid='take-decay'])")
+    ).to_have_count(len(takes))
+    forest = [slot["card"] for slot in message["view"]["forest"]]
+    assert shown_codes(board.page, "#rigged .pw-forest .card") == sorted(forest)
+    # The decay pile, all of it, and its button.
+    assert shown_codes(page, "#rigged [data-testid='decay'] .card") == ["3H", "QC"]
+    expect(board.locator(".pw-decay .zone-label")).to_contain_text("2/4")
+    expect(board.get_by_test_id("take-decay")).to_have_count(1)
+    # Your display: sticks, empty pans, the dish with its points, the basket; no night cards
+    # (they are in your hand).
+    mine = board.get_by_test_id("display-bottom")
+    expect(mine.get_by_test_id("sticks-bottom")).to_have_text("2")
+    expect(mine.get_by_test_id("pans-bottom").locator(".card")).to_have_count(2)
+    expect(mine.get_by_test_id("dish")).to_have_count(1)
+    expect(mine.locator(".pw-dish-score")).to_have_text("15")
+    expect(mine.locator(".pw-dish-count")).to_have_text("4×")
+    expect(mine.get_by_test_id("score-bottom")).to_contain_text("15")
+    expect(mine.locator(".pw-area", has_text="Baskets").locator(".card")).to_have_count(1)
+    expect(mine.locator(".pw-area-night")).to_have_count(0)
+    expect(mine.get_by_test_id("hand-count-bottom")).to_contain_text("6/10")
+    # Ben's display: his dish, his sticks, the poison mushroom and how long it lasts.
+    his = board.get_by_test_id("display-top")
+    expect(his.locator(".pw-dish-score")).to_have_text("20")
+    expect(his.get_by_test_id("sticks-top")).to_have_text("5")
+    expect(his.get_by_test_id("poison-top")).to_contain_text(
+        "hand limit 4 until the end of Ben's next turn"
+    )
+    expect(his.get_by_test_id("hand-count-top")).to_contain_text("3/4")
+    # Ben's night cards: open, or as backs (how many, not which).
+    nights = shown_codes(page, "#rigged [data-testid='night-top'] .card")
+    assert nights == (["N2", "N5"] if night_cards == "open" else ["back", "back"])
+    # Your hand grouped by mushroom (the night chanterelle counts 2), with its limit.
+    hand = board.get_by_test_id("hand-zone")
+    expect(hand.get_by_test_id("group-k09")).to_contain_text("4× Chanterelle")
+    assert shown_codes(page, "#rigged [data-testid='group-k09'] .card") == ["9H", "9S", "N9"]
+    expect(hand.get_by_test_id("group-k02")).to_contain_text("1× Honey fungus")
+    expect(hand.get_by_test_id("hand-meter")).to_contain_text("6 of 10 cards")
+    assert shown_codes(page, "#rigged [data-testid='hand-zone'] .card") == sorted(state.hands[0])
+    # Ben sees Anna's night chanterelle only when night cards are open.
+    show(page, state, 1)
+    nights = shown_codes(page, "#rigged [data-testid='night-top'] .card")
+    assert nights == (["N9"] if night_cards == "open" else ["back"])
+    expect(board.get_by_test_id("poison-bottom")).to_contain_text(
+        "hand limit 4 until the end of your next turn"
+    )
+
+
+def test_the_morels_faces_show_each_mushrooms_name_points_and_sticks(new_page: NewPage) -> None:
+    page = new_page()
+    page.goto("/rules/pilzwanderung")
+    codes = [f"{rank}H" for rank in range(2, 11)] + [f"N{rank}" for rank in range(2, 10)]
+    specials = ["QH", "KD", "QS", "KC", "AS", "JC", "JK", "XX"]
+    faces = page.evaluate(
+        """async (codes) => {
+          const { card } = await import('/static/js/cards.js');
+          const { mushroomFace } = await import('/static/js/games/pilzwanderung.faces.js');
+          return codes.map((code) => {
+            const el = card(code, { face: mushroomFace });
+            document.querySelector('main').append(el);
+            const text = (selector) => [...el.querySelectorAll(selector)].map((e) => e.textContent);
+            return {
+              name: text('.pw-face-name').join(''), numbers: text('.pw-face-num'),
+              role: text('.pw-face-role').join(''), night: text('.pw-face-x2').join(''),
+              drawn: el.querySelectorAll('.pw-face path, .pw-face circle, .pw-face ellipse').length,
+              pictures: el.querySelectorAll('image, img, foreignObject, .pw-face use').length,
+            };
+          });
+        }""",
+        codes + specials,
+    )
+    for code, face in zip(codes, faces, strict=False):
+        kind = int(code[1:] if code.startswith("N") else code[:-1])
+        assert face["name"].lower() == NAMES[kind], code
+        assert face["numbers"] == [str(POINTS[kind]), str(STICKS[kind])], code
+        assert face["night"] == ("×2" if code.startswith("N") else ""), code
+    roles = {code: face for code, face in zip(codes + specials, faces, strict=True)}
+    assert [roles[code]["name"] for code in specials] == [
+        "Butter",
+        "Cider",
+        "Basket",
+        "Poison",
+        "Moon",
+        "Pan",
+        "Pan",
+        "Starting pan",
+    ]
+    assert [roles[code]["role"] for code in specials[:4]] == ["+3", "+5", "+2", "≤4"]
+    for code, face in roles.items():
+        assert face["drawn"] >= 3 and face["pictures"] == 0, (code, face)
+
+
+# The rules pages --------------------------------------------------------------------------
+
+RULE_TABLES = """lang => [...document.querySelectorAll(`article.rules > [lang=${lang}] table`)]
+  .map(table => [...table.querySelectorAll('tbody tr')]
+    .map(row => [...row.cells].map(cell => cell.textContent.trim())))"""
+
+# What the rules pages must tell, section by section of the rule file, in both languages.
+RULE_SECTIONS = {
+    "en": ["The cards", "Setup", "Your hand", "A turn", "After every turn", "The poison mushroom",
+           "End and score", "Variants: Morels"],
+    "de": ["Die Karten", "Vorbereitung", "Deine Hand", "Ein Zug", "Nach jedem Zug", "Der Giftpilz",
+           "Spielende und Wertung", "Varianten: Morels"],
+}  # fmt: skip
+ROLE_ROWS = ("butter", "cider", "basket", "poison", "moon", "pan")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_rules_page_has_the_card_tables_and_worked_examples_of_the_rule_file(
+    new_page: NewPage, lang: str
+) -> None:
+    page = new_page()
+    page.goto("/rules/pilzwanderung")
+    article = page.locator(f"article.rules > [lang='{lang}']")
+    headings = article.locator("h2").all_text_contents()
+    for section in RULE_SECTIONS[lang]:
+        assert any(heading.startswith(section) for heading in headings), (section, headings)
+    mushrooms, others = page.evaluate(RULE_TABLES, lang)
+    standard, original = COUNTS["standard"], COUNTS["original"]
+    night = {"en": ("yes", "no"), "de": ("ja", "nein")}[lang]
+    assert [row[:1] + row[2:] for row in mushrooms] == [
+        [
+            str(kind),
+            str(standard[kind]),
+            str(POINTS[kind]),
+            str(STICKS[kind]),
+            night[0] if kind in NIGHT_KINDS else night[1],
+        ]
+        for kind in sorted(k for k in standard if isinstance(k, int))
+    ]
+    if lang == "en":
+        assert [row[1].lower() for row in mushrooms] == [NAMES[kind] for kind in range(2, 11)]
+    assert [row[-1] for row in others] == [
+        *(str(standard[role]) for role in ROLE_ROWS),
+        str(len(deck_for("standard"))),
+    ]
+    # The Morels counts, the night cards counting 2 and the worked examples.
+    text = article.inner_text()
+    assert f"({len(deck_for('original'))} " in text
+    words = {"en": ("butters", "baskets"), "de": ("Butter", "Körbe")}[lang]
+    for role, word in zip(("butter", "basket"), words, strict=True):
+        assert f"{original[role]} {word}" in text, (role, word)
+    assert f"{original[2]} {'Hallimasch' if lang == 'de' else 'honey fungus'}" in text
+    examples = article.locator(".example").all_text_contents()
+    cooked = 4 * POINTS[9] + BUTTER_POINTS
+    sticks = {"en": "sticks", "de": "Stöcke"}[lang]
+    assert any(str(cooked) in example for example in examples), examples
+    assert any(f"{3 * STICKS[8]} {sticks}" in example for example in examples), examples
+    assert any(f"{3 * STICKS[5]} {sticks}" in example for example in examples), examples
+    for rule in {
+        "en": ["8 mushrooms allow 2 butters, 9 a butter and a cider, 10 two ciders",
+               "starting with the player who was skipped first", "4 cards plus 2 per basket"],
+        "de": ["8 Pilze erlauben 2 Butter, 9 eine Butter und einen Cidre, 10 zwei Cidre",
+               "beginnend mit dem, der zuerst übersprungen wurde", "4 Karten plus 2 je Korb"],
+    }[lang]:  # fmt: skip
+        assert rule in text, rule
+
+
+def test_the_home_page_offers_both_presets_and_their_options(new_page: NewPage) -> None:
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    page.locator("label[for='game-pilzwanderung']").click()
+    expect(page.locator("#presets .chip-radio")).to_have_text(
+        ["Pilzwanderung", "Morels (original rules)"]
+    )
+    page.locator("#options summary").click()
+    chosen = """() => ['counts', 'night_cards', 'card_faces'].map(name => {
+      const select = document.getElementById(`option-${name}`);
+      return select.options[select.selectedIndex].textContent; })"""
+    assert page.evaluate(chosen) == [
+        "Pilzwanderung (81 cards)",
+        "Open in the display",
+        "Playing cards",
+    ]
+    page.locator("input[name='preset'][value='morels'] + span").click()
+    assert page.evaluate(chosen) == ["Morels counts (84 cards)", "Hidden in the hand", "Mushrooms"]
+    page.select_option("#option-card_faces", label="Playing cards")
+    expect(page.locator("#presets input:checked + span")).to_have_text("Custom")

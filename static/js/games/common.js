@@ -21,8 +21,9 @@
 // `ctx`: seat (null for onlookers), readOnly (spectator or replay: no controls), replay (the
 // replay page), pending (an action is on its way), offline (moves cannot be sent now), ui (an
 // object kept across renders of one match, for selections), recent (the last few {seat,
-// action}), act(action) (sends one of state.legal_actions), say(text) (one short line under
-// the table), name(seat), rerender().
+// action}), previous (the replay only: the view one step before the one shown, so that
+// describe can tell what the shown action took), act(action) (sends one of
+// state.legal_actions), say(text) (one short line under the table), name(seat), rerender().
 
 /** True when two actions are the same intention (same fields, same values). */
 export function sameAction(a, b) {

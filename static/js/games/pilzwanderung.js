@@ -192,7 +192,8 @@ function displayOf(state, ctx, seat, position) {
         pwCard(view, code, { plain: true }),
         h("span", { class: "pw-poison-turns" }, poisonLasts(state, seat, turns, mine, ctx))))))
       : null,
-    (mine && !view.hands) ? null : nights.length ? h("div", { class: "pw-area pw-area-night" }, h("span", { class: "pw-area-label" }, t("pw.night_cards")),
+    // Your own night cards, and every night card in the replay, are shown with the hand they count in.
+    (mine || view.hands) ? null : nights.length ? h("div", { class: "pw-area pw-area-night" }, h("span", { class: "pw-area-label" }, t("pw.night_cards")),
       h("div", { class: "pw-mini-row", "data-testid": `night-${position}` }, nights)) : null,
   ];
   const summary = h("summary", { class: "pw-display-head" },
@@ -297,6 +298,11 @@ function actionBar(state, ctx) {
     button("place-pan", t("pw.place_pan"), Boolean(pan), () => ctx.act(pan)));
 }
 
+/** The key of a text about n cards: its "_one" form for a single card. */
+function counted(key, n) {
+  return n === 1 ? `${key}_one` : key;
+}
+
 function discardBar(state, ctx, cards) {
   const view = state.view;
   const need = view.must_discard;
@@ -308,7 +314,7 @@ function discardBar(state, ctx, cards) {
     h("button", {
       type: "button", class: "btn btn-turn", disabled: ctx.pending || !match, data: { key: "discard", testid: "discard", needed: "discard" },
       onclick: () => { ctx.ui.discard = new Set(); ctx.act(match); },
-    }, t("pw.discard_button", { n: need })));
+    }, t(counted("pw.discard_button", need), { n: need })));
 }
 
 function handZone(state, ctx) {
@@ -338,7 +344,7 @@ function handZone(state, ctx) {
   }
   return h("section", { class: ["pw-hand-zone", active && "is-active"], "aria-label": t("pw.your_hand"), "data-testid": "hand-zone" },
     h("div", { class: "pw-hand-head" }, h("h2", { class: "zone-label" }, t("pw.your_hand")),
-      discarding ? h("span", { class: "pw-hint pw-hint-strong", "data-testid": "discard-hint" }, t("pw.discard_hint", { n: view.must_discard, limit: shown.hand_limit }))
+      discarding ? h("span", { class: "pw-hint pw-hint-strong", "data-testid": "discard-hint" }, t(counted("pw.discard_hint", view.must_discard), { n: view.must_discard, limit: shown.hand_limit }))
         : view.night_cards === "open" && shown.night_count ? h("span", { class: "pw-note pw-night-note" }, t("pw.night_in_hand", { mode: t("pw.night_mode.open") })) : null,
       meter(shown)),
     h("div", { class: "pw-hand-main" }, groups,
@@ -363,9 +369,14 @@ function revealedHands(state, ctx) {
 const FIELDS = { cook: ["rank", "night", "day", "pan", "butter", "cider"], sell: ["rank", "night", "day"] };
 
 /** What a field starts at: the kind worth most (cooking) or least (selling), the most cards,
-    an empty pan of the display before one from the hand, as much butter and cider as allowed. */
+    an empty pan of the display before one from the hand, the butter and cider worth most
+    together (9 mushrooms: a butter and a cider, not two butters), then as much as allowed. */
 function preferred(field, values, candidates, type) {
   if (field === "pan") return values.includes("display") ? "display" : values[0];
+  if (field === "butter") {
+    const extra = (action) => BUTTER_POINTS * action.butter + CIDER_POINTS * action.cider;
+    return candidates.reduce((best, action) => (extra(action) > extra(best) ? action : best)).butter;
+  }
   if (field === "rank") {
     if (type === "sell") return values[0];
     const worth = (rank) => Math.max(...candidates.filter((a) => a.rank === rank).map((a) => (a.day + 2 * a.night) * POINTS[rank]));
@@ -409,7 +420,7 @@ function dialog(state, ctx) {
   }
   const close = () => { ctx.ui.dialog = null; ctx.rerender(); };
   const rows = FIELDS[open.type].filter((field) => field === "rank" || options[field].length > 1 || (field === "night" && options.night.includes(1)) || field === "day")
-    .map((field) => h("div", { class: "pw-field", role: "radiogroup", "aria-label": t(`pw.field.${field}`) },
+    .map((field) => h("div", { class: "pw-field", role: "radiogroup", "aria-label": t(`pw.field.${field}`), "data-needed": "dialog" },
       h("span", { class: "pw-field-label" }, t(`pw.field.${field}`)),
       h("div", { class: "pw-chips" }, options[field].map((value) => h("button", {
         type: "button", class: ["pw-chip", value === choice[field] && "is-on"], role: "radio",
@@ -431,7 +442,7 @@ function dialog(state, ctx) {
   h("div", { class: "pw-dialog-buttons" },
     h("button", { type: "button", class: "btn", data: { key: "dialog-cancel", testid: "dialog-cancel" }, onclick: close }, t("pw.cancel")),
     h("button", {
-      type: "button", class: "btn btn-turn", disabled: ctx.pending, data: { key: "dialog-confirm", testid: "dialog-confirm" },
+      type: "button", class: "btn btn-turn", disabled: ctx.pending, data: { key: "dialog-confirm", testid: "dialog-confirm", needed: "dialog" },
       onclick: () => { ctx.ui.dialog = null; ctx.act(action); },
     }, t(`pw.confirm_${open.type}`))));
   return h("div", { class: "pw-backdrop", onclick: (event) => { if (event.target === event.currentTarget) close(); } }, panel);
@@ -460,18 +471,46 @@ function legend(view) {
         h("li", {}, t("pw.legend_night")))));
 }
 
-/** The forest and decay pile of the last few versions: what a take took, for describe(). */
+/** What a take took, for describe(): the forest and decay pile before each action this page
+    saw arrive, kept per action object for the whole match (the log names every card). */
 function remember(state, ctx) {
   if (state.version === undefined || !ctx.ui) return;
-  const seen = ctx.ui.seen ?? {};
-  seen[state.version] = { forest: state.view.forest.map((slot) => slot.card), decay: [...state.view.decay] };
-  for (const version of Object.keys(seen)) if (Number(version) < state.version - 8) delete seen[version];
-  ctx.ui.seen = seen;
+  const last = state.last_action;
+  const seen = ctx.ui.seen;
+  if (last && seen?.version === state.version - 1) {
+    ctx.ui.took ??= new WeakMap();
+    ctx.ui.took.set(last.action, seen);
+  }
+  if (seen?.version !== state.version) {
+    ctx.ui.seen = { version: state.version, forest: state.view.forest.map((slot) => slot.card), decay: [...state.view.decay] };
+  }
+  ctx.ui.faces = state.view.card_faces;
 }
 
 function before(action, ctx) {
+  const took = ctx?.ui?.took?.get(action);
+  if (took) return took;
+  // The newest action, told (in the banner) before the table is drawn with it.
+  const seen = ctx?.ui?.seen;
   const entry = (ctx?.recent ?? []).find((move) => move.action === action);
-  return entry?.version === undefined ? null : ctx.ui?.seen?.[entry.version - 1] ?? null;
+  if (seen && entry?.version === seen.version + 1) return seen;
+  // The replay hands over the view one step before the action it shows.
+  const previous = ctx?.previous;
+  if (!previous || ctx.recent?.[0]?.action !== action) return null;
+  return { forest: previous.forest.map((slot) => slot.card), decay: [...previous.decay] };
+}
+
+/** A card in a move's words: its chip (rank and suit) and, unless `short`, its name on playing
+    cards; its name alone under the mushroom faces (where no rank or suit is shown). */
+function named(code, ctx, short = false) {
+  const faces = ctx?.ui?.faces ?? ctx?.previous?.card_faces;
+  if (faces === "mushrooms") return [cardTitle(code)];
+  return short ? [cardChip(code)] : [cardChip(code), ` ${cardTitle(code)}`];
+}
+
+function namedList(codes, ctx) {
+  const faces = ctx?.ui?.faces ?? ctx?.previous?.card_faces;
+  return codes.map((code, i) => [i && faces === "mushrooms" ? ", " : "", named(code, ctx, true)]);
 }
 
 export function render(root, state, ctx) {
@@ -497,9 +536,12 @@ export function describe(action, ctx) {
       const code = earlier?.forest[action.position - 1];
       if (!code) return h("span", {}, t("pw.did.take_plain", { n: action.position }));
       const [head, tail] = t("pw.did.take", { n: action.position }).split("{card}");
-      return h("span", { class: "pw-did" }, head, cardChip(code), ` ${cardTitle(code)}`, tail ?? "");
+      return h("span", { class: "pw-did" }, head, named(code, ctx), tail ?? "");
     }
-    case "take_decay": return h("span", { class: "pw-did" }, t("pw.did.take_decay"), earlier?.decay.length ? [" ", earlier.decay.map((code) => cardChip(code))] : null);
+    case "take_decay": {
+      const cards = earlier?.decay ?? [];
+      return h("span", { class: "pw-did" }, t("pw.did.take_decay"), cards.length ? [" ", namedList(cards, ctx)] : null);
+    }
     case "place_pan": return h("span", {}, t("pw.did.place_pan"));
     case "sell": {
       const n = action.day + 2 * action.night;
@@ -510,14 +552,14 @@ export function describe(action, ctx) {
       const extras = [action.butter ? t("pw.butter_n", { n: action.butter }) : null, action.cider ? t("pw.cider_n", { n: action.cider }) : null].filter(Boolean);
       return h("span", {}, t("pw.did.cook", { n, name: name(action.rank) }), extras.length ? t("pw.did.cook_extras", { extras: extras.join(", ") }) : "");
     }
-    case "discard": return h("span", { class: "pw-did-discard" }, t("pw.did.discard"), " ", action.cards.map((code) => cardChip(code)));
+    case "discard": return h("span", { class: "pw-did-discard" }, t("pw.did.discard"), " ", namedList(action.cards, ctx));
     default: return h("span", {}, action.type);
   }
 }
 
 export function turnHint(state) {
   const view = state.view;
-  if (view.phase === "discard") return t("pw.hint.discard", { n: view.must_discard });
+  if (view.phase === "discard") return t(counted("pw.hint.discard", view.must_discard), { n: view.must_discard });
   return t("pw.hint.turn");
 }
 

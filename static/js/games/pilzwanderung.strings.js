@@ -103,8 +103,10 @@ export default {
     "pw.sell_title": "Sell mushrooms",
     "pw.discard_title": "Poison: discard {n}",
     "pw.discard_hint": "Poison mushroom! Choose {n} cards to discard (your hand limit is {limit} for now).",
+    "pw.discard_hint_one": "Poison mushroom! Choose 1 card to discard (your hand limit is {limit} for now).",
     "pw.discard_chosen": "{n} of {of} chosen",
     "pw.discard_button": "Discard {n} cards",
+    "pw.discard_button_one": "Discard 1 card",
     "pw.field.rank": "Kind",
     "pw.field.day": "Day cards",
     "pw.field.night": "Night card",
@@ -122,6 +124,7 @@ export default {
 
     "pw.hint.turn": "Take from the forest or the decay pile, cook, sell or place a pan.",
     "pw.hint.discard": "Poison mushroom: discard {n} cards.",
+    "pw.hint.discard_one": "Poison mushroom: discard 1 card.",
     "pw.hint.choose": "Click a glowing forest card, or choose an action below.",
 
     "pw.did.take": "took {card} from position {n}",
@@ -242,8 +245,10 @@ export default {
     "pw.sell_title": "Pilze verkaufen",
     "pw.discard_title": "Gift: {n} ablegen",
     "pw.discard_hint": "Giftpilz! Wähl {n} Karten zum Ablegen (dein Handlimit ist vorerst {limit}).",
+    "pw.discard_hint_one": "Giftpilz! Wähl 1 Karte zum Ablegen (dein Handlimit ist vorerst {limit}).",
     "pw.discard_chosen": "{n} von {of} gewählt",
     "pw.discard_button": "{n} Karten ablegen",
+    "pw.discard_button_one": "1 Karte ablegen",
     "pw.field.rank": "Sorte",
     "pw.field.day": "Tageskarten",
     "pw.field.night": "Nachtkarte",
@@ -261,6 +266,7 @@ export default {
 
     "pw.hint.turn": "Nimm aus dem Wald oder den Verfallsstapel, brate, verkaufe oder leg eine Pfanne aus.",
     "pw.hint.discard": "Giftpilz: Leg {n} Karten ab.",
+    "pw.hint.discard_one": "Giftpilz: Leg 1 Karte ab.",
     "pw.hint.choose": "Klick auf eine leuchtende Waldkarte oder wähl unten eine Aktion.",
 
     "pw.did.take": "{card} von Position {n} genommen",

@@ -53,6 +53,7 @@ function context(state) {
     offline: false,
     ui: replay.ui,
     recent: state.last_action ? [state.last_action] : [],
+    previous: replay.step > 0 ? steps()[replay.step - 1].view : null,
     act: () => {},
     say: () => {},
     name,
