@@ -3,12 +3,27 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
+
+ROOM_SOCKET = re.compile(r"/ws/rooms/")
+
+
+def room_sockets(page: Page) -> list[WebSocketRoute]:
+    """The page's room sockets, passed through to the server; the test may inject messages."""
+    sockets: list[WebSocketRoute] = []
+
+    def through(route: WebSocketRoute) -> None:
+        route.connect_to_server()
+        sockets.append(route)
+
+    page.route_web_socket(ROOM_SOCKET, through)
+    return sockets
 
 
 def create_room(

@@ -5,24 +5,10 @@ from __future__ import annotations
 import json
 import re
 
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import expect
 
 from tests.browser.conftest import NewPage
-from tests.browser.players import act_and_wait, create_room
-
-ROOM_SOCKET = re.compile(r"/ws/rooms/")
-
-
-def room_sockets(page: Page) -> list[WebSocketRoute]:
-    """The page's room sockets, passed through to the server; the test may inject messages."""
-    sockets: list[WebSocketRoute] = []
-
-    def through(route: WebSocketRoute) -> None:
-        route.connect_to_server()
-        sockets.append(route)
-
-    page.route_web_socket(ROOM_SOCKET, through)
-    return sockets
+from tests.browser.players import act_and_wait, create_room, room_sockets
 
 
 def test_server_errors_become_readable_toasts(new_page: NewPage) -> None:
