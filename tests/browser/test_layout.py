@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +16,12 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from engine import get_game
-from engine.base import outcome_json
 from tests.browser.conftest import SCREENSHOTS, NewPage
 from tests.browser.players import (
     StateLog,
     act_and_wait,
     create_room,
+    finished_message,
     is_my_turn,
     join_by_link,
     room_sockets,
@@ -226,29 +225,6 @@ def test_scoundrel_fits_every_screen_with_the_win_chances_shown(new_page: NewPag
     page.get_by_test_id("chances").click()
     expect(page.locator("#board [data-testid^='take-']").first).to_contain_text("45")
     check_fits(page, "scoundrel-chances")
-
-
-def finished_message(
-    latest: dict[str, Any], game_name: str, options: dict[str, Any]
-) -> dict[str, Any]:
-    """The page's latest state message turned into the end of a whole match (random legal moves
-    from a fixed deal), one version later."""
-    game = get_game(game_name)
-    state = game.new(seed=5, options=options)
-    pick = random.Random(5)
-    while not game.is_over(state):
-        seat = game.to_move(state)
-        state = game.apply(state, seat, pick.choice(game.legal_actions(state, seat)))
-    seat = latest["seat"]
-    return {
-        **latest,
-        "version": latest["version"] + 1,
-        "to_move": None,
-        "view": game.view(state, seat),
-        "legal_actions": [],
-        "result": outcome_json(game.result(state)),
-        "last_action": None,
-    }
 
 
 @pytest.mark.parametrize(
