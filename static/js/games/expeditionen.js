@@ -64,8 +64,9 @@ function expeditionColumn(view, seat, suit, marks, position, drop, choosing) {
   const label = cards.length
     ? h("span", { class: ["ex-col-score", score < 0 && "neg"], "aria-hidden": "true" }, num(score), wagers ? h("span", { class: "ex-wager" }, ` ×${wagers + 1}`) : null)
     : h("span", { class: "ex-col-score muted", "aria-hidden": "true" }, "–");
+  const counts = { cards: t("ex.cards", { n: cards.length }), wagers: t("ex.wager_cards", { n: wagers }), points: t("ex.points", { n: num(score) }) };
   const spoken = cards.length
-    ? t(wagers ? "ex.expedition_wagers" : "ex.expedition", { suit: t(`suit.${suit}`), n: cards.length, score: num(score), wagers })
+    ? t(wagers ? "ex.expedition_wagers" : "ex.expedition", { suit: t(`suit.${suit}`), ...counts })
     : t("ex.expedition_empty", { suit: t(`suit.${suit}`) });
   return h("div", {
     class: ["ex-col", `suit-${suit}`], role: "group", "data-testid": `expedition-${position}-${suit}`,
