@@ -450,9 +450,13 @@ export function onLangChange(listener) {
   listeners.add(listener);
 }
 
-/** The string for `key` with {placeholders} filled; `fallback` (or the key) when there is none. */
+/**
+ * The string for `key` with {placeholders} filled; `fallback` (or the key) when there is none.
+ * When vars.n is 1 and a string "<key>_one" exists, that one is used ("1 card", not "1 cards").
+ */
 export function t(key, vars = {}, fallback = key) {
-  const text = STRINGS[lang()][key] ?? STRINGS.en[key];
+  const find = (name) => STRINGS[lang()][name] ?? STRINGS.en[name];
+  const text = (Number(vars.n) === 1 ? find(`${key}_one`) : undefined) ?? find(key);
   if (text === undefined) return fallback;
   return text.replace(/\{(\w+)\}/g, (match, name) => (name in vars ? String(vars[name]) : match));
 }

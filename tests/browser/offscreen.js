@@ -4,6 +4,21 @@
     hit?.closest('[data-testid]')?.dataset.testid || hit?.closest('[id]')?.id || hit?.tagName;
   const problems = [];
   const vw = innerWidth, vh = innerHeight;
+  const round = (r) => `${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`;
+  const outside = (r, box) => r.left < box.left - 1 || r.top < box.top - 1 || r.right > box.right + 1 || r.bottom > box.bottom + 1;
+  // The ancestor that cuts off what overflows it (a scrolling board, say), if the element overflows it.
+  const clippedBy = (el, r) => {
+    for (let node = el.parentElement; node && node !== document.body; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+      const box = node.getBoundingClientRect();
+      const inner = { left: box.left + node.clientLeft, top: box.top + node.clientTop };
+      inner.right = inner.left + node.clientWidth;
+      inner.bottom = inner.top + node.clientHeight;
+      if (outside(r, inner)) return node;
+    }
+    return null;
+  };
   // While a modal dialog is open, what the step needs is in it (the table lies behind it).
   const modal = document.querySelector('[aria-modal="true"]');
   const needed = modal ? [...modal.querySelectorAll('[data-needed]')]
@@ -12,9 +27,13 @@
     const r = el.getBoundingClientRect();
     const name = el.dataset.testid || el.dataset.needed || el.id || el.className;
     if (!r.width || !r.height) { problems.push(`${name} is not shown`); continue; }
-    if (r.left < -1 || r.top < -1 || r.right > vw + 1 || r.bottom > vh + 1) {
-      problems.push(`${name} is outside the viewport: ${Math.round(r.left)},${Math.round(r.top)} to `
-        + `${Math.round(r.right)},${Math.round(r.bottom)} in ${vw}x${vh}`);
+    if (outside(r, { left: 0, top: 0, right: vw, bottom: vh })) {
+      problems.push(`${name} is outside the viewport: ${round(r)} in ${vw}x${vh}`);
+      continue;
+    }
+    const clip = clippedBy(el, r);
+    if (clip) {
+      problems.push(`${name} is cut off by ${coverName(clip)}: ${round(r)}`);
       continue;
     }
     const x = r.left + Math.min(8, r.width / 3), y = r.top + Math.min(10, r.height / 3);
@@ -24,12 +43,19 @@
   }
   if (touch) {
     const controls = document.querySelectorAll(
-      '#board button:not(:disabled), .table-head button, .table-head a.btn, .turn-line button:not([hidden])');
+      '#board button:not(:disabled), .table-head button, .table-head a.btn, .turn-line button:not([hidden]), '
+      + '.end-panel button, .end-panel a.btn');
     for (const el of controls) {
       const r = el.getBoundingClientRect();
       if (r.width && r.height && (r.height < 43.5 || r.width < 43.5))
         problems.push(`${el.dataset.testid || el.id || el.textContent.trim()} is ${Math.round(r.width)}x${Math.round(r.height)} px`);
     }
+    // The header and the seats shrink to one line each; a phone on its side has one line for both.
+    const head = document.querySelector('.table-head').getBoundingClientRect();
+    const most = vh < 500 ? 60 : 100;
+    if (head.height > most) problems.push(`the header is ${Math.round(head.height)} px high (at most ${most})`);
+    const seatTops = new Set([...document.querySelectorAll('.seat')].map((s) => Math.round(s.getBoundingClientRect().top)));
+    if (seatTops.size > 1) problems.push(`the seats take ${seatTops.size} lines`);
   }
   if (document.documentElement.scrollWidth > vw) problems.push(`the page is ${document.documentElement.scrollWidth} px wide`);
   return problems;

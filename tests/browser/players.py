@@ -3,12 +3,31 @@
 from __future__ import annotations
 
 import json
+import random
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
+
+from engine import get_game
+from engine.base import outcome_json
+
+ROOM_SOCKET = re.compile(r"/ws/rooms/")
+
+
+def room_sockets(page: Page) -> list[WebSocketRoute]:
+    """The page's room sockets, passed through to the server; the test may inject messages."""
+    sockets: list[WebSocketRoute] = []
+
+    def through(route: WebSocketRoute) -> None:
+        route.connect_to_server()
+        sockets.append(route)
+
+    page.route_web_socket(ROOM_SOCKET, through)
+    return sockets
 
 
 def create_room(
@@ -148,3 +167,26 @@ class Duel:
                 return log.latest
             page.wait_for_timeout(20)
         raise AssertionError(f"no state message for version {shown}")
+
+
+def finished_message(
+    latest: dict[str, Any], game_name: str, options: dict[str, Any]
+) -> dict[str, Any]:
+    """The page's latest state message turned into the end of a whole match (random legal moves
+    from a fixed deal), one version later."""
+    game = get_game(game_name)
+    state = game.new(seed=5, options=options)
+    pick = random.Random(5)
+    while not game.is_over(state):
+        seat = game.to_move(state)
+        state = game.apply(state, seat, pick.choice(game.legal_actions(state, seat)))
+    seat = latest["seat"]
+    return {
+        **latest,
+        "version": latest["version"] + 1,
+        "to_move": None,
+        "view": game.view(state, seat),
+        "legal_actions": [],
+        "result": outcome_json(game.result(state)),
+        "last_action": None,
+    }

@@ -63,9 +63,7 @@ def test_a_whole_match_against_the_easy_computer(new_page: NewPage) -> None:
     while not page.locator("#end").is_visible():
         take_turn(page)
         wait_for_my_turn_or_the_end(page)
-    expect(page.locator("#end h2")).to_have_text(
-        re.compile("You won!|Computer won|A draw")
-    )
+    expect(page.locator("#end h2")).to_have_text(re.compile("You won!|Computer won|A draw"))
     computer_turns = page.locator("#log-list .log-turn[data-seat='1']")
     expect(computer_turns.first).to_have_attribute("data-computer", "true")
     expect(page.locator("#log-list .log-turn[data-seat='0'][data-computer='true']")).to_have_count(

@@ -452,3 +452,35 @@ def test_the_move_log_notes_where_a_round_ended(new_page: NewPage) -> None:
     assert notes == [
         [end_of_round, f"Round 1 is over Anna {number(scores[0])} · Ben {number(scores[1])}"]
     ]
+
+
+def test_expeditions_and_piles_are_announced_in_words_with_one_card_as_one_card(
+    new_page: NewPage,
+) -> None:
+    game = get_game("expeditionen")
+    view = game.view(game.new(seed=1, options={"first": 0}), 0)
+    view["expeditions"][0]["S"] = {"cards": ["5S"], "score": -15}
+    view["expeditions"][0]["H"] = {"cards": ["JH", "QH", "7H"], "score": -39}
+    view["discards"]["D"] = {"top": "4D", "size": 1}
+    state = {"seat": 0, "to_move": 0, "view": view, "legal_actions": [], "result": None}
+    page = new_page()
+    page.goto("/rules/expeditionen")
+    labels = page.evaluate(
+        """state => import('/static/js/games/expeditionen.js').then(game => {
+            const root = document.createElement('div');
+            document.querySelector('main').prepend(root);
+            const ctx = { seat: 0, readOnly: false, pending: false, ui: {}, recent: [],
+              act() {}, name: seat => ['Anna', 'Ben'][seat], rerender() {} };
+            game.render(root, state, ctx);
+            const label = (selector) => root.querySelector(selector).getAttribute('aria-label');
+            return ['S', 'H', 'C'].map(suit => label(`[data-testid=expedition-bottom-${suit}]`))
+              .concat([label('[data-testid=discard-D] [aria-label]')]);
+        })""",
+        state,
+    )
+    assert labels == [
+        "spades expedition: 1 card, −15 points",
+        "hearts expedition: 3 cards, 2 wager cards, −39 points",
+        "clubs expedition: not started",
+        "diamonds discard pile, 1 card, Four of diamonds on top",
+    ]

@@ -8,11 +8,12 @@ of those elements lies outside the viewport or under something else."""
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from engine import get_game
 from tests.browser.conftest import SCREENSHOTS, NewPage
@@ -20,8 +21,10 @@ from tests.browser.players import (
     StateLog,
     act_and_wait,
     create_room,
+    finished_message,
     is_my_turn,
     join_by_link,
+    room_sockets,
     wait_for_state,
 )
 
@@ -161,6 +164,94 @@ def test_the_end_of_a_round_keeps_its_continue_button_on_screen(
     check_fits(anna, "expeditionen-round-over")
     anna.reload()
     wait_for_state(anna)
+
+
+def scoundrel_late(state: dict[str, Any]) -> dict[str, Any]:
+    """The state of the page deep in the dungeon: a worn weapon under a long stack of slain
+    monsters, low health, a room with fights by weapon and bare-handed."""
+    late = copy.deepcopy(state)
+    view = late["view"]
+    view.update(
+        health=6,
+        weapon="10D",
+        stack=["KS", "QC", "JS", "9C", "8S", "6C", "5S", "4C"],
+        weapon_limit=4,
+        room=["3S", "9H", "2C", "QD"],
+        dungeon_size=9,
+        discard_count=14,
+        taken_this_room=1,
+        can_avoid=False,
+    )
+    late["legal_actions"] = [
+        {"type": "take", "card": card, "weapon": weapon}
+        for card, weapon in (("3S", True), ("3S", False), ("9H", False))
+        + (("2C", True), ("2C", False), ("QD", False))
+    ]
+    return late
+
+
+def test_scoundrel_fits_every_screen_deep_in_the_dungeon(new_page: NewPage) -> None:
+    page = new_page(viewport=SIZES["phone"])
+    log = StateLog(page)
+    create_room(page, "scoundrel", "Dana")
+    expect(page.locator("#board [data-testid^='take-']").first).to_be_visible()
+    page.evaluate(
+        """state => import('/static/js/games/scoundrel.js').then(game => {
+            const board = document.getElementById('board');
+            const ctx = { seat: 0, readOnly: false, pending: false, offline: false, ui: {},
+              recent: [], act() {}, say() {}, name: () => 'Dana' };
+            ctx.rerender = () => game.render(board, state, ctx);
+            ctx.rerender();
+        })""",
+        scoundrel_late(log.latest),
+    )
+    expect(page.locator(".sc-stack .card")).to_have_count(8)
+    check_fits(page, "scoundrel-deep")
+
+
+def test_scoundrel_fits_every_screen_with_the_win_chances_shown(new_page: NewPage) -> None:
+    """The chances lengthen every take button ("With weapon (−8) · 45 %")."""
+    page = new_page(viewport=SIZES["phone-landscape"])
+    log = StateLog(page)
+
+    def chances(route: Route) -> None:  # the estimate takes the server a while; its size does not
+        actions = log.latest["legal_actions"]
+        route.fulfill(
+            json={"chances": [{"action": a, "chance": 0.45} for a in actions], "samples": 200}
+        )
+
+    page.route("**/hint", chances)
+    create_room(page, "scoundrel", "Dana")
+    page.get_by_test_id("chances").click()
+    expect(page.locator("#board [data-testid^='take-']").first).to_contain_text("45")
+    check_fits(page, "scoundrel-chances")
+
+
+@pytest.mark.parametrize(
+    ("game_name", "options"),
+    [
+        ("scoundrel", {}),
+        ("expeditionen", {"rounds": 3, "first": 0}),
+        ("pilzwanderung", {"first": 0}),
+    ],
+)
+def test_the_end_of_a_match_keeps_rematch_on_every_screen(
+    new_page: NewPage, game_name: str, options: dict[str, Any]
+) -> None:
+    """Once a match is over, its end panel (who won, rematch) is the current step: the board
+    below it no longer needs to be on screen."""
+    page = new_page(viewport=SIZES["phone-landscape"])
+    sockets = room_sockets(page)
+    log = StateLog(page)
+    url = create_room(page, game_name, "Anna")
+    if get_game(game_name).seats > 1:
+        join_by_link(new_page(), url, "Benedikt")
+        expect(page.locator("#banner")).to_contain_text("turn")
+    sockets[-1].send(json.dumps(finished_message(log.latest, game_name, options)))
+    expect(page.locator("#end")).to_be_visible()
+    assert needed(page) == set()
+    expect(page.locator("#end [data-needed='rematch']")).to_be_visible()
+    check_fits(page, f"{game_name}-end")
 
 
 def test_scoundrel_fits_every_screen(new_page: NewPage) -> None:

@@ -3,12 +3,14 @@ and the socket wrapper's rules."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import httpx
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, expect
 
 from engine import games
-from tests.browser.conftest import NewPage, screenshot
-from tests.browser.players import create_room
+from tests.browser.conftest import NewPage, screenshot, serve
+from tests.browser.players import act_and_wait, create_room
 
 
 def test_home_offers_every_game_with_its_variants(new_page: NewPage) -> None:
@@ -272,3 +274,32 @@ def test_the_socket_drops_stale_states_and_backs_off(new_page: NewPage) -> None:
         "delays": [500, 1000, 2000, 3000, 3000],
         "least": 1500,
     }
+
+
+def test_a_host_can_keep_the_history_to_each_browsers_own_matches(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """PUBLIC_HISTORY=false: no "All matches" (not even by its address); a browser lists the
+    matches it played and no one else's."""
+    with serve(tmp_path, PUBLIC_HISTORY="false") as url:
+        player = browser.new_context(base_url=url, locale="en-US", reduced_motion="reduce")
+        stranger = browser.new_context(base_url=url, locale="en-US")
+        try:
+            page = player.new_page()
+            create_room(page, "scoundrel", "Dana")
+            while not page.locator("#end").is_visible():
+                act_and_wait(page, page.locator("#board [data-testid^='take-']").first.click)
+            for context, listed in ((player, 1), (stranger, 0)):
+                history = context.new_page()
+                history.goto("/history?scope=all")
+                history.wait_for_selector("body[data-ready]")
+                expect(history.get_by_role("button", name="Your matches")).to_have_attribute(
+                    "aria-pressed", "true"
+                )
+                expect(history.get_by_role("button", name="All matches")).to_have_count(0)
+                expect(history.locator(".match-item")).to_have_count(listed)
+                if not listed:
+                    expect(history.locator("#matches")).to_contain_text("You have not finished")
+        finally:
+            player.close()
+            stranger.close()

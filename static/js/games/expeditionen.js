@@ -53,7 +53,7 @@ function whoCell(view, seat, ctx, position) {
     h("span", { class: ["ex-who-score", running < 0 && "neg"], title: t("ex.round_score"), "aria-label": t("ex.round_score_n", { score: num(running) }), "data-testid": `round-score-${position}`, data: { needed: position === "bottom" && isYou ? "score" : null } }, num(running)));
 }
 
-function expeditionColumn(view, seat, suit, marks, position, drop) {
+function expeditionColumn(view, seat, suit, marks, position, drop, choosing) {
   const { cards, score } = view.expeditions[seat][suit];
   const wagers = cards.filter((code) => ["J", "Q", "K"].includes(rankOf(code))).length;
   // A played card lies on top of its expedition: mark that copy only (two decks repeat codes).
@@ -64,20 +64,22 @@ function expeditionColumn(view, seat, suit, marks, position, drop) {
   const label = cards.length
     ? h("span", { class: ["ex-col-score", score < 0 && "neg"], "aria-hidden": "true" }, num(score), wagers ? h("span", { class: "ex-wager" }, ` ×${wagers + 1}`) : null)
     : h("span", { class: "ex-col-score muted", "aria-hidden": "true" }, "–");
+  const counts = { cards: t("ex.cards", { n: cards.length }), wagers: t("ex.wager_cards", { n: wagers }), points: t("ex.points", { n: num(score) }) };
   const spoken = cards.length
-    ? t(wagers ? "ex.expedition_wagers" : "ex.expedition", { suit: t(`suit.${suit}`), n: cards.length, score: num(score), wagers })
+    ? t(wagers ? "ex.expedition_wagers" : "ex.expedition", { suit: t(`suit.${suit}`), ...counts })
     : t("ex.expedition_empty", { suit: t(`suit.${suit}`) });
   return h("div", {
     class: ["ex-col", `suit-${suit}`], role: "group", "data-testid": `expedition-${position}-${suit}`,
-    "aria-label": spoken, data: { drop: drop ? `play-${suit}` : null },
+    "aria-label": spoken, data: { drop: drop ? `play-${suit}` : null, needed: choosing ? "expedition" : null },
   }, h("div", { class: "ex-stack", style: `--n: ${Math.max(1, cards.length)}` }, stack), label);
 }
 
-function sideRow(view, seat, position, ctx, marks) {
+/** `choosing`: your step 1, when your own expeditions are where a chosen card goes. */
+function sideRow(view, seat, position, ctx, marks, choosing) {
   const drop = position === "bottom" && isSeated(view, ctx);
   return h("section", { class: ["ex-row", "ex-side", `ex-${position}`], "aria-label": t("ex.side", { name: ctx.name(seat) }) },
     whoCell(view, seat, ctx, position),
-    SUITS.map((suit) => expeditionColumn(view, seat, suit, marks, position, drop)));
+    SUITS.map((suit) => expeditionColumn(view, seat, suit, marks, position, drop, drop && choosing)));
 }
 
 /* The middle: the draw pile and the four discard piles. */
@@ -439,14 +441,15 @@ export function render(root, state, ctx) {
   const { top, bottom } = seats(view);
   const marks = marksFor(state, ctx);
   const summary = roundSummary(state, ctx);
+  const choosing = myTurn(state, ctx) && view.phase === "play";
   const layout = h("div", { class: ["ex-layout", summary && "has-summary"] },
-    sideRow(view, top, "top", ctx, marks),
+    sideRow(view, top, "top", ctx, marks, false),
     middleRow(state, ctx, marks),
-    sideRow(view, bottom, "bottom", ctx, marks),
+    sideRow(view, bottom, "bottom", ctx, marks, choosing),
     handZone(state, ctx),
     scoreboard(state, ctx),
     summary);
-  if (myTurn(state, ctx) && view.phase === "play") wireDrops(layout, state, ctx);
+  if (choosing) wireDrops(layout, state, ctx);
   if (summary) {  // the summary is what this step needs; the table waits under it
     for (const el of layout.querySelectorAll("[data-needed]")) if (!summary.contains(el)) delete el.dataset.needed;
   }

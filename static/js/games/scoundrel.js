@@ -56,16 +56,20 @@ function chanceOf(answer, action) {
   return found ? ` · ${Math.round(found.chance * 100)}\u00a0%` : "";
 }
 
-function hintToggle(state, ctx, answer) {
+/** The toggle sits in the room's head line: under the room, it fell off a phone on its side. */
+function hintToggle(state, ctx) {
   if (ctx.readOnly || state.view.phase === "over") return null;
-  const note = !hint.on ? "" : !answer ? t("sc.chances.estimating") : answer.failed || !answer.samples ? t("sc.chances.failed") : t("sc.chances.note", { n: answer.samples });
-  return h("div", { class: "sc-chances" },
-    h("button", {
-      type: "button", class: ["btn", "btn-small", hint.on && "btn-primary"], "aria-pressed": String(hint.on),
-      data: { key: "chances", testid: "chances" },
-      onclick: () => { hint.on = !hint.on; hint.key = null; ctx.rerender(); },
-    }, t("sc.chances.toggle")),
-    note ? h("span", { class: "sc-chances-note", "data-testid": "chances-note" }, note) : null);
+  return h("button", {
+    type: "button", class: ["btn", "btn-small", "sc-chances", hint.on && "btn-primary"], "aria-pressed": String(hint.on),
+    data: { key: "chances", testid: "chances", needed: "chances" },
+    onclick: () => { hint.on = !hint.on; hint.key = null; ctx.rerender(); },
+  }, t("sc.chances.toggle"));
+}
+
+function hintNote(answer) {
+  if (!hint.on) return null;
+  const note = !answer ? t("sc.chances.estimating") : answer.failed || !answer.samples ? t("sc.chances.failed") : t("sc.chances.note", { n: answer.samples });
+  return h("p", { class: "sc-chances-note", "data-testid": "chances-note" }, note);
 }
 
 /* The room: one slot per card with its possible takes. */
@@ -116,13 +120,13 @@ function roomZone(view, state, ctx) {
     h("div", { class: "sc-room-head" },
       h("h2", { class: "zone-label", id: "sc-room-label" }, t("sc.room")),
       h("span", { class: "sc-room-note" }, roomNote(view)),
-      avoid ? h("button", {
+      h("span", { class: "sc-room-tools" }, hintToggle(state, ctx), avoid ? h("button", {
         type: "button", class: "btn btn-small sc-avoid", disabled: ctx.pending,
         data: { key: "avoid", testid: "avoid", needed: "avoid" }, onclick: () => ctx.act({ type: "avoid" }),
-      }, t("sc.avoid") + chanceOf(answer, { type: "avoid" })) : null),
+      }, t("sc.avoid") + chanceOf(answer, { type: "avoid" })) : null)),
     h("ul", { class: "sc-room" },
       view.room.length ? view.room.map((code, slot) => roomSlot(view, state, ctx, code, slot, answer)) : h("li", { class: "card-slot" }, t("sc.room_empty"))),
-    hintToggle(state, ctx, answer));
+    hintNote(answer));
 }
 
 /* Piles, health, weapon */

@@ -474,7 +474,7 @@ function rematchControls(state) {
   return h("div", { class: "end-actions" },
     state.seat === null ? null : h("button", {
       type: "button", class: "btn btn-turn", id: "rematch", disabled: askedByMe || isOffline(),
-      onclick: () => shell.socket.send({ type: "rematch" }),
+      data: { needed: "rematch" }, onclick: () => shell.socket.send({ type: "rematch" }),
     }, label),
     note ? h("span", { class: "rematch-note", "data-testid": "rematch-note" }, note) : null,
     state.match_id ? h("a", { class: "btn", href: `/matches/${encodeURIComponent(state.match_id)}` }, t("end.review")) : null);
@@ -499,7 +499,8 @@ function renderEnd() {
   if (abandonedBy(state) === null) shell.game.renderResult?.(breakdown, state, context());
   else breakdown.append(h("p", { class: "muted" }, t("end.abandoned_note")));
   panel.hidden = false;
-  fill(panel, h("h2", {}, headline(state)), breakdown, tallyLine(state), rematchControls(state));
+  // The rematch comes before the breakdown, so a phone on its side shows it without scrolling.
+  fill(panel, h("h2", { data: { needed: "headline" } }, headline(state)), rematchControls(state), breakdown, tallyLine(state));
 }
 
 /** Re-renders the board and puts keyboard focus back on the control that had it. */
@@ -511,6 +512,9 @@ function renderBoard() {
   board.dataset.match = String(shell.state.match_number);
   board.dataset.version = String(shell.state.version);
   shell.game.render(board, shell.state, context());
+  if (shell.state.result) {  // a finished match: the end panel above is the current step
+    for (const el of board.querySelectorAll("[data-needed]")) delete el.dataset.needed;
+  }
   if (key) board.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
 }
 
