@@ -273,6 +273,19 @@ def log_names_every_card(page: Page, chips: bool) -> None:
         expect(log.locator(".card-chip")).to_have_count(0)
 
 
+def log_reads_as_text(page: Page) -> None:
+    """A move log entry is a line of words that wraps like text: who, then what; nothing in
+    it but the card chips is laid out as a box of its own."""
+    boxes = page.evaluate(
+        """[...document.querySelectorAll('#log-list .log-turn, #log-list .log-turn *')]
+          .filter((el) => !el.closest('.card-chip'))
+          .map((el) => [el, getComputedStyle(el).display])
+          .filter(([el, shown]) => shown !== (el.matches('li') ? 'list-item' : 'inline'))
+          .map(([el, shown]) => `${el.className} ${shown}`)"""
+    )
+    assert boxes == []
+
+
 def test_a_whole_game_to_the_end(duel: Duel) -> None:
     played = finish_game(duel, check=fits)
     assert played.get("take", 0) > 0
@@ -287,7 +300,13 @@ def test_a_whole_game_to_the_end(duel: Duel) -> None:
         f"Anna {result['scores'][0]} · Ben {result['scores'][1]}"
     )
     log_names_every_card(duel.anna, chips=True)
+    log_reads_as_text(duel.anna)
     shots(duel.anna, "pilzwanderung-end")
+    duel.anna.set_viewport_size(PHONE)
+    duel.anna.locator("#log-toggle").click()
+    duel.anna.screenshot(path=SCREENSHOTS / "pilzwanderung-log-phone.png", animations="disabled")
+    duel.anna.locator("#log-close").click()
+    duel.anna.set_viewport_size(DESKTOP)
 
 
 def test_the_replay_shows_both_hands_at_every_step(duel: Duel, new_page: NewPage) -> None:
@@ -370,6 +389,7 @@ def test_morels_two_people_play_to_the_end_on_a_phone_and_a_desktop(morels: Duel
         expect(page.locator("#end").get_by_role("button", name="Rematch")).to_be_in_viewport()
         no_error_toast(page)
     log_names_every_card(morels.ben, chips=False)
+    log_reads_as_text(morels.ben)
     shots(morels.anna, "morels-end")
 
 

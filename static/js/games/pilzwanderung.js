@@ -510,7 +510,8 @@ function named(code, ctx, short = false) {
 
 function namedList(codes, ctx) {
   const faces = ctx?.ui?.faces ?? ctx?.previous?.card_faces;
-  return codes.map((code, i) => [i && faces === "mushrooms" ? ", " : "", named(code, ctx, true)]);
+  const between = faces === "mushrooms" ? ", " : " ";
+  return codes.map((code, i) => [i ? between : "", named(code, ctx, true)]);
 }
 
 export function render(root, state, ctx) {
@@ -536,11 +537,11 @@ export function describe(action, ctx) {
       const code = earlier?.forest[action.position - 1];
       if (!code) return h("span", {}, t("pw.did.take_plain", { n: action.position }));
       const [head, tail] = t("pw.did.take", { n: action.position }).split("{card}");
-      return h("span", { class: "pw-did" }, head, named(code, ctx), tail ?? "");
+      return h("span", {}, head, named(code, ctx), tail ?? "");
     }
     case "take_decay": {
       const cards = earlier?.decay ?? [];
-      return h("span", { class: "pw-did" }, t("pw.did.take_decay"), cards.length ? [" ", namedList(cards, ctx)] : null);
+      return h("span", {}, t("pw.did.take_decay"), cards.length ? [" ", namedList(cards, ctx)] : null);
     }
     case "place_pan": return h("span", {}, t("pw.did.place_pan"));
     case "sell": {
@@ -552,7 +553,7 @@ export function describe(action, ctx) {
       const extras = [action.butter ? t("pw.butter_n", { n: action.butter }) : null, action.cider ? t("pw.cider_n", { n: action.cider }) : null].filter(Boolean);
       return h("span", {}, t("pw.did.cook", { n, name: name(action.rank) }), extras.length ? t("pw.did.cook_extras", { extras: extras.join(", ") }) : "");
     }
-    case "discard": return h("span", { class: "pw-did-discard" }, t("pw.did.discard"), " ", namedList(action.cards, ctx));
+    case "discard": return h("span", {}, t("pw.did.discard"), " ", namedList(action.cards, ctx));
     default: return h("span", {}, action.type);
   }
 }
