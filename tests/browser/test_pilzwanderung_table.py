@@ -38,6 +38,7 @@ LANDSCAPE = {"width": 844, "height": 390}
 DESKTOP = {"width": 1280, "height": 800}
 MAX_PLIES = 200
 OFF_SCREEN = (Path(__file__).parent / "offscreen.js").read_text()
+LOW_CONTRAST = (Path(__file__).parent / "contrast.js").read_text()
 
 
 def seat_two(module_page: NewPage, preset: str, viewport: dict[str, int]) -> Duel:
@@ -271,6 +272,20 @@ def log_names_every_card(page: Page, chips: bool) -> None:
         expect(log.locator(".card-chip").first).to_be_attached()
     else:
         expect(log.locator(".card-chip")).to_have_count(0)
+
+
+def test_the_other_players_last_turn_stays_marked_until_you_act(duel: Duel) -> None:
+    page, other = duel.mover()
+    play_ply(duel)
+    marked = other.locator("#board .just-moved")
+    expect(marked.first).to_be_attached()
+    # These players asked for reduced motion: the mark stays, the glow does not pulse.
+    assert marked.first.evaluate("el => getComputedStyle(el).animationName") == "none"
+    shots(other, "pilzwanderung-last-turn")
+    play_ply(duel)
+    expect(other.locator("#board .just-moved, #board .moved-tag")).to_have_count(0)
+    if duel.mover()[0] is page:
+        expect(page.locator("#board .just-moved").first).to_be_attached()
 
 
 def log_reads_as_text(page: Page) -> None:
@@ -623,7 +638,7 @@ def test_a_kind_in_the_hand_opens_its_dialog(new_page: NewPage) -> None:
 
 # What the table shows, against the engine's view ------------------------------------------
 
-RENDER = """async ({ message, seat }) => {
+RENDER = """async ({ message, seat, recent = [], previous = null }) => {
   if (!document.querySelector('link[href$="pilzwanderung.css"]')) {
     const link = Object.assign(document.createElement('link'),
       { rel: 'stylesheet', href: '/static/css/games/pilzwanderung.css' });
@@ -636,7 +651,7 @@ RENDER = """async ({ message, seat }) => {
   root.id = 'rigged';
   root.className = 'board felt';
   document.querySelector('main').prepend(root);
-  const ctx = { seat, readOnly: false, pending: false, ui: {}, recent: [], act() {},
+  const ctx = { seat, readOnly: false, pending: false, ui: {}, recent, previous, act() {},
     name: (s) => ['Anna', 'Ben'][s] };
   ctx.rerender = () => game.render(root, message, ctx);
   ctx.rerender();
@@ -735,6 +750,120 @@ def test_the_table_shows_costs_decay_displays_and_hand_as_the_engine_has_them(
     expect(board.get_by_test_id("poison-bottom")).to_contain_text(
         "hand limit 4 until the end of your next turn"
     )
+
+
+# What is marked on the table, each named by its data-testid (a card by its own code).
+MARKED = """() => ({
+  marked: [...document.querySelectorAll('#rigged .just-moved')].map((el) => el.dataset.card
+    ? `${el.closest('[data-testid]').dataset.testid} ${el.dataset.card}` : el.dataset.testid),
+  tags: [...document.querySelectorAll('#rigged .moved-tag')].map((el) =>
+    `${el.closest('[data-testid]').dataset.testid}: ${el.textContent}`),
+})"""
+
+
+def ben_to_move() -> Any:
+    """Ben (seat 1, to move) with 3 sticks, a pan in his display, three chanterelles, two
+    shiitakes and a pan card in his hand; a poison mushroom at position 2, a basket at
+    position 3; the decay pile holds a mushroom and a basket."""
+    game = get_game("pilzwanderung")
+    state = game.new(seed=3, options={"first": 1})
+    state.forest[:3] = ["7H", "KS", "QS"]
+    state.hands = [["2H"], ["9H", "9S", "9D", "5H", "5S", "JD"]]
+    state.pans = [[], ["JS"]]
+    state.sticks = [0, 3]
+    state.decay = ["3H", "QC"]
+    state.to_move, state.phase = 1, "turn"
+    return state
+
+
+def marked_after(page: Page, state: Any, moves: list[tuple[int, dict[str, Any]]]) -> Any:
+    """Plays `moves` (seat, action) from `state` and draws Anna's table after them, with
+    those moves as the recent ones and the view before them as the previous one."""
+    game = get_game("pilzwanderung")
+    previous = game.view(state, 0)
+    for seat, action in moves:
+        state = game.apply(state, seat, action)
+    message = {
+        "seat": 0,
+        "to_move": state.to_move,
+        "view": game.view(state, 0),
+        "legal_actions": game.legal_actions(state, 0),
+        "last_action": None,
+        "result": None,
+    }
+    recent = [{"seat": seat, "action": action} for seat, action in moves]
+    page.evaluate(RENDER, {"message": message, "seat": 0, "recent": recent, "previous": previous})
+    return page.evaluate(MARKED)
+
+
+def legal(state: Any, seat: int, kind: str) -> dict[str, Any]:
+    return next(
+        a for a in get_game("pilzwanderung").legal_actions(state, seat) if a["type"] == kind
+    )
+
+
+def test_the_other_players_last_turn_is_marked_where_it_changed_the_table(
+    new_page: NewPage,
+) -> None:
+    page = new_page()
+    page.goto("/rules/pilzwanderung")
+    state = ben_to_move()
+    # A mushroom at a free position goes into his hand.
+    take_free = {"type": "take", "position": 1}
+    assert marked_after(page, state, [(1, take_free)]) == {"marked": ["hand-count-top"], "tags": []}
+    # A basket bought for a stick lies in his display.
+    take_basket = {"type": "take", "position": 3}
+    assert marked_after(page, state, [(1, take_basket)]) == {
+        "marked": ["sticks-top", "display-top QS"],
+        "tags": [],
+    }
+    # The decay pile: his hand and the basket in it, and the pile he took is tagged.
+    assert marked_after(page, state, [(1, {"type": "take_decay"})]) == {
+        "marked": ["hand-count-top", "display-top QC"],
+        "tags": ["decay: Ben took"],
+    }
+    # A cooked dish and his score; a pan laid out; sold mushrooms, his sticks, the discard pile.
+    cook = legal(state, 1, "cook")
+    assert marked_after(page, state, [(1, cook)]) == {"marked": ["score-top", "dish"], "tags": []}
+    assert marked_after(page, state, [(1, {"type": "place_pan"})]) == {
+        "marked": ["pans-top JD"],
+        "tags": [],
+    }
+    # Folded on a phone, his display says that it holds a mark.
+    page.set_viewport_size(PHONE)
+    marked_after(page, state, [(1, {"type": "place_pan"})])
+    folded = page.get_by_test_id("display-top")
+    expect(folded).not_to_have_attribute("open", "")
+    expect(folded).to_have_class(re.compile("holds-moved"))
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    folded.screenshot(path=SCREENSHOTS / "pilzwanderung-marked-folded.png", animations="disabled")
+    page.set_viewport_size(DESKTOP)
+    sell = legal(state, 1, "sell")
+    assert marked_after(page, state, [(1, sell)]) == {
+        "marked": ["sticks-top", "discard-pile"],
+        "tags": ["discard-pile: Ben sold"],
+    }
+    # A poison mushroom lowers his hand limit: it lies in his display, his discards on the pile.
+    take_poison = {"type": "take", "position": 2}
+    poisoned = get_game("pilzwanderung").apply(state, 1, take_poison)
+    discard = legal(poisoned, 1, "discard")
+    assert marked_after(page, state, [(1, take_poison), (1, discard)]) == {
+        "marked": ["poison-top KS", "discard-pile"],
+        "tags": ["discard-pile: Ben discarded"],
+    }
+    # Once Anna has acted, nothing of his is marked any more.
+    assert marked_after(page, state, [(1, take_free), (0, {"type": "take", "position": 1})]) == {
+        "marked": [],
+        "tags": [],
+    }
+    # The marks keep their text readable in both themes; for the eye: after the sale.
+    for scheme in ("dark", "light"):
+        page.emulate_media(color_scheme=scheme)
+        for moves in ([(1, take_free)], [(1, {"type": "take_decay"})], [(1, sell)]):
+            marked_after(page, state, moves)
+            assert page.evaluate(LOW_CONTRAST) == [], (scheme, moves)
+    shot = SCREENSHOTS / "pilzwanderung-marked-sell.png"
+    page.locator("#rigged").screenshot(path=shot, animations="disabled")
 
 
 def test_the_morels_faces_show_each_mushrooms_name_points_and_sticks(new_page: NewPage) -> None:

@@ -6,7 +6,7 @@
 import { card, cardChip } from "../cards.js";
 import { addStrings, t } from "../i18n.js";
 import { fill, h } from "../ui.js";
-import { legalMatching } from "./common.js";
+import { lastTurnOf, legalMatching } from "./common.js";
 import {
   BUTTER_POINTS, CIDER_POINTS, cardLabel, cardTitle, KINDS, kindOf, mushroomFace, POINTS, roleOf, STICKS,
 } from "./pilzwanderung.faces.js";
@@ -35,6 +35,64 @@ function isSeated(view, ctx) {
 
 function myTurn(state, ctx) {
   return isSeated(state.view, ctx) && !state.result && state.to_move === state.view.seat;
+}
+
+/* What changed last: the opponent's last turn until you act (for onlookers, the last action).
+   Each move marks where its cards arrived or what it changed, per seat: the hand, sticks or
+   score in the display's summary line, the last pans, dishes, baskets or poison mushrooms laid
+   out; and the decay pile it took, or the discard pile when its top card is one the move put
+   there. The forest is not marked: it closes up and refills after every turn. */
+
+function lastMoves(view, ctx) {
+  const recent = ctx.recent ?? [];
+  if (!isSeated(view, ctx)) return recent.slice(-1);
+  const other = seats(view).top;
+  return recent.length && recent.at(-1).seat === other ? lastTurnOf(ctx, other) : [];
+}
+
+function marksFor(state, ctx) {
+  const side = () => ({ stats: new Set(), pans: 0, dishes: 0, baskets: 0, poison: 0 });
+  const marks = { sides: [side(), side()], decay: null, discard: [] };
+  for (const move of lastMoves(state.view, ctx)) markMove(marks, move, state.view, ctx);
+  return marks;
+}
+
+/** Where a taken card went: basket and poison to the display, a moon onto the discard pile
+    (its night card into the hand), the rest into the hand. Unknown (after a reload): nothing. */
+function arrive(marks, seat, code, tag) {
+  const side = marks.sides[seat];
+  const role = code ? roleOf(code) : null;
+  if (role === "basket") side.baskets += 1;
+  else if (role === "poison") side.poison += 1;
+  else if (role) side.stats.add("hand");
+  if (role === "moon") marks.discard.push({ tag, put: (top) => top === code });
+}
+
+function markMove(marks, { seat, action }, view, ctx) {
+  const name = ctx.name(seat);
+  const took = t("pw.tag.took", { name });
+  const side = marks.sides[seat];
+  if (action.type === "take") {
+    if (view.forest[action.position - 1]?.cost > 0) side.stats.add("sticks");
+    arrive(marks, seat, before(action, ctx)?.forest[action.position - 1], took);
+  } else if (action.type === "take_decay") {
+    marks.decay = took;
+    for (const code of before(action, ctx)?.decay ?? []) arrive(marks, seat, code, took);
+  } else if (action.type === "place_pan") side.pans += 1;
+  else if (action.type === "cook") {
+    side.dishes += 1;
+    side.stats.add("score");
+  } else if (action.type === "sell") {
+    side.stats.add("sticks");
+    marks.discard.push({ tag: t("pw.tag.sold", { name }), put: (top) => kindOf(top) === action.rank });
+  } else if (action.type === "discard") {
+    marks.discard.push({ tag: t("pw.tag.discarded", { name }), put: (top) => action.cards.includes(top) });
+  }
+}
+
+/** The classes of the i-th of n laid-out things, when the last `fresh` of them arrived last turn. */
+function arrived(index, n, fresh) {
+  return index >= n - fresh ? ["just-moved"] : [];
 }
 
 /* Cards: mushroom faces under the Morels preset, else the playing card with a small legend. */
@@ -76,7 +134,7 @@ function costLabel(price) {
   return price === 1 ? t("pw.cost_one") : t("pw.cost", { n: price });
 }
 
-function forestZone(state, ctx) {
+function forestZone(state, ctx, marks) {
   const view = state.view;
   const active = myTurn(state, ctx) && view.phase === "turn";
   const sticks = isSeated(view, ctx) ? view.displays[view.seat].sticks : null;
@@ -99,20 +157,21 @@ function forestZone(state, ctx) {
       face, tag);
   });
   return h("section", { class: ["pw-forest-zone", active && "is-active"], "aria-label": t("pw.forest") },
-    decayPile(state, ctx),
+    decayPile(state, ctx, marks),
     h("div", { class: "pw-forest-wrap" },
       h("h2", { class: "zone-label" }, t("pw.forest"), " ", h("span", { class: "pw-note" }, t("pw.forest_note"))),
       h("ol", { class: "pw-forest", "data-testid": "forest" }, slots)),
-    piles(view));
+    piles(view, marks));
 }
 
-function decayPile(state, ctx) {
+function decayPile(state, ctx, marks) {
   const view = state.view;
   const legal = myTurn(state, ctx) && view.phase === "turn" ? legalMatching(state, { type: "take_decay" })[0] : null;
   const cards = view.decay.length
     ? view.decay.map((code) => pwCard(view, code))
     : [h("div", { class: "card-slot pw-empty" }, t("pw.decay_empty"))];
-  const fan = h("div", { class: "pw-decay-cards", "data-testid": "decay" }, cards);
+  const fan = h("div", { class: "pw-decay-cards", "data-testid": "decay" }, cards,
+    marks.decay ? h("span", { class: "moved-tag" }, marks.decay) : null);
   const body = legal ? h("button", {
     type: "button", class: "pw-decay-btn", disabled: ctx.pending, "aria-label": t("pw.take_decay"),
     data: { key: "take-decay", testid: "take-decay", needed: "take" }, onclick: () => ctx.act(legal),
@@ -121,8 +180,9 @@ function decayPile(state, ctx) {
     h("h2", { class: "zone-label" }, h("span", { class: "pw-long" }, t("pw.decay")), h("span", { class: "pw-short" }, t("pw.decay_short")), ` ${view.decay.length}/4`), body);
 }
 
-function piles(view) {
+function piles(view, marks) {
   const top = view.discard.top;
+  const put = top ? marks.discard.findLast((mark) => mark.put(top)) : null;
   return h("div", { class: "pw-piles" },
     h("div", { class: "pw-pile", title: t("pw.draw_pile") },
       h("div", { class: ["pile", view.draw_pile > 1 && "pile-stack"] },
@@ -135,20 +195,21 @@ function piles(view) {
         h("span", { class: "count-badge", "data-testid": "night-count" }, String(view.night_deck))),
       h("span", { class: "pw-pile-label" }, t("pw.night_deck"))),
     h("div", { class: "pw-pile", title: t("pw.discard_pile") },
-      h("div", { class: "pile" },
+      h("div", { class: ["pile", put && "just-moved"], "data-testid": "discard-pile" },
         top ? pwCard(view, top, { plain: true }) : h("div", { class: "card-slot" }, "0"),
-        view.discard.size ? h("span", { class: "count-badge" }, String(view.discard.size)) : null),
+        view.discard.size ? h("span", { class: "count-badge" }, String(view.discard.size)) : null,
+        put ? h("span", { class: "moved-tag" }, put.tag) : null),
       h("span", { class: "pw-pile-label" }, t("pw.discard_pile"))));
 }
 
 /* A display: sticks, hand size, empty pans, dishes, baskets, poison, night cards. */
 
-function dishElement(view, dish) {
+function dishElement(view, dish, classes) {
   const extras = [dish.butter ? t("pw.butter_n", { n: dish.butter }) : null, dish.cider ? t("pw.cider_n", { n: dish.cider }) : null].filter(Boolean);
   const label = `${t("pw.dish", { n: dish.mushrooms, name: t(`pw.kind.${dish.rank}`), score: dish.score })}${extras.length ? ` (${extras.join(", ")})` : ""}`;
   const shown = dish.cards.filter((code) => kindOf(code) !== null);
   const sides = dish.cards.filter((code) => kindOf(code) === null);
-  return h("li", { class: "pw-dish", title: label, "aria-label": label, "data-testid": "dish" },
+  return h("li", { class: ["pw-dish", ...classes], title: label, "aria-label": label, "data-testid": "dish" },
     h("div", { class: "pw-dish-cards" },
       pwCard(view, shown[0], { plain: true }),
       sides.map((code) => pwCard(view, code, { plain: true, classes: ["pw-dish-side"] }))),
@@ -163,33 +224,34 @@ function poisonLasts(state, seat, turns, mine, ctx) {
   return mine ? t("pw.poison_next_yours", { limit }) : t("pw.poison_next_of", { name: ctx.name(seat), limit });
 }
 
-function stat(label, value, testid, needed = null) {
-  return h("span", { class: "pw-stat", "data-testid": testid, "data-needed": needed }, h("span", { class: "pw-stat-label" }, label), " ", h("strong", {}, value));
+function stat(label, value, testid, needed = null, moved = false) {
+  return h("span", { class: ["pw-stat", moved && "just-moved"], "data-testid": testid, "data-needed": needed }, h("span", { class: "pw-stat-label" }, label), " ", h("strong", {}, value));
 }
 
-function displayOf(state, ctx, seat, position) {
+function displayOf(state, ctx, seat, position, marks) {
   const view = state.view;
   const shown = view.displays[seat];
+  const fresh = marks.sides[seat];
   const mine = isSeated(view, ctx) && seat === view.seat;
   const name = mine ? t("pw.your_display") : t("pw.display_of", { name: ctx.name(seat) });
   const poisoned = shown.poison.length > 0;
-  const hand = h("span", { class: ["pw-stat", "pw-hand-stat", poisoned && "is-poisoned"], "data-testid": `hand-count-${position}` },
+  const hand = h("span", { class: ["pw-stat", "pw-hand-stat", poisoned && "is-poisoned", fresh.stats.has("hand") && "just-moved"], "data-testid": `hand-count-${position}` },
     h("span", { class: "pw-stat-label" }, t("pw.hand")), " ", h("strong", {}, `${shown.hand_count}/${shown.hand_limit}`));
   const nights = view.night_cards === "open"
     ? (shown.night ?? []).map((code) => pwCard(view, code, { plain: false }))
     : Array.from({ length: shown.night_count }, () => card(null, { faceDown: true, classes: ["pw-night-back"], label: t("pw.night_cards") }));
   const groups = [
     h("div", { class: "pw-area pw-area-pans" }, h("span", { class: "pw-area-label" }, t("pw.pans")),
-      shown.pans.length ? h("div", { class: "pw-mini-row", "data-testid": `pans-${position}` }, shown.pans.map((code) => pwCard(view, code, { plain: true })))
+      shown.pans.length ? h("div", { class: "pw-mini-row", "data-testid": `pans-${position}` }, shown.pans.map((code, i) => pwCard(view, code, { plain: true, classes: arrived(i, shown.pans.length, fresh.pans) })))
         : h("span", { class: "pw-none" }, "–")),
     h("div", { class: "pw-area pw-area-dishes" }, h("span", { class: "pw-area-label" }, t("pw.dishes")),
-      shown.dishes.length ? h("ul", { class: "pw-dishes", "data-testid": `dishes-${position}` }, shown.dishes.map((dish) => dishElement(view, dish)))
+      shown.dishes.length ? h("ul", { class: "pw-dishes", "data-testid": `dishes-${position}` }, shown.dishes.map((dish, i) => dishElement(view, dish, arrived(i, shown.dishes.length, fresh.dishes))))
         : h("span", { class: "pw-none" }, "–")),
     shown.baskets.length ? h("div", { class: "pw-area" }, h("span", { class: "pw-area-label" }, t("pw.baskets")),
-      h("div", { class: "pw-mini-row" }, shown.baskets.map((code) => pwCard(view, code, { plain: true })))) : null,
+      h("div", { class: "pw-mini-row" }, shown.baskets.map((code, i) => pwCard(view, code, { plain: true, classes: arrived(i, shown.baskets.length, fresh.baskets) })))) : null,
     poisoned ? h("div", { class: "pw-area pw-area-poison", "data-testid": `poison-${position}` }, h("span", { class: "pw-area-label" }, t("pw.poison")),
-      h("div", { class: "pw-mini-row" }, shown.poison.map(({ card: code, turns }) => h("div", { class: "pw-poison" },
-        pwCard(view, code, { plain: true }),
+      h("div", { class: "pw-mini-row" }, shown.poison.map(({ card: code, turns }, i) => h("div", { class: "pw-poison" },
+        pwCard(view, code, { plain: true, classes: arrived(i, shown.poison.length, fresh.poison) }),
         h("span", { class: "pw-poison-turns" }, poisonLasts(state, seat, turns, mine, ctx))))))
       : null,
     // Your own night cards, and every night card in the replay, are shown with the hand they count in.
@@ -199,14 +261,15 @@ function displayOf(state, ctx, seat, position) {
   const summary = h("summary", { class: "pw-display-head" },
     h("span", { class: "pw-display-name" }, name),
     h("span", { class: "pw-stats" },
-      stat(t("pw.score"), String(shown.score), `score-${position}`, mine ? "score" : null),
-      h("span", { class: "pw-stat", "data-testid": `sticks-${position}`, title: t("pw.sticks") }, stickIcon(), h("strong", {}, String(shown.sticks))),
+      stat(t("pw.score"), String(shown.score), `score-${position}`, mine ? "score" : null, fresh.stats.has("score")),
+      h("span", { class: ["pw-stat", fresh.stats.has("sticks") && "just-moved"], "data-testid": `sticks-${position}`, title: t("pw.sticks") }, stickIcon(), h("strong", {}, String(shown.sticks))),
       hand));
   ctx.ui.open = ctx.ui.open ?? {};
   const chosen = ctx.ui.open[position];
   const open = chosen ?? !mobile.matches;
+  const inside = fresh.pans + fresh.dishes + fresh.baskets + fresh.poison > 0;
   const details = h("details", {
-    class: ["pw-display", `pw-display-${position}`], open, "data-testid": `display-${position}`, "data-auto": chosen === undefined ? "" : null,
+    class: ["pw-display", `pw-display-${position}`, inside && "holds-moved"], open, "data-testid": `display-${position}`, "data-auto": chosen === undefined ? "" : null,
   }, summary, h("div", { class: "pw-display-body" }, groups));
   summary.addEventListener("click", () => { ctx.ui.open[position] = !details.open; delete details.dataset.auto; });
   return details;
@@ -518,12 +581,13 @@ export function render(root, state, ctx) {
   const view = state.view;
   remember(state, ctx);
   const { top, bottom } = seats(view);
+  const marks = marksFor(state, ctx);
   fill(root, h("div", { class: ["pw-layout", `pw-faces-${view.card_faces}`, myTurn(state, ctx) && "is-my-turn"] },
-    displayOf(state, ctx, top, "top"),
-    forestZone(state, ctx),
+    displayOf(state, ctx, top, "top", marks),
+    forestZone(state, ctx, marks),
     h("div", { class: "pw-bottom" },
       handZone(state, ctx),
-      h("div", { class: "pw-side" }, displayOf(state, ctx, bottom, "bottom"), skippedNote(state, ctx), legend(view))),
+      h("div", { class: "pw-side" }, displayOf(state, ctx, bottom, "bottom", marks), skippedNote(state, ctx), legend(view))),
     dialog(state, ctx)));
   const confirm = root.querySelector(".pw-dialog [data-testid='dialog-confirm']");
   if (confirm && !root.querySelector(".pw-dialog").contains(document.activeElement)) confirm.focus({ preventScroll: true });

@@ -135,6 +135,9 @@ export default {
     "pw.did.sell": "sold {n} × {name} for {sticks} sticks",
     "pw.did.place_pan": "placed a pan",
     "pw.did.discard": "discarded",
+    "pw.tag.took": "{name} took",
+    "pw.tag.sold": "{name} sold",
+    "pw.tag.discarded": "{name} discarded",
     "pw.butter_n": "{n} butter",
     "pw.cider_n": "{n} cider",
 
@@ -277,6 +280,9 @@ export default {
     "pw.did.sell": "{n} × {name} für {sticks} Stöcke verkauft",
     "pw.did.place_pan": "eine Pfanne ausgelegt",
     "pw.did.discard": "abgelegt",
+    "pw.tag.took": "{name} nahm",
+    "pw.tag.sold": "{name} verkaufte",
+    "pw.tag.discarded": "{name} legte ab",
     "pw.butter_n": "{n} Butter",
     "pw.cider_n": "{n} Cidre",
 
