@@ -856,14 +856,23 @@ def test_the_other_players_last_turn_is_marked_where_it_changed_the_table(
         "marked": [],
         "tags": [],
     }
-    # The marks keep their text readable in both themes; for the eye: after the sale.
+    # The marks keep their text readable in both themes.
     for scheme in ("dark", "light"):
         page.emulate_media(color_scheme=scheme)
         for moves in ([(1, take_free)], [(1, {"type": "take_decay"})], [(1, sell)]):
             marked_after(page, state, moves)
             assert page.evaluate(LOW_CONTRAST) == [], (scheme, moves)
-    shot = SCREENSHOTS / "pilzwanderung-marked-sell.png"
-    page.locator("#rigged").screenshot(path=shot, animations="disabled")
+    # The piles' tags stay on the table at every size.
+    for label, size in (("phone", PHONE), ("landscape", LANDSCAPE), ("desktop", DESKTOP)):
+        page.set_viewport_size(size)
+        for name, moves in (("decay", [(1, {"type": "take_decay"})]), ("sell", [(1, sell)])):
+            marked_after(page, state, moves)
+            board = page.locator("#rigged").bounding_box()
+            tag = page.locator("#rigged .moved-tag").bounding_box()
+            assert board and tag, name
+            assert board["x"] <= tag["x"] and tag["x"] + tag["width"] <= board["x"] + board["width"]
+            shot = SCREENSHOTS / f"pilzwanderung-marked-{name}-{label}.png"
+            page.locator("#rigged").screenshot(path=shot, animations="disabled")
 
 
 def test_the_morels_faces_show_each_mushrooms_name_points_and_sticks(new_page: NewPage) -> None:
