@@ -6,9 +6,11 @@
   const vw = innerWidth, vh = innerHeight;
   const round = (r) => `${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`;
   const outside = (r, box) => r.left < box.left - 1 || r.top < box.top - 1 || r.right > box.right + 1 || r.bottom > box.bottom + 1;
-  // The ancestor that cuts off what overflows it (a scrolling board, say), if the element overflows it.
+  // The ancestor that cuts off what overflows it (a scrolling board, say), if the element overflows
+  // it; none above a fixed element (a dialog's backdrop).
   const clippedBy = (el, r) => {
-    for (let node = el.parentElement; node && node !== document.body; node = node.parentElement) {
+    for (let child = el, node = el.parentElement; node && node !== document.body; child = node, node = node.parentElement) {
+      if (getComputedStyle(child).position === 'fixed') return null;
       const style = getComputedStyle(node);
       if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
       const box = node.getBoundingClientRect();
