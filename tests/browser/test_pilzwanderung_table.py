@@ -31,6 +31,7 @@ from tests.browser.players import (
     create_room,
     join_by_link,
     no_error_toast,
+    wait_for_state,
 )
 
 PHONE = {"width": 390, "height": 844}
@@ -282,6 +283,13 @@ def test_the_other_players_last_turn_stays_marked_until_you_act(duel: Duel) -> N
     # These players asked for reduced motion: the mark stays, the glow does not pulse.
     assert marked.first.evaluate("el => getComputedStyle(el).animationName") == "none"
     shots(other, "pilzwanderung-last-turn")
+    # A reload of the tab keeps the marks (the cards taken are kept in its session storage).
+    named = "els => els.map(el => el.dataset.testid ?? el.closest('[data-testid]').dataset.testid)"
+    before = marked.evaluate_all(named)
+    other.reload()
+    wait_for_state(other)
+    expect(other.locator("#log-list .log-turn")).not_to_have_count(0)
+    assert marked.evaluate_all(named) == before
     play_ply(duel)
     expect(other.locator("#board .just-moved, #board .moved-tag")).to_have_count(0)
     if duel.mover()[0] is page:

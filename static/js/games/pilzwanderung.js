@@ -58,7 +58,7 @@ function marksFor(state, ctx) {
 }
 
 /** Where a taken card went: basket and poison to the display, a moon onto the discard pile
-    (its night card into the hand), the rest into the hand. Unknown (after a reload): nothing. */
+    (its night card into the hand), the rest into the hand. Unknown (not seen by this tab): nothing. */
 function arrive(marks, seat, code, tag) {
   const side = marks.sides[seat];
   const role = code ? roleOf(code) : null;
@@ -534,20 +534,45 @@ function legend(view) {
         h("li", {}, t("pw.legend_night")))));
 }
 
-/** What a take took, for describe(): the forest and decay pile before each action this page
-    saw arrive, kept per action object for the whole match (the log names every card). */
+/** What a take took, for describe() and the marks: the forest and decay pile before each
+    action this page saw arrive, kept per action object for the whole match (the log names every
+    card), and for the last few actions also in the tab's session storage, by the version each
+    led to, so that after a reload the table still marks the other player's last turn (the
+    log, rebuilt from the server, then names a take's position only). */
 function remember(state, ctx) {
   if (state.version === undefined || !ctx.ui) return;
   const last = state.last_action;
   const seen = ctx.ui.seen;
+  ctx.ui.match = state.match_id;
   if (last && seen?.version === state.version - 1) {
     ctx.ui.took ??= new WeakMap();
     ctx.ui.took.set(last.action, seen);
+    keep(state.match_id, state.version, seen);
   }
   if (seen?.version !== state.version) {
     ctx.ui.seen = { version: state.version, forest: state.view.forest.map((slot) => slot.card), decay: [...state.view.decay] };
   }
   ctx.ui.faces = state.view.card_faces;
+}
+
+const KEPT = 4;
+
+function stored(match) {
+  try {
+    return JSON.parse(sessionStorage.getItem(`pw.before.${match}`) ?? "{}");
+  } catch {
+    return {};
+  }
+}
+
+function keep(match, version, seen) {
+  const all = { ...stored(match), [version]: seen };
+  const newest = Object.keys(all).map(Number).sort((a, b) => b - a).slice(0, KEPT);
+  try {
+    sessionStorage.setItem(`pw.before.${match}`, JSON.stringify(Object.fromEntries(newest.map((v) => [v, all[v]]))));
+  } catch {
+    // No storage (private mode, full): after a reload a take is told by its position alone.
+  }
 }
 
 function before(action, ctx) {
@@ -557,6 +582,8 @@ function before(action, ctx) {
   const seen = ctx?.ui?.seen;
   const entry = (ctx?.recent ?? []).find((move) => move.action === action);
   if (seen && entry?.version === seen.version + 1) return seen;
+  const kept = entry ? stored(ctx.ui?.match)[entry.version] : null;
+  if (kept) return kept;
   // The replay hands over the view one step before the action it shows.
   const previous = ctx?.previous;
   if (!previous || ctx.recent?.[0]?.action !== action) return null;

@@ -224,6 +224,7 @@ function renderLog() {
       items.push(h("li", { class: ["log-turn", mine && "is-mine", computer && "is-computer"], data: { seat: String(move.seat), ply: String(move.ply), computer: String(computer) } },
         h("span", { class: "log-who" }, mine ? t("table.you") : playerName(move.seat),
           standIn ? h("span", { class: "log-computer" }, ` (${t("log.by_computer")})`) : null),
+        " ",
         h("span", { class: "log-what" }, turn.flatMap((m, k) => (k ? [", ", shell.game.describe(m.action, ctx)] : [shell.game.describe(m.action, ctx)])))));
     }
     for (const content of breaks.get(i) ?? []) items.push(h("li", { class: "log-note" }, content));
