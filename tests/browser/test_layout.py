@@ -367,6 +367,13 @@ def test_pilzwanderung_fits_every_screen_at_every_step(module_page: NewPage, pre
     anna.locator("#board button.card[data-testid^='hand-']").first.click()
     assert {"hand", "discard", "score"} <= needed(anna)
     check_fits(anna, f"{preset}-poison-discard")
+    # The widest hand: one card of every group (nine mushrooms, butter, cider, a pan).
+    state = game.new(seed=3, options={"first": 0, **PILZ_PRESETS[preset]})
+    state.hands[0] = [f"{rank}H" for rank in range(2, 11)] + ["QH", "KH", "JH"]
+    state.baskets[0] = ["QS", "QC"]
+    show_rigged(anna, log, state)
+    assert {"hand", "action", "score"} <= needed(anna)  # full: nothing more may be taken
+    check_fits(anna, f"{preset}-widest-hand")
     # The cook dialog with every field (night card, day cards, pan, butter, cider) open.
     state = game.new(seed=3, options={"first": 0, **PILZ_PRESETS[preset]})
     state.hands[0] = ["9H", "9S", "9D", "9C", "9H", "9S", "9D", "N9", "QH", "QD", "KH", "JS"]
