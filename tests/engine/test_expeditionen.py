@@ -1,4 +1,4 @@
-"""Expeditionen, rule by rule (``shared/rules/expeditionen.md``), on stacked decks.
+"""Expeditionen, rule by rule (``templates/rules/expeditionen.html``), on stacked decks.
 
 ``start`` deals a stacked deck with ``first=0``: seat 0 is the non-dealer and moves first.
 Hands not named in full are filled, and the draw pile continued, in ``deck_for`` order.

@@ -1,4 +1,4 @@
-"""Scoundrel, rule by rule (``shared/rules/scoundrel.md``), on stacked decks.
+"""Scoundrel, rule by rule (``templates/rules/scoundrel.html``), on stacked decks.
 
 A stacked deck names its top cards; the rest follow in ``DECK`` order (clubs 2..A first).
 Tests of the end game set the table directly: states are plain data.
