@@ -1,8 +1,11 @@
-"""Every path a tracked file names is a file of this repository.
+"""Rules about the repository's own files.
 
-A pointer at a deleted page, or at a file beside the project that a reader of the
-repository does not have, is a dead end: the Dockerfile once cited a deleted docs page,
-the engine's docstrings a rules directory outside the repository.
+Every path a tracked file names is a file of this repository: a pointer at a deleted page,
+or at a file beside the project that a reader of the repository does not have, is a dead
+end (the Dockerfile once cited a deleted docs page, the engine's docstrings a rules
+directory outside the repository). The benchmarks import the project as it is installed,
+or run as modules of the repository (``python -m bench.cluster``), never by editing
+``sys.path``.
 """
 
 from __future__ import annotations
@@ -47,3 +50,8 @@ def test_the_check_finds_a_pointer_at_a_file_outside_the_repository(tmp_path: Pa
     page = tmp_path / "page.md"
     page.write_text("See `shared/rules/scoundrel.md`, `docs/gone.md` and `docs/protocol.md`.")
     assert dead_pointers(page) == ["docs/gone.md", "shared/rules/scoundrel.md"]
+
+
+def test_no_benchmark_edits_sys_path() -> None:
+    for script in sorted((ROOT / "bench").glob("*.py")):
+        assert "sys.path" not in script.read_text(), f"{script.name} edits sys.path"
