@@ -484,6 +484,7 @@ def test_three_tied_tiebreaks_is_a_draw() -> None:
     assert GAME.is_over(state)
     assert GAME.result(state).winner is None
     assert GAME.result(state).scores == (13, 13)
+    assert GAME.result(state).to_json()["outcome"] == "draw"  # not a loss, as in a solo game
 
 
 def test_short_game_tie_plays_the_same_tiebreak_rounds() -> None:

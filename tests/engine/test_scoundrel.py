@@ -431,6 +431,7 @@ def test_loss_subtracts_every_monster_not_yet_fought_in_dungeon_and_room() -> No
     state = play(table(["JC", "4S", "2H", "3D"], ["5C", "6H"], health=5), "take JC bare")
     result = GAME.result(state)
     assert result.kind == "loss"
+    assert result.to_json()["outcome"] == "loss"  # not a draw: one seat plays
     assert result.winner is None
     assert result.details["monsters_left"] == ["4S", "5C"]
     assert result.scores == (-6 - 4 - 5,)
