@@ -117,10 +117,10 @@ class ComputerPlayers:
             )
 
     def _history(self, room: LiveRoom) -> list[tuple[int, dict[str, Any]]]:
-        """The public history of the current match: every stored (seat, action)."""
-        public = getattr(room.game, "public_action", None)
+        """The public history of the current match: every stored (seat, action) (actions
+        are public, ``engine.Game``)."""
         stored = self.rooms.store.match_actions(room.match.id)[: room.match.version]
-        return [(s.seat, public(s.action) if public else s.action) for s in stored]
+        return [(s.seat, s.action) for s in stored]
 
     # Absent players
 
