@@ -12,8 +12,8 @@ and prints moves/s, p50/p99 from an action to the opponent's new view, errors, t
 CPU per move (summed over all server processes; nginx, PostgreSQL and Redis not counted)
 and the peak memory of the largest process, each also as a ratio to the bare server.
 
-    .venv/bin/python bench/cluster.py --rooms 100 500 1000
-    .venv/bin/python bench/cluster.py --rooms 500 --window 30 --processes 3
+    .venv/bin/python -m bench.cluster --rooms 100 500 1000
+    .venv/bin/python -m bench.cluster --rooms 500 --window 30 --processes 3
 
 Needs PostgreSQL on 127.0.0.1:5432 (database `test` reachable, trust auth; a database of
 its own is created and dropped), Redis on 127.0.0.1:6379 and nginx: `make services proxy`.
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,12 +31,8 @@ from pathlib import Path
 import psycopg
 import uvloop
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
-
-import load  # noqa: E402  bench/load.py
-
-from tests.app.processes import start_apps, start_nginx  # noqa: E402
+from bench import load
+from tests.app.processes import start_apps, start_nginx
 
 ADMIN = os.environ.get("BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/0")

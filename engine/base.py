@@ -180,7 +180,12 @@ class GameState:
 
 
 class Game(Protocol[S]):
-    """What the server, the bots and the tests may call. Nothing else is public."""
+    """What the server, the bots and the tests may call. Nothing else is public.
+
+    Actions are public: everyone at the table hears each one as it was sent (the last move,
+    the move log, the bots' history), so an action names only what the table then sees
+    (a card played, discarded or taken from an open place), never a hidden card.
+    """
 
     name: ClassVar[str]
     title: ClassVar[dict[str, str]]

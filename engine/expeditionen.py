@@ -1,9 +1,9 @@
 """Expeditionen (after Lost Cities, Reiner Knizia): two players build ascending expeditions.
 
-Rules: ``shared/rules/expeditionen.md`` beside the project. A turn has two steps, kept as
-an explicit ``phase``: ``play`` (play a card to your expedition or discard it) then
-``draw``. A round ends when the last card of the draw pile is drawn; the next round is
-dealt at once, so a state is always inside a round or ``over``.
+Rules: ``templates/rules/expeditionen.html`` (served at ``/rules/expeditionen``). A turn
+has two steps, kept as an explicit ``phase``: ``play`` (play a card to your expedition or
+discard it) then ``draw``. A round ends when the last card of the draw pile is drawn; the
+next round is dealt at once, so a state is always inside a round or ``over``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Pilzwanderung (after Morels, Brent Povis, 2012): two players walk a forest of mushrooms.
 
-Rules: ``shared/rules/pilzwanderung.md`` beside the project, with the Morels presets.
+Rules: ``templates/rules/pilzwanderung.html`` (served at ``/rules/pilzwanderung``), with the
+Morels presets.
 
 The state in one sentence: the forest row (``forest[0]`` is position 1, at the feet), the
 decay pile, the draw pile (top first), the night deck (top first), the face-up discard

@@ -1,6 +1,7 @@
 """Scoundrel (Zach Gage and Kurt Bieg, 2011): a solo dungeon crawl through 44 cards.
 
-Rules: ``shared/rules/scoundrel.md`` beside the project. Decisions where that file is silent:
+Rules: ``templates/rules/scoundrel.html`` (served at ``/rules/scoundrel``). Decisions
+where the rules leave a case open:
 
 - ``weapon`` is a required bool on every take. It is read only for monsters; a weapon or a
   potion is listed (and accepted) with ``weapon: false`` only, and ``weapon: true`` on one

@@ -191,7 +191,7 @@ async def join_room(
             secure=request.url.scheme == "https",
         )
     try:
-        seat = await rooms.join(room_id, body.name, token_hash(settings.secret_key, token))
+        seat = await rooms.players.join(room_id, body.name, token_hash(settings.secret_key, token))
     except (RoomNotFound, Refusal):
         fail(404, "unknown_room", "no open room with this id", room_id=room_id)
     return Joined(seat=seat)

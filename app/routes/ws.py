@@ -135,7 +135,7 @@ async def serve(
     )
     try:
         room = await rooms.open_room(room_id)
-        await rooms.connect(room, connection)
+        await rooms.players.connect(room, connection)
     except (RoomNotFound, Refusal):
         await refuse(
             websocket, room_id, "unknown_room", "no open room with this id", CLOSE_UNKNOWN_ROOM
@@ -158,7 +158,7 @@ async def serve(
                 await asyncio.sleep(0)
     finally:
         WS_CONNECTIONS.dec()
-        await rooms.disconnect(room, connection)
+        await rooms.players.disconnect(room, connection)
         log_unreported(room, connection)
         await connection.stop()
     return connection.close_code

@@ -138,15 +138,7 @@ class RoomCache:
 
     async def _close(self, room_id: str, now: datetime) -> None:
         self.store.close_room(room_id, now)
-        room = self.rooms.pop(room_id, None)
-        if room is not None:
-            async with room.lock:
-                room.closed = True
-        if self.on_close is not None:
-            self.on_close(room_id)
-        reason = f"room closed after {self.idle_minutes} minutes without activity"
-        self.broadcaster.close_room(room_id, CLOSE_ROOM_CLOSED, reason)
-        logger.info("room closed", extra={"room_id": room_id, "reason": "idle"})
+        await self.close_here(room_id)
 
     def clear(self) -> None:
         """Drop the live rooms (their state is in the database)."""

@@ -23,6 +23,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from app.services import texts
+from app.services.actions import advance
 from app.services.live import LiveRoom
 from app.services.refusals import Refusal
 
@@ -63,27 +64,25 @@ class Cluster:
                 await self._on_action(room, event)
             elif kind == "seat":
                 await self._catch_up(room)
-                self.rooms._publish_changed(room)
+                self.rooms.news.changed(room)
             elif kind == "rematch":
                 await self._catch_up(room)
                 if room.match.status == "finished":  # requests so far, as the asker's process
-                    self.rooms.broadcaster.publish_all(room.id, texts.rematch_text(room))
+                    self.rooms.news.to_everyone(room, texts.rematch_text(room))
                 else:  # the rematch started
-                    self.rooms._publish_state(room)
+                    self.rooms.news.state(room)
             elif kind == "online":
                 before = room.players()
                 room.remote[process] = list(event["seats"])
                 if room.players() != before:
-                    self.rooms.broadcaster.publish_all(room.id, texts.presence_text(room))
+                    self.rooms.news.presence(room)
             elif kind == "hello" and any(room.local_online()):
-                self.rooms._announce_online(room)
+                self.rooms.news.online(room)
             # The process that stored a change lets its computer move; this one only
             # watches for absent players (presence is the same sum in every process).
             self.rooms.computer.update(room, think=False)
 
     async def _on_action(self, room: LiveRoom, event: dict[str, Any]) -> None:
-        from app.services.rooms import advance
-
         match, version = room.match, event["v"]
         if match.id == event["match"] and version <= match.version:
             return  # caught up already
@@ -92,7 +91,7 @@ class Cluster:
             advance(room, event["seat"], event["action"], state, event.get("computer", False))
         else:
             await self._catch_up(room)
-        self.rooms._publish_state(room)
+        self.rooms.news.state(room)
 
     async def _catch_up(self, room: LiveRoom) -> None:
         try:
@@ -113,13 +112,13 @@ class Cluster:
                 except Exception:  # the database may be away too; the next resync tries
                     logger.exception("catching up a room failed", extra={"room_id": room.id})
                     continue
-                self.rooms._publish_changed(room)
+                self.rooms.news.changed(room)
         self._announce_all_online()
 
     def _announce_all_online(self) -> None:
         for room in list(self.rooms.cache.rooms.values()):
             if any(room.local_online()):
-                self.rooms._announce_online(room)
+                self.rooms.news.online(room)
 
     async def heartbeat(self) -> None:
         """Forget processes that went silent, and their sockets' presence."""
@@ -136,5 +135,5 @@ class Cluster:
                 for process in gone:
                     room.remote.pop(process, None)
                 if room.players() != before:
-                    self.rooms.broadcaster.publish_all(room.id, texts.presence_text(room))
+                    self.rooms.news.presence(room)
                     self.rooms.computer.update(room, think=False)

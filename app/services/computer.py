@@ -108,7 +108,7 @@ class ComputerPlayers:
         if self.moves.get(room.id) is asyncio.current_task():
             del self.moves[room.id]  # so that the computer's next move can start
         try:
-            await self.rooms.play(room, seat, version, action, by_computer=True)
+            await self.rooms.actions.play(room, seat, version, action, by_computer=True)
         except Refusal as refusal:  # the person came back, or the match moved on meanwhile
             logger.info(
                 "computer move dropped: %s",
@@ -117,10 +117,10 @@ class ComputerPlayers:
             )
 
     def _history(self, room: LiveRoom) -> list[tuple[int, dict[str, Any]]]:
-        """The public history of the current match: every stored (seat, action)."""
-        public = getattr(room.game, "public_action", None)
+        """The public history of the current match: every stored (seat, action) (actions
+        are public, ``engine.Game``)."""
         stored = self.rooms.store.match_actions(room.match.id)[: room.match.version]
-        return [(s.seat, public(s.action) if public else s.action) for s in stored]
+        return [(s.seat, s.action) for s in stored]
 
     # Absent players
 
@@ -166,7 +166,7 @@ class ComputerPlayers:
         else:
             self.offered[room.id] = seat
             logger.info("takeover offered", extra={"room_id": room.id, "seat": seat})
-        self.rooms.broadcaster.publish_all(room.id, self.offer_text(room))
+        self.rooms.news.to_everyone(room, self.offer_text(room))
 
     def offer_text(self, room: LiveRoom) -> str:
         return texts.takeover_text(self.offered.get(room.id), levels(room.game.name))

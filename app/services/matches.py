@@ -52,26 +52,19 @@ class MatchService:
         return self.store.match_held_by(match_id, player)
 
     def moves(self, game_name: str, match_id: int) -> list[dict[str, Any]]:
-        """The moves of a match so far, for the table's move log after a reload.
-
-        Every action of today's games is public (what was played, discarded, taken, and from
-        where). A game whose actions may name something hidden provides `public_action(action)`
-        and only its answer is sent."""
+        """The moves of a match so far, for the table's move log after a reload (actions are
+        public, ``engine.Game``)."""
         game = get_game(game_name)
-        public = getattr(game, "public_action", None)
-        moves = []
-        for stored in self.store.match_actions(match_id):
-            action = public(stored.action) if public is not None else stored.action
-            moves.append(
-                {
-                    "ply": stored.ply,
-                    "seat": stored.seat,
-                    "action": action,
-                    "text": game.notation(action),
-                    "computer": stored.by_computer,
-                }
-            )
-        return moves
+        return [
+            {
+                "ply": stored.ply,
+                "seat": stored.seat,
+                "action": stored.action,
+                "text": game.notation(stored.action),
+                "computer": stored.by_computer,
+            }
+            for stored in self.store.match_actions(match_id)
+        ]
 
     def is_finished(self, match_id: int) -> bool:
         """Finished, or abandoned by a player's choice: either has a result to review."""

@@ -17,6 +17,7 @@ from app.messaging import Connection
 from app.protocol import TakeoverChoice
 from app.services.computer import levels
 from app.services.live import Holder, LiveRoom, abandoned, check_open
+from app.services.players import seated
 from app.services.refusals import Refusal
 from app.storage.models import COMPUTER, Seat
 from app.storage.repositories import SeatTaken
@@ -56,7 +57,7 @@ class ComputerSeats:
             except SeatTaken:
                 raise Refusal("no_free_seat", "that seat was taken meanwhile") from None
             room.seats[free[-1]] = Holder(COMPUTER_NAME, COMPUTER, level)
-            rooms._seated(room, free[-1], starts, now)
+            seated(room, free[-1], starts, now)
             self._changed(room)
             return free[-1]
 
@@ -68,8 +69,8 @@ class ComputerSeats:
         self.rooms.store.set_computer(room.id, seat, None)
         holder.computer = None
         logger.info("seat taken back from the computer", extra={"room_id": room.id, "seat": seat})
-        self.rooms._publish_state(room)
-        self.rooms._announce({"t": "seat", "room": room.id})
+        self.rooms.news.state(room)
+        self.rooms.news.announce({"t": "seat", "room": room.id})
 
     async def answer_takeover(
         self, room: LiveRoom, connection: Connection, message: TakeoverChoice
@@ -81,7 +82,7 @@ class ComputerSeats:
             absent = computer.absent_seat(room)
             if connection.seat is None or absent is None or absent == connection.seat:
                 raise Refusal("not_offered", "nobody is away long enough during their turn")
-            self.rooms._check_relay()
+            self.rooms.news.require_peers()
             if message.choice == "wait":
                 computer.keep_waiting(room, absent)
             elif message.choice == "computer":
@@ -102,7 +103,7 @@ class ComputerSeats:
         )
         if not ended:  # another process moved the match on first
             await rooms.cache.catch_up(room)
-            rooms._publish_changed(room)
+            rooms.news.changed(room)
             raise Refusal("stale", "the match moved on; here is the current state")
         room.match.status, room.match.result = "finished", result
         logger.info("match abandoned", extra={"room_id": room.id, "match_id": room.match.id})
@@ -110,8 +111,8 @@ class ComputerSeats:
 
     def _changed(self, room: LiveRoom) -> None:
         room.last_active = self.rooms.clock()
-        self.rooms._publish_changed(room)
-        self.rooms._announce({"t": "seat", "room": room.id})
+        self.rooms.news.changed(room)
+        self.rooms.news.announce({"t": "seat", "room": room.id})
         self.rooms.computer.update(room)
 
 

@@ -1,8 +1,8 @@
 // One card component for every game: a code like "10H", "QS", "JK" or the night card "N5"
-// (shared/rules/README.md and pilzwanderung.md), or a face-down back, drawn in SVG so it
-// stays crisp at any size. Colours AND shapes: every suit (and the night cards) has its own
-// symbol, ink colour and frame marking, so no one needs colour to tell suits apart.
-// A game may pass `face(code)` to draw its own centre (a later Morels preset draws mushrooms).
+// (every code docs/protocol.md names), or a face-down back, drawn in SVG so it stays crisp
+// at any size. Colours AND shapes: every suit (and the night cards) has its own symbol, ink
+// colour and frame marking, so no one needs colour to tell suits apart.
+// A game may pass `face(code)` to draw its own centre instead of the standard one.
 // Two decks repeat codes: a code names a card, never one element; games key by index and code.
 
 import { t } from "./i18n.js";

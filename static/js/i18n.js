@@ -99,7 +99,6 @@ const STRINGS = {
     "banner.offline": "Offline: reconnecting…",
 
     "table.loading": "Loading…",
-    "table.room": "Room",
     "table.players": "Players",
     "table.seat": "Player {n}",
     "table.free_seat": "Free seat",
@@ -308,7 +307,6 @@ const STRINGS = {
     "banner.offline": "Offline: verbinde neu…",
 
     "table.loading": "Lädt…",
-    "table.room": "Raum",
     "table.players": "Mitspielende",
     "table.seat": "Person {n}",
     "table.free_seat": "Freier Platz",

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import shlex
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -225,15 +224,3 @@ def test_git_ignores_backups_and_secrets() -> None:
     for pattern in (".env", "*.dump"):
         assert pattern in ignored
 
-
-def test_no_file_points_at_a_page_that_is_not_there() -> None:
-    tracked = subprocess.run(
-        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.split()
-    pointers = re.compile(r"\b(docs/[\w.-]+\.md)\b")
-    for name in tracked:
-        path = ROOT / name
-        if path.suffix in {".png", ".svg", ".ico", ".woff2"} or not path.is_file():
-            continue
-        for target in pointers.findall(path.read_text(errors="replace")):
-            assert (ROOT / target).is_file(), f"{name} points at {target}"

@@ -41,11 +41,17 @@ def room_against(table: Table, level: str = "easy") -> tuple[str, str]:
     return room_id, cookie
 
 
-def play_until_computer_moves(table: Table, room_id: str, ada: Socket, rng: random.Random) -> None:
-    """Ada plays until it is the computer's turn (it may be already)."""
+def play_until_computer_moves(
+    table: Table, room_id: str, ada: Socket, rng: random.Random, since: float = 0.0
+) -> float:
+    """Ada plays until it is the computer's turn (it may be already). Returns the time
+    (time.monotonic) just before the change that made it its turn: Ada's last action, else
+    `since`."""
     while ada.state["to_move"] == 0:
+        since = time.monotonic()
         ada.act(rng.choice(ada.state["legal_actions"]))
         ada.wait_version(ada.state["match_number"], ada.state["version"] + 1)
+    return since
 
 
 def next_computer_move(ada: Socket) -> dict[str, Any]:
@@ -81,12 +87,14 @@ def test_a_room_against_the_computer_starts_when_its_player_joins(table: Table) 
 
 
 def test_the_computer_answers_after_the_pause_with_a_legal_move(table: Table) -> None:
+    """The pause counts from the change that gave the computer its turn (Ada's action, or
+    her joining when the computer starts), so the time is taken before that change."""
+    joining = time.monotonic()
     room_id, cookie = room_against(table)
     game = get_game("expeditionen")
     with table.socket(room_id, cookie) as ada:
-        play_until_computer_moves(table, room_id, ada, random.Random(1))
+        asked = play_until_computer_moves(table, room_id, ada, random.Random(1), joining)
         before = table.live_state(room_id)
-        asked = time.monotonic()
         state = next_computer_move(ada)
         assert time.monotonic() - asked >= PAUSE * 0.9
         assert state["last_action"]["computer"] is True

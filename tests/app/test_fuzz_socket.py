@@ -29,7 +29,7 @@ from tests.app.tables import Socket, Table
 
 EXAMPLES_PER_MATCH = 120
 
-# Every card code of shared/rules/README.md: rank and suit, the joker, the night cards N2..N9.
+# Every card code of docs/protocol.md: rank and suit, the joker, the night cards N2..N9.
 CARD = re.compile(r"(?:10|[2-9JQKA])[SHDC]|JK|N[2-9]")
 
 

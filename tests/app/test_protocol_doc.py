@@ -7,9 +7,11 @@ import typing
 from pathlib import Path
 
 import pytest
+from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
 from app import protocol
+from app.routes import api
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 
@@ -69,3 +71,13 @@ def test_every_state_field_is_explained() -> None:
     explained = DOC.split("`state` fields:", 1)[1].split("Example", 1)[0]
     for name in protocol.StateMessage.model_fields:
         assert name == "type" or f"`{name}`" in explained, f"state.{name} is not explained"
+
+
+@pytest.mark.parametrize(
+    "route", [r for r in api.router.routes if isinstance(r, APIRoute)], ids=lambda r: r.path
+)
+def test_every_api_route_is_documented(route: APIRoute) -> None:
+    for method in route.methods:
+        assert re.search(rf"^\| `{method} {re.escape(route.path)}[`?]", DOC, re.M), (
+            f"{method} {route.path} is not in the HTTP table"
+        )

@@ -1,4 +1,4 @@
-// What the layout tests check on the page (tests/browser/test_layout.py): returns problems.
+// What the layout tests check on the page (tests/browser/layout.py): returns problems.
 (touch) => {
   const coverName = (hit) =>
     hit?.closest('[data-testid]')?.dataset.testid || hit?.closest('[id]')?.id || hit?.tagName;

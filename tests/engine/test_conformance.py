@@ -6,9 +6,12 @@ Nothing here knows any game's rules: hidden information is checked by comparing 
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
 import random
-from typing import Any
+from types import UnionType
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
 import pytest
 from pydantic import TypeAdapter
@@ -85,6 +88,56 @@ def test_random_playout_obeys_the_turn_vocabulary(name: str, seed: int) -> None:
     assert replayed == state
     revealed = game.view(state, None, reveal=True)
     assert json.loads(json.dumps(revealed)) == revealed
+
+
+def owned(value: Any, hint: Any) -> list[Any]:
+    """The lists and dicts inside a value that its type hint says are lists and dicts (a
+    part typed ``Any`` is shared by design: it is only ever replaced, never changed)."""
+    origin, args = get_origin(hint), get_args(hint)
+    if value is None:
+        return []
+    if origin is list:
+        return [value, *(inner for item in value for inner in owned(item, args[0]))]
+    if origin is dict:
+        return [value, *(inner for item in value.values() for inner in owned(item, args[1]))]
+    if origin in (Union, UnionType):
+        (kind,) = [arg for arg in args if arg is not type(None)]
+        return owned(value, kind)
+    return []
+
+
+def owned_ids(state: Any) -> set[int]:
+    hints = get_type_hints(type(state))
+    return {
+        id(part)
+        for field in dataclasses.fields(state)
+        for part in owned(getattr(state, field.name), hints[field.name])
+    }
+
+
+def shared_parts(state: Any, clone: Any) -> set[int]:
+    return owned_ids(state) & owned_ids(clone)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_clone_has_every_field_and_shares_no_list_or_dict(name: str) -> None:
+    """``apply`` works on a clone: a field left out, or a list shared with the input, would
+    lose data or change the state it was given."""
+    game = get_game(name)
+    for ply, (state, _, _) in enumerate(playout(game, seed=2)):
+        if ply % 5:
+            continue
+        clone = state.clone()
+        assert type(clone) is type(state)
+        assert clone.__dict__.keys() == {field.name for field in dataclasses.fields(state)}
+        assert clone == state
+        assert not shared_parts(state, clone), f"ply {ply}: a list or dict is shared"
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_clone_check_sees_a_shared_list(name: str) -> None:
+    state = get_game(name).new(seed=1)
+    assert shared_parts(state, copy.copy(state))
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

@@ -1,4 +1,4 @@
-"""Expeditionen, rule by rule (``shared/rules/expeditionen.md``), on stacked decks.
+"""Expeditionen, rule by rule (``templates/rules/expeditionen.html``), on stacked decks.
 
 ``start`` deals a stacked deck with ``first=0``: seat 0 is the non-dealer and moves first.
 Hands not named in full are filled, and the draw pile continued, in ``deck_for`` order.
@@ -484,6 +484,7 @@ def test_three_tied_tiebreaks_is_a_draw() -> None:
     assert GAME.is_over(state)
     assert GAME.result(state).winner is None
     assert GAME.result(state).scores == (13, 13)
+    assert GAME.result(state).to_json()["outcome"] == "draw"  # not a loss, as in a solo game
 
 
 def test_short_game_tie_plays_the_same_tiebreak_rounds() -> None:

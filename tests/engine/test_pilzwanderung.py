@@ -1,4 +1,4 @@
-"""Pilzwanderung, rule by rule (``shared/rules/pilzwanderung.md``), on stacked decks.
+"""Pilzwanderung, rule by rule (``templates/rules/pilzwanderung.html``), on stacked decks.
 
 ``start`` deals a stacked deck with ``first=0`` (setup tests). Most tests start in the
 middle of a game: ``table`` builds a state directly through the dataclass (states are plain

@@ -1,4 +1,4 @@
-"""Scoundrel, rule by rule (``shared/rules/scoundrel.md``), on stacked decks.
+"""Scoundrel, rule by rule (``templates/rules/scoundrel.html``), on stacked decks.
 
 A stacked deck names its top cards; the rest follow in ``DECK`` order (clubs 2..A first).
 Tests of the end game set the table directly: states are plain data.
@@ -431,6 +431,7 @@ def test_loss_subtracts_every_monster_not_yet_fought_in_dungeon_and_room() -> No
     state = play(table(["JC", "4S", "2H", "3D"], ["5C", "6H"], health=5), "take JC bare")
     result = GAME.result(state)
     assert result.kind == "loss"
+    assert result.to_json()["outcome"] == "loss"  # not a draw: one seat plays
     assert result.winner is None
     assert result.details["monsters_left"] == ["4S", "5C"]
     assert result.scores == (-6 - 4 - 5,)

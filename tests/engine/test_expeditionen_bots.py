@@ -1,5 +1,5 @@
-"""Bots: only legal actions, decisions from what the seat knows, and the easy heuristic's
-rules (``engine/bots/expeditionen.py``) on stacked tables."""
+"""Expeditionen's bots: only legal actions, decisions from what the seat knows, and the easy
+heuristic's rules (``engine/bots/expeditionen.py``) on stacked tables."""
 
 from __future__ import annotations
 

@@ -1,0 +1,66 @@
+"""The table fits the screen: on two phone sizes and two desktop sizes, everything a player needs
+for the current step (the cards to choose from, the buttons, the health or score) is on screen
+without scrolling and not covered, and on phones every control is at least 44 px tall.
+
+Each game module marks what the current step needs with data-needed; ``check_fits`` fails when
+one of those elements lies outside the viewport or under something else. Each game's layout
+tests are its own (tests/browser/test_<game>_layout.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page
+
+from tests.browser.conftest import SCREENSHOTS
+
+SIZES = {
+    "phone": {"width": 390, "height": 844},
+    "phone-landscape": {"width": 844, "height": 390},
+    "laptop": {"width": 1280, "height": 800},
+    "desktop": {"width": 1366, "height": 768},
+}
+PHONES = {"phone", "phone-landscape"}
+
+# Every element marked as needed, and the turn banner, must be inside the viewport and be what
+# the player sees at a point inside it (cards overlap: the point is near their top-left corner).
+OFF_SCREEN = (Path(__file__).parent / "offscreen.js").read_text()
+
+
+def check_fits(page: Page, name: str, sizes: tuple[str, ...] = tuple(SIZES)) -> None:
+    """At every size: nothing needed is off screen; saves what the player sees."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    original = page.viewport_size
+    problems: list[str] = []
+    for label in sizes:
+        page.set_viewport_size(SIZES[label])
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 50)))")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=SCREENSHOTS / f"layout-{name}-{label}.png", animations="disabled")
+        problems += [f"{label}: {p}" for p in page.evaluate(OFF_SCREEN, label in PHONES)]
+    if original:
+        page.set_viewport_size(original)
+    assert problems == [], f"{name}: " + "; ".join(problems)
+
+
+def needed(page: Page) -> set[str]:
+    """What the game module marks as needed for the current step (data-needed)."""
+    return set(
+        page.locator("#board [data-needed]").evaluate_all("els => els.map(e => e.dataset.needed)")
+    )
+
+
+def render_state(page: Page, game: str, message: dict[str, Any], names: list[str]) -> None:
+    """Draws a `state` message with the game's own module on the page's board, as the table
+    would (to check a step that is slow to reach by playing)."""
+    page.evaluate(
+        """([game, state, names]) => import(`/static/js/games/${game}.js`).then(module => {
+            const board = document.getElementById('board');
+            const ctx = { seat: state.seat, readOnly: false, pending: false, offline: false,
+              ui: {}, recent: [], act() {}, say() {}, name: seat => names[seat] };
+            ctx.rerender = () => module.render(board, state, ctx);
+            ctx.rerender();
+        })""",
+        [game, message, names],
+    )

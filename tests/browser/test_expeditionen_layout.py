@@ -1,0 +1,112 @@
+"""Expeditionen fits every screen at every step (tests/browser/layout.py says what that means):
+a turn's two steps, the longest possible expeditions, the end of a round."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from engine import get_game
+from tests.browser.conftest import NewPage
+from tests.browser.layout import SIZES, check_fits, render_state
+from tests.browser.players import (
+    StateLog,
+    act_and_wait,
+    create_room,
+    is_my_turn,
+    join_by_link,
+    wait_for_state,
+)
+
+
+@pytest.fixture(scope="module")
+def duel(module_page: NewPage) -> tuple[Page, Page, StateLog]:
+    anna = module_page(viewport=SIZES["laptop"])
+    ben = module_page(viewport=SIZES["phone"])
+    log = StateLog(anna)
+    url = create_room(anna, "expeditionen", "Anna")
+    join_by_link(ben, url, "Benedikt")
+    wait_for_state(anna)
+    expect(anna.locator("#banner")).to_contain_text("turn")
+    return anna, ben, log
+
+
+def mover(duel: tuple[Page, Page, StateLog]) -> tuple[Page, Page]:
+    anna, ben, _ = duel
+    return (anna, ben) if is_my_turn(anna) else (ben, anna)
+
+
+def test_expeditionen_fits_every_screen_at_every_step(duel: tuple[Page, Page, StateLog]) -> None:
+    page, other = mover(duel)
+    check_fits(page, "expeditionen-step1")
+    check_fits(other, "expeditionen-waiting")
+    page.locator("#board button.card[data-testid^='hand-']").first.click()
+    check_fits(page, "expeditionen-selected")
+    act_and_wait(page, page.get_by_test_id("discard").click, (other,))
+    check_fits(page, "expeditionen-step2")
+    act_and_wait(page, page.get_by_test_id("draw-deck").click, (other,))
+
+
+def long_expeditions(state: dict[str, Any]) -> dict[str, Any]:
+    """The state of the page with both sides' expeditions at 5 to 12 cards (the longest an
+    expedition can get: three wagers and nine numbers)."""
+    late = copy.deepcopy(state)
+    ranks = ["J", "Q", "K", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
+    for seat, side in enumerate(late["view"]["expeditions"]):
+        for n, suit in enumerate(["S", "H", "D", "C"]):
+            length = [12, 7, 9, 5][(n + seat) % 4]
+            side[suit] = {"cards": [rank + suit for rank in ranks[:length]], "score": 40 - 7 * n}
+    late["view"]["finished"] = [
+        {"round": 1, "dealer": 0, "scores": [31, -12], "expeditions": []},
+        {"round": 2, "dealer": 1, "scores": [5, 48], "expeditions": []},
+    ]
+    late["view"]["totals"] = [36, 36]
+    late["to_move"] = late["view"]["to_move"] = late["seat"]
+    late["view"]["phase"] = "play"
+    hand = late["view"]["hand"]
+    late["legal_actions"] = [{"type": "discard", "card": code} for code in hand] + [
+        {"type": "play", "card": code} for code in hand[:3]
+    ]
+    return late
+
+
+def test_long_expeditions_compress_instead_of_pushing_your_row_off_screen(
+    duel: tuple[Page, Page, StateLog],
+) -> None:
+    anna, _ben, log = duel
+    page = anna
+    late = long_expeditions(log.latest)
+    render_state(page, "expeditionen", late, ["Anna", "Benedikt"])
+    check_fits(page, "expeditionen-late")
+    page.locator("#board button.card[data-testid^='hand-']").first.click()
+    check_fits(page, "expeditionen-late-selected", ("phone", "phone-landscape"))
+    page.reload()
+    wait_for_state(page)
+
+
+def test_the_end_of_a_round_keeps_its_continue_button_on_screen(
+    duel: tuple[Page, Page, StateLog],
+) -> None:
+    anna, _ben, log = duel
+    game = get_game("expeditionen")
+    state = game.new(seed=5, options={"rounds": 3, "first": 0})
+    while not game.view(state, 0)["finished"]:
+        seat = game.to_move(state)
+        moves = game.legal_actions(state, seat)
+        draws = [move for move in moves if move.get("source") == "deck"]
+        state = game.apply(state, seat, draws[0] if draws else moves[-1])
+    message = {
+        **log.latest,
+        "seat": 0,
+        "to_move": game.to_move(state),
+        "view": game.view(state, 0),
+        "legal_actions": game.legal_actions(state, 0),
+    }
+    render_state(anna, "expeditionen", message, ["Anna", "Benedikt"])
+    expect(anna.get_by_test_id("round-summary")).to_be_visible()
+    check_fits(anna, "expeditionen-round-over")
+    anna.reload()
+    wait_for_state(anna)
