@@ -190,6 +190,20 @@ def test_no_line_scores_above_the_ceiling(seed: int) -> None:
         assert solver.ceiling(solver.node_of(table_now)) >= brute_force(table_now)
 
 
+@pytest.mark.parametrize("seed", range(24))
+def test_a_failed_search_answers_a_bound_no_line_beats(seed: int) -> None:
+    # One solver asked for every target from its ceiling down, as ``best`` does: each
+    # failed search answers a bound below its target and at or above the best score, also
+    # where it reuses what the searches before learned of the tables beneath.
+    state = small_dungeon(seed, cards=8 + seed % 3)
+    for table_now in tables_on_a_random_line(state, seed)[:2]:
+        solver = Solver(table_now.dungeon, table_now.strict_weapons)
+        node, best = solver.node_of(table_now), brute_force(table_now)
+        for target in range(solver.ceiling(node), best, -1):
+            assert best <= solver.search(node, target) < target
+        assert solver.search(node, best) == best
+
+
 def test_a_room_that_must_be_entered_meets_its_monsters_with_the_weapon_at_hand() -> None:
     # The 10D comes too late for both monsters, one of them must be fought bare-handed
     # now, and only one potion heals: 10 is the best score, and the ceiling sees it.
