@@ -275,7 +275,10 @@ def log_names_every_card(page: Page, chips: bool) -> None:
         expect(log.locator(".card-chip")).to_have_count(0)
 
 
-def test_the_other_players_last_turn_stays_marked_until_you_act(duel: Duel) -> None:
+def test_the_other_players_last_turn_stays_marked_until_you_act(module_page: NewPage) -> None:
+    # A room of its own: after the reload below, the log names older takes by position only,
+    # and the whole game on the shared room checks that its log names every card.
+    duel = seat_two(module_page, "pilzwanderung", DESKTOP)
     page, other = duel.mover()
     play_ply(duel)
     marked = other.locator("#board .just-moved")

@@ -8,6 +8,7 @@ Anna plays on a laptop with stand-ins for the browser's Notification and documen
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 
 import pytest
@@ -51,9 +52,14 @@ class Pair:
     url: str
 
     def mover(self) -> tuple[Page, Page]:
-        for page, other in ((self.anna, self.ben), (self.ben, self.anna)):
-            if is_my_turn(page):
-                return page, other
+        """Whose turn it is, once a page says so (a page that just reconnected may not yet
+        have drawn the state it was sent)."""
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            for page, other in ((self.anna, self.ben), (self.ben, self.anna)):
+                if is_my_turn(page):
+                    return page, other
+            self.anna.wait_for_timeout(100)
         raise AssertionError("it is nobody's turn")
 
 
