@@ -195,7 +195,7 @@ def test_a_failed_search_answers_a_bound_no_line_beats(seed: int) -> None:
     # One solver asked for every target from its ceiling down, as ``best`` does: each
     # failed search answers a bound below its target and at or above the best score, also
     # where it reuses what the searches before learned of the tables beneath.
-    state = small_dungeon(seed, cards=8 + seed % 3)
+    state = small_dungeon(seed, cards=8 + seed % 2)  # 10 cards: seconds of brute force each
     for table_now in tables_on_a_random_line(state, seed)[:2]:
         solver = Solver(table_now.dungeon, table_now.strict_weapons)
         node, best = solver.node_of(table_now), brute_force(table_now)
