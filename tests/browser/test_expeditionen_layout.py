@@ -20,6 +20,7 @@ from tests.browser.players import (
     join_by_link,
     wait_for_state,
 )
+from tests.browser.test_expeditionen_table import first_round_over
 
 
 @pytest.fixture(scope="module")
@@ -92,12 +93,7 @@ def test_the_end_of_a_round_keeps_its_continue_button_on_screen(
 ) -> None:
     anna, _ben, log = duel
     game = get_game("expeditionen")
-    state = game.new(seed=5, options={"rounds": 3, "first": 0})
-    while not game.view(state, 0)["finished"]:
-        seat = game.to_move(state)
-        moves = game.legal_actions(state, seat)
-        draws = [move for move in moves if move.get("source") == "deck"]
-        state = game.apply(state, seat, draws[0] if draws else moves[-1])
+    state = first_round_over()
     message = {
         **log.latest,
         "seat": 0,

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from engine import get_game
+from engine.expeditionen import ExpeditionenState
 from tests.browser.conftest import NewPage, screenshot
 from tests.browser.players import (
     Duel,
@@ -292,7 +293,9 @@ def test_rematch_shows_who_asked_and_starts_a_new_match(duel: Duel) -> None:
     assert tally["matches"] == 1
 
 
-def test_the_end_of_a_round_shows_its_score_breakdown(new_page: NewPage) -> None:
+def first_round_over() -> ExpeditionenState:
+    """An Expeditionen match of 3 rounds at the end of its first round (always drawing from
+    the draw pile, so that the round ends)."""
     game = get_game("expeditionen")
     state = game.new(seed=5, options={"rounds": 3, "first": 0})
     while not game.view(state, 0)["finished"]:
@@ -300,6 +303,12 @@ def test_the_end_of_a_round_shows_its_score_breakdown(new_page: NewPage) -> None
         moves = game.legal_actions(state, seat)
         draws = [move for move in moves if move.get("source") == "deck"]
         state = game.apply(state, seat, draws[0] if draws else moves[-1])
+    return state
+
+
+def test_the_end_of_a_round_shows_its_score_breakdown(new_page: NewPage) -> None:
+    game = get_game("expeditionen")
+    state = first_round_over()
     message = {
         "seat": 0,
         "to_move": game.to_move(state),

@@ -480,15 +480,19 @@ def rigged_message(hand: list[str], pans: int, faces: str = "playing_cards") -> 
     }
 
 
-EXPLORE = """async ({ message, kind }) => {
-  if (!document.querySelector('link[href$="pilzwanderung.css"]')) {
+# The start of a page function that draws with the game's own module and stylesheet
+# (pages other than the table do not load them).
+LOAD_GAME = """  if (!document.querySelector('link[href$="pilzwanderung.css"]')) {
     const link = Object.assign(document.createElement('link'),
       { rel: 'stylesheet', href: '/static/css/games/pilzwanderung.css' });
     document.head.append(link);
     await new Promise((resolve) => { link.onload = resolve; });
   }
   const game = await import('/static/js/games/pilzwanderung.js');
-  const root = document.createElement('div');
+"""
+
+EXPLORE = """async ({ message, kind }) => {
+""" + LOAD_GAME + """  const root = document.createElement('div');
   root.className = 'board felt';
   document.querySelector('main').prepend(root);
   const sent = [];
@@ -650,14 +654,7 @@ def test_a_kind_in_the_hand_opens_its_dialog(new_page: NewPage) -> None:
 # What the table shows, against the engine's view ------------------------------------------
 
 RENDER = """async ({ message, seat, recent = [], previous = null }) => {
-  if (!document.querySelector('link[href$="pilzwanderung.css"]')) {
-    const link = Object.assign(document.createElement('link'),
-      { rel: 'stylesheet', href: '/static/css/games/pilzwanderung.css' });
-    document.head.append(link);
-    await new Promise((resolve) => { link.onload = resolve; });
-  }
-  const game = await import('/static/js/games/pilzwanderung.js');
-  document.getElementById('rigged')?.remove();
+""" + LOAD_GAME + """  document.getElementById('rigged')?.remove();
   const root = document.createElement('div');
   root.id = 'rigged';
   root.className = 'board felt';
