@@ -27,7 +27,7 @@ from app.services.live import LiveRoom, check_open, last_action
 from app.services.refusals import Refusal, describe_error
 from app.services.schemas import action_adapter
 from app.storage.repositories import ActionWrite, Finish, PlyTaken
-from engine import IllegalAction
+from engine import IllegalAction, Outcome
 
 if TYPE_CHECKING:
     from app.services.rooms import RoomService
@@ -129,7 +129,7 @@ class Actions:
         room.last_active = now
         if touch:
             room.stored_active = now
-        advance(room, seat, action, state, by_computer)
+        advance(room, seat, action, state, result, by_computer)
 
     def _tell(self, room: LiveRoom, seat: int, action: dict[str, Any], by_computer: bool) -> None:
         news, match = self.rooms.news, room.match
@@ -149,15 +149,20 @@ class Actions:
 
 
 def advance(
-    room: LiveRoom, seat: int, action: dict[str, Any], state: Any, by_computer: bool = False
+    room: LiveRoom,
+    seat: int,
+    action: dict[str, Any],
+    state: Any,
+    result: Outcome | None,
+    by_computer: bool = False,
 ) -> None:
-    """Move the live match on by one stored action (stored by this process or another)."""
+    """Move the live match on by one stored action (stored by this process or another) to
+    ``state``, whose ``result`` the caller has asked the game for already."""
     game, match = room.game, room.match
     match.state = state
     match.version += 1
     match.last_action = last_action(game, seat, action, by_computer)
     room.turn_since = time.monotonic()
-    result = game.result(state)
     if result is not None:
         match.status, match.result = "finished", result
         room.count_finished(result.winner)

@@ -87,8 +87,10 @@ class Cluster:
         if match.id == event["match"] and version <= match.version:
             return  # caught up already
         if match.id == event["match"] and version == match.version + 1:
-            state = room.game.apply(match.state, event["seat"], event["action"])
-            advance(room, event["seat"], event["action"], state, event.get("computer", False))
+            seat, action = event["seat"], event["action"]
+            state = room.game.apply(match.state, seat, action)
+            by_computer = event.get("computer", False)
+            advance(room, seat, action, state, room.game.result(state), by_computer)
         else:
             await self._catch_up(room)
         self.rooms.news.state(room)
