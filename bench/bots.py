@@ -88,11 +88,14 @@ machine for Expeditionen, about two per Pilzwanderung table).
 from __future__ import annotations
 
 import argparse
+import functools
 import math
+import multiprocessing
 import os
 import random
 import statistics
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -171,13 +174,37 @@ def duel(
     villain: str,
     matches: int,
     budget: dict[str, Any],
+    jobs: int,
+) -> Tally:
+    """Match ``i`` on seed ``i``, seats alternating; ``jobs`` worker processes at once, each
+    on a core of its own (every match is seeded alone, so the figures do not change)."""
+    one = functools.partial(seeded_match, game.name, options, hero, villain, budget)
+    if jobs == 1:
+        return merged(map(one, range(matches)))
+    with multiprocessing.Pool(jobs, initializer=pin_worker) as pool:
+        return merged(pool.imap(one, range(matches)))
+
+
+def seeded_match(
+    name: str, options: dict[str, Any], hero: str, villain: str, budget: dict[str, Any], seed: int
 ) -> Tally:
     tally = Tally()
-    for seed in range(matches):
-        bots = [make(game.name, hero, budget), make(game.name, villain, budget)]
-        seat = seed % 2
-        play_match(game, options, bots if seat == 0 else bots[::-1], seed, tally, seat)
+    bots = [make(name, hero, budget), make(name, villain, budget)]
+    seat = seed % 2
+    play_match(get_game(name), options, bots if seat == 0 else bots[::-1], seed, tally, seat)
     return tally
+
+
+def merged(tallies: Iterable[Tally]) -> Tally:
+    total = Tally()
+    for tally in tallies:
+        total.wins += tally.wins
+        total.draws += tally.draws
+        total.losses += tally.losses
+        total.playouts += tally.playouts
+        total.thinking += tally.thinking
+        total.margins += tally.margins
+    return total
 
 
 def make(game: str, level: str, budget: dict[str, Any]) -> Bot:
@@ -196,8 +223,15 @@ def report(game: str, hero: str, villain: str, tally: Tally) -> None:
     )
 
 
-def bot_figures(matches: int, budget: dict[str, Any], only: str | None, table: str | None) -> None:
-    print(f"strong bot budget per move: {budget}")
+def bot_figures(
+    matches: int, budget: dict[str, Any], only: str | None, table: str | None, jobs: int
+) -> None:
+    per_move = (
+        f"{budget['playouts']} playouts"
+        if "playouts" in budget
+        else f"{budget['seconds']} s of CPU (fewer where the search is decided sooner)"
+    )
+    print(f"strong bot budget per move: {per_move}")
     print(
         f"{'game':<14}{'match-up':<18}{'games':>6}{'won':>6}{'drawn':>6}{'lost':>6}"
         f"{'win rate':>9}   {'95% interval':<14}{'margin':>8}{'play/s':>8}"
@@ -212,7 +246,7 @@ def bot_figures(matches: int, budget: dict[str, Any], only: str | None, table: s
             for label, options in TABLES.get(game.name, [(game.name, {})]):
                 if table and label != table:
                     continue
-                tally = duel(game, options, hero, villain, matches, budget)
+                tally = duel(game, options, hero, villain, matches, budget, jobs)
                 report(label, hero, villain, tally)
 
 
@@ -259,6 +293,14 @@ def pin_to_one_core() -> None:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 
 
+def pin_worker() -> None:
+    """Worker k of a pool on core k (counting round the machine's cores)."""
+    if hasattr(os, "sched_setaffinity"):
+        cores = sorted(range(os.cpu_count() or 1))
+        worker = multiprocessing.current_process()._identity[0] - 1
+        os.sched_setaffinity(0, {cores[worker % len(cores)]})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=200)
@@ -269,11 +311,19 @@ def main() -> None:
     parser.add_argument("--only", choices=["expeditionen", "scoundrel", *[g.name for g in games()]])
     labels = [label for tables in TABLES.values() for label, _ in tables]
     parser.add_argument("--table", choices=labels, help="only this table (a game's preset)")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="matches at once, each worker on its own core"
+    )
     args = parser.parse_args()
     pin_to_one_core()
-    chosen = {"playouts": args.playouts} if args.playouts else {"seconds": args.seconds}
+    # Seconds of the process's own CPU: other jobs on the machine do not shorten a move.
+    chosen = (
+        {"playouts": args.playouts}
+        if args.playouts
+        else {"seconds": args.seconds, "clock": time.process_time}
+    )
     if args.only != "scoundrel":
-        bot_figures(args.matches, chosen, args.only, args.table)
+        bot_figures(args.matches, chosen, args.only, args.table, args.jobs)
     if args.only in (None, "scoundrel") and args.deals:
         solver_figures(args.deals)
 

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from engine.base import Action, View
 from engine.bots.base import History, register_bot
-from engine.bots.search import SearchRules, StrongBot
+from engine.bots.search import Clock, SearchRules, StrongBot
 from engine.cards import SUITS, suit
 from engine.expeditionen import (
     HAND_SIZE,
@@ -374,8 +375,10 @@ RULES: SearchRules[ExpeditionenState] = SearchRules(
 )
 
 
-def strong_bot(seconds: float = 1.0, playouts: int | None = None) -> StrongBot[Any]:
-    return StrongBot(GAME, RULES, seconds=seconds, playouts=playouts)
+def strong_bot(
+    seconds: float = 1.0, playouts: int | None = None, clock: Clock = time.perf_counter
+) -> StrongBot[Any]:
+    return StrongBot(GAME, RULES, seconds=seconds, playouts=playouts, clock=clock)
 
 
 register_bot("expeditionen", "easy", lambda **budget: EasyBot())  # needs no budget

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from typing import Any
 
 from engine.base import Action, IllegalAction, View
 from engine.bots.base import History, register_bot
-from engine.bots.search import SearchRules, StrongBot
+from engine.bots.search import Clock, SearchRules, StrongBot
 from engine.pilzwanderung import (
     BASKET,
     BUTTER,
@@ -824,6 +825,7 @@ class PilzStrongBot:
         seconds: float = 1.0,
         playouts: int | None = None,
         seen: dict[int, View] | None = None,
+        clock: Clock = time.perf_counter,
     ) -> None:
         self.notebook = Notebook(seen)
         rules = SearchRules(
@@ -835,7 +837,7 @@ class PilzStrongBot:
             trust=RULES.trust,
             rollout=RULES.rollout,
         )
-        self.search = StrongBot(GAME, rules, seconds=seconds, playouts=playouts)
+        self.search = StrongBot(GAME, rules, seconds=seconds, playouts=playouts, clock=clock)
 
     @property
     def last_playouts(self) -> int:

@@ -8,20 +8,25 @@ tried in that same world with the same rollout dice: apply it, play on with a fa
 ``reward`` (0 = lost, 1 = won, from the deciding seat's side). Comparing actions on the
 same worlds cancels most of the luck of the deal. After 4, 8, 16, ... worlds the worse
 half of the actions drops out, so the budget goes to the close calls. The answer is the
-best mean of those left. Nothing but the view and the public history goes in: a state
+best mean of those left. An action that the same worlds show clearly worse than the
+leader (its mean difference more than ``RACE_Z`` standard errors) drops out at once, and
+a decision with a single action left ends before its budget: the budget is a ceiling
+that only close calls use up. Nothing but the view and the public history goes in: a state
 only exists as one of the sampled worlds.
 
 Budget: ``playouts`` (a fixed number of rollouts, for reproducible tests) or else
-``seconds`` of thinking on one core (default 1.0), measured with ``time.perf_counter``.
+``seconds`` of thinking on one core (default 1.0), measured with ``time.perf_counter``
+(or another ``clock``: the figures count the process's own CPU time).
 """
 
 from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from engine.base import Action, Game, View
@@ -30,6 +35,7 @@ from engine.bots.base import History
 S = TypeVar("S")
 
 Sampler = Callable[[random.Random], S]
+Clock = Callable[[], float]
 Policy = Callable[[S, int, random.Random], Action]
 
 
@@ -58,15 +64,20 @@ class SearchRules(Generic[S]):
 
 
 MIN_WORLDS = 2  # worlds per halving phase, however small the budget
+RACE_FROM = 16  # worlds before the first race check; then after 32, 64, ...
+RACE_Z = 4.0  # standard errors by which an action must trail to drop out early
 
 
 @dataclass
 class Arm:
-    visits: int = 0
-    total: float = 0.0
+    rewards: list[float] = field(default_factory=list)  # one per world, shared by all arms
+
+    @property
+    def visits(self) -> int:
+        return len(self.rewards)
 
     def mean(self) -> float:
-        return self.total / self.visits if self.visits else 0.0
+        return sum(self.rewards) / len(self.rewards) if self.rewards else 0.0
 
 
 class StrongBot(Generic[S]):
@@ -76,7 +87,7 @@ class StrongBot(Generic[S]):
         rules: SearchRules[S],
         seconds: float = 1.0,
         playouts: int | None = None,
-        clock: Callable[[], float] = time.perf_counter,
+        clock: Clock = time.perf_counter,
     ) -> None:
         self.game = game
         self.rules = rules
@@ -98,18 +109,17 @@ class StrongBot(Generic[S]):
         budget = self._budget(len(legal), self.clock() - started)
         phases = max(1, math.ceil(math.log2(len(legal))))
         favourite = self._favourite(view, legal, seat)
-        while self._has_budget(budget, len(arms), started):
+        check = RACE_FROM
+        while len(arms) > 1 and self._has_budget(budget, len(arms), started):
             for _ in range(max(MIN_WORLDS, budget // (phases * len(arms)))):
-                if not self._has_budget(budget, len(arms), started):
+                if len(arms) == 1 or not self._has_budget(budget, len(arms), started):
                     break
                 self._world(arms, sample, legal, seat, rng)
+                if next(iter(arms.values())).visits == check:
+                    arms, check = raced(arms, favourite, self.rules.trust), 2 * check
             if len(arms) > 2:
                 arms = halved(arms, favourite)
-        best = max(
-            arms,
-            key=lambda i: (arms[i].mean() + (self.rules.trust if i == favourite else 0), -i),
-        )
-        return legal[best]
+        return legal[leader(arms, favourite, self.rules.trust)]
 
     def _favourite(self, view: View, legal: list[Action], seat: int) -> int | None:
         if self.rules.hint is None:
@@ -140,8 +150,7 @@ class StrongBot(Generic[S]):
         """Every action still running, tried in one sampled world with the same dice."""
         world, dice = sample(rng), rng.getrandbits(64)
         for index, arm in arms.items():
-            arm.total += self.playout(world, seat, legal[index], random.Random(dice))
-            arm.visits += 1
+            arm.rewards.append(self.playout(world, seat, legal[index], random.Random(dice)))
         self.last_playouts += len(arms)
 
     def playout(self, state: S, seat: int, action: Action, rng: random.Random) -> float:
@@ -163,3 +172,31 @@ def halved(arms: dict[int, Arm], favourite: int | None) -> dict[int, Arm]:
     game's own favourite stays in until the end."""
     ranked = sorted(arms, key=lambda index: (index != favourite, -arms[index].mean(), index))
     return {index: arms[index] for index in ranked[: max(2, len(ranked) // 2)]}
+
+
+def leader(arms: dict[int, Arm], favourite: int | None, trust: float) -> int:
+    """The best mean, the game's favourite counted ``trust`` higher; ties to the first."""
+    return max(arms, key=lambda i: (arms[i].mean() + (trust if i == favourite else 0), -i))
+
+
+def raced(arms: dict[int, Arm], favourite: int | None, trust: float) -> dict[int, Arm]:
+    """The leader and every action the shared worlds do not yet show clearly worse."""
+    best = leader(arms, favourite, trust)
+    return {
+        index: arm
+        for index, arm in arms.items()
+        if index == best or not trails(arms[best], arm, head_start(best, index, favourite, trust))
+    }
+
+
+def head_start(best: int, other: int, favourite: int | None, trust: float) -> float:
+    return trust if best == favourite else -trust if other == favourite else 0.0
+
+
+def trails(best: Arm, other: Arm, head: float) -> bool:
+    """Whether ``other`` is worse than ``best`` beyond doubt, world by world: the mean
+    difference more than RACE_Z standard errors (or every world the same, no better)."""
+    differences = [b - o for b, o in zip(best.rewards, other.rewards, strict=True)]
+    gap = statistics.fmean(differences) + head
+    spread = statistics.stdev(differences) / math.sqrt(len(differences))
+    return gap > RACE_Z * spread if spread > 0 else gap >= 0
