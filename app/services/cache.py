@@ -42,6 +42,8 @@ class RoomCache:
         self.idle_minutes = idle_minutes
         self.rooms: dict[str, LiveRoom] = {}
         self._loading: dict[str, asyncio.Future[LoadedRoom | None]] = {}
+        # Reads that a close overtook: what they found is no longer the room.
+        self._overtaken: weakref.WeakSet[asyncio.Future[LoadedRoom | None]] = weakref.WeakSet()
         self.on_load: Callable[[LiveRoom], None] | None = None
         self.on_close: Callable[[str], None] | None = None
         CACHES.add(self)
@@ -71,9 +73,15 @@ class RoomCache:
             loading = self._loading[room_id] = asyncio.ensure_future(
                 self.store.off_loop(self.store.load_room, room_id)
             )
-            loading.add_done_callback(lambda _: self._loading.pop(room_id, None))
+            loading.add_done_callback(lambda done: self._forget_loading(room_id, done))
         loaded = await asyncio.shield(loading)
+        if loading in self._overtaken:
+            raise RoomNotFound(room_id)
         return self.rooms.get(room_id) or self._loaded(room_id, loaded)
+
+    def _forget_loading(self, room_id: str, done: asyncio.Future[LoadedRoom | None]) -> None:
+        if self._loading.get(room_id) is done:
+            del self._loading[room_id]
 
     def _loaded(self, room_id: str, loaded: LoadedRoom | None) -> LiveRoom:
         if loaded is None:
@@ -127,6 +135,8 @@ class RoomCache:
     async def close_here(self, room_id: str, reason: str | None = None) -> None:
         """Close the room's sockets of this process (the database closed it already)."""
         room = self.rooms.pop(room_id, None)
+        if (loading := self._loading.pop(room_id, None)) is not None:
+            self._overtaken.add(loading)
         if room is not None:
             async with room.lock:
                 room.closed = True

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -11,6 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from app.main import create_app
 from app.protocol import CLOSE_ROOM_CLOSED
+from app.services.refusals import RoomNotFound
 from app.settings import Settings
 from tests.app.tables import Table, play
 
@@ -60,3 +64,32 @@ def test_a_room_with_recent_activity_stays_open(table: Table) -> None:
     rooms.clock = lambda: later(settings, -1)
     assert table.client.portal.call(rooms.close_idle_rooms) == []  # type: ignore[union-attr]
     assert table.client.get(f"/api/rooms/{room_id}").status_code == 200
+
+
+def test_a_room_closed_while_it_was_being_loaded_stays_closed(settings: Settings) -> None:
+    """A load that read the room before an idle close finished it does not bring it back."""
+    with TestClient(create_app(settings)) as client:
+        room_id = Table(client).create_room("expeditionen")
+    with TestClient(create_app(settings)) as client:
+        rooms = client.app.state.rooms  # type: ignore[attr-defined]
+        store, read, answer = rooms.cache.store, asyncio.Event(), asyncio.Event()
+
+        async def read_then_wait(query: Callable[..., Any], *args: Any) -> Any:
+            found = query(*args)
+            read.set()
+            await answer.wait()  # the database's answer is still on its way
+            return found
+
+        async def load_overtaken_by_close() -> None:
+            store.off_loop = read_then_wait
+            loading = asyncio.ensure_future(rooms.cache.load(room_id))
+            await read.wait()
+            rooms.clock = lambda: later(settings, 1)
+            assert await rooms.close_idle_rooms() == [room_id]
+            answer.set()
+            with pytest.raises(RoomNotFound):
+                await loading
+            assert room_id not in rooms.cache.rooms
+
+        client.portal.call(load_overtaken_by_close)
+        assert client.get(f"/api/rooms/{room_id}").status_code == 404
