@@ -7,6 +7,7 @@ import logging
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -15,7 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 from app.main import create_app
 from app.protocol import CLOSE_FORBIDDEN_ORIGIN, CLOSE_RATE_LIMITED, CLOSE_UNKNOWN_ROOM
 from app.settings import Settings
-from engine import get_game
+from engine import Game, games, get_game
 from tests.app.tables import Socket, Table, play
 
 
@@ -226,6 +227,22 @@ def test_a_room_with_an_unknown_game_preset_or_option_is_refused(
     response = table.client.post("/api/rooms", json=body)
     assert response.status_code == 422
     assert response.json()["detail"]["code"] == code
+
+
+@pytest.mark.parametrize("game", [game for game in games() if game.options], ids=str)
+def test_a_room_with_a_bad_option_is_refused_before_a_game_is_dealt(
+    table: Table, game: Game[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_deal(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a game was dealt for a room that is refused")
+
+    monkeypatch.setattr(game, "new", no_deal)
+    for option in game.options:
+        body = {"game": game.name, "options": {option.name: "not-a-value"}}
+        response = table.client.post("/api/rooms", json=body)
+        assert response.status_code == 422
+        assert response.json()["detail"]["code"] == "bad_option"
+        assert option.name in response.json()["detail"]["message"]
 
 
 @pytest.mark.parametrize("name", ["", "   ", "x" * 25])
