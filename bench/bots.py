@@ -4,85 +4,21 @@ For every two-seat game with bots: easy vs random and strong vs easy, ``--matche
 (default 200; 1 round of Expeditionen, ``{"rounds": 1}``; Pilzwanderung on both its
 tables, the default and the Morels preset, ``--table`` for one), seats alternating, match
 ``i`` on seed ``i``. Prints wins, draws, losses of the first-named bot, its win rate (a draw
-counts half) with a 95% Wilson interval, and the strong bot's playouts per second of CPU.
-Then the Scoundrel solver on deals 0, 1, 2, ...: CPU time and tables searched per deal
-and the share of winnable deals (95% interval), so far after every hundred deals.
+counts half) with a 95% Wilson interval, the mean margin and the strong bot's playouts per
+second of CPU. The strong bot thinks ``--seconds`` of the process's own CPU per move
+(default 1, so other jobs on the machine do not weaken it; it stops sooner once the
+search has settled the move), or a fixed ``--playouts`` count. ``--jobs 2`` plays two
+matches at once, each on a core of its own; every match is seeded alone, so the figures
+do not depend on it. Then the Scoundrel solver on deals 0, 1, 2, ...: CPU time and
+tables searched per deal and the share of winnable deals (95% interval), so far after
+every hundred deals.
 
-    .venv/bin/python bench/bots.py                       # strong bot: 1 s per move (slow!)
-    .venv/bin/python bench/bots.py --playouts 100        # a fixed budget per move instead
-    .venv/bin/python bench/bots.py --matches 50 --deals 100 --only expeditionen
+    .venv/bin/python bench/bots.py --jobs 2                 # everything, 1 s a move (hours)
+    .venv/bin/python bench/bots.py --only expeditionen --jobs 2 --deals 0
     .venv/bin/python bench/bots.py --only pilzwanderung --table morels --playouts 48
+    .venv/bin/python bench/bots.py --only scoundrel --deals 1000
 
-Figures of 2026-11-30 (a 2-core machine shared with four other jobs, load 4 to 6; CPU
-seconds are what the process itself used, pinned to one core):
-
-    bench/bots.py --matches 200 --playouts 200 --only expeditionen
-    expeditionen  easy vs random     200 matches  199-0-1   99.5%  [97.2, 99.9]  margin +79.5
-    expeditionen  strong vs easy     200 matches  125-0-75  62.5%  [55.6, 68.9]  margin  +9.8
-                  strong bot: 3760 playouts per CPU second (so 1 s per move is ~3700)
-    bench/bots.py --matches 200 --playouts 400 --only expeditionen
-    expeditionen  easy vs random     200 matches  199-0-1   99.5%  [97.2, 99.9]  margin +79.5
-    expeditionen  strong vs easy     200 matches  145-0-55  72.5%  [65.9, 78.2]  margin +13.9
-                  strong bot: 3841 playouts per CPU second
-
-Scoundrel solver, 2026-12-01 (the same machine, load 2 to 3), after the ceiling counts
-what the room must cost now (entered, or avoided and the next one entered: its monsters
-met with the weapon at hand, one of its potions healing):
-
-    bench/bots.py --only scoundrel --deals 1000
-    scoundrel solver: 1000 deals, CPU s per deal mean 0.302, median 0.113, p95 1.236,
-                      max 5.220; tables searched median 1328, max 144239;
-                      winnable 98.9% [98.0, 99.4]; mean best score 27.7
-
-The same best score on each of the 1000 deals as before. Both solvers in one process
-(load 2 to 3): deals 0 to 199, CPU per deal mean 0.355 s against 0.281, median 0.130
-against 0.089, p95 1.55 against 1.19, max 3.17 against 2.57: 1.26x in total, 1.11x per
-deal at the median, tables searched 1.70x fewer; the ten slowest deals before, 1.22x in
-total (deal 781 still 4.7 s). A sharper ceiling that also looks one room further is
-1.2x slower again: it refutes 12% fewer tables at a higher price each.
-
-Before: after twin monsters are walked once, a weapon counts only against the monsters
-left, and an avoid is tried after entries that keep up to 8 points less (load 4 to 6):
-
-    bench/bots.py --only scoundrel --deals 1000
-    scoundrel solver: 1000 deals, CPU s per deal mean 0.405, median 0.157, p95 1.631,
-                      max 5.377; tables searched median 2396, max 181538;
-                      winnable 98.9% [98.0, 99.4]; mean best score 27.7
-
-Before (commit dcaaf19; load 8 to 14, so its seconds are not comparable):
-
-    scoundrel solver: 1000 deals, CPU s per deal mean 0.912, median 0.439, p95 3.417,
-                      max 15.282; tables searched median 4261, max 355686;
-                      winnable 98.9% [98.0, 99.4]; mean best score 27.7
-
-and the same dcaaf19 again at load 2 to 5, just before: mean 0.516, median 0.237, p95
-1.957, max 9.345 (deal 781, 355686 tables). The same best score on each of the 1000
-deals. Both solvers in one process on deals 0 to 199 (load 3 to 5): CPU per deal mean
-0.480 s against 0.389, median 0.205 against 0.137, p95 1.86 against 1.79, max 3.93
-against 3.46: 1.23x in total, 1.39x per deal at the median. Still not "well under a
-second" on every deal: most of the time goes to deals that reach the ceiling (20 plus
-the best potion), where the search refutes tens of thousands of tables that the ceiling
-misses by a few points (it sees neither weapon wear nor the dungeon's order).
-
-The solver before that (commit 4d330ec: 100 deals, mean 5.67 s, median 2.36, p95 25.2,
-max 71.9), run beside dcaaf19's in one process on deals 0 to 19: 7.4x in total, 8.5x at
-the median.
-
-Figures of 2026-12-01 (the same machine, load 7 to 12; the two tables ran at once, each
-pinned to its own core; a Pilzwanderung playout is at most 24 plies of the easy policy):
-
-    bench/bots.py --only pilzwanderung --table pilzwanderung --matches 200 --playouts 48
-    pilzwanderung easy vs random     200 matches  200-0-0  100.0%  [98.1, 100]   margin +39.0
-    pilzwanderung strong vs easy     200 matches  167-1-32  83.8%  [78.0, 88.2]  margin +13.9
-                  strong bot: 745 playouts per CPU second (so 1 s per move is ~740)
-    bench/bots.py --only pilzwanderung --table morels --matches 200 --playouts 48
-    morels        easy vs random     200 matches  200-0-0  100.0%  [98.1, 100]   margin +42.1
-    morels        strong vs easy     200 matches  165-1-34  82.8%  [76.9, 87.4]  margin +11.3
-                  strong bot: 731 playouts per CPU second
-    (a second run of both on the final code: the same games, 742 playouts per CPU second)
-
-Not run here: strong vs easy at 1 s per move over 200 matches (about four hours on this
-machine for Expeditionen, about two per Pilzwanderung table).
+The figures, and what earlier versions measured, are in the README (Figures).
 """
 
 from __future__ import annotations
@@ -94,6 +30,7 @@ import multiprocessing
 import os
 import random
 import statistics
+import sys
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -196,6 +133,7 @@ def seeded_match(
 
 
 def merged(tallies: Iterable[Tally]) -> Tally:
+    """The tallies summed, with the score so far on stderr every ten matches."""
     total = Tally()
     for tally in tallies:
         total.wins += tally.wins
@@ -204,6 +142,11 @@ def merged(tallies: Iterable[Tally]) -> Tally:
         total.playouts += tally.playouts
         total.thinking += tally.thinking
         total.margins += tally.margins
+        if total.matches % 10 == 0:
+            thinking = f", {total.thinking / total.matches:.1f} s thinking per match" * bool(
+                total.playouts
+            )
+            print(f"  ... {total.wins}-{total.draws}-{total.losses}{thinking}", file=sys.stderr)
     return total
 
 
