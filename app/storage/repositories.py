@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Dialect, Engine, Table, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.storage.batching import BatchWriter
@@ -43,7 +43,7 @@ DIALECT_INSERT = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 
 class PreparedInsert:
-    """An INSERT compiled once and run on the driver's own cursor: the action path's one
+    """An INSERT compiled once and run on the driver's own connection: the action path's one
     statement per move, without SQLAlchemy's per-execution work (cache key, compile cache,
     execution context: two thirds of the write's CPU in bench/action_path.py). The
     columns' own bind processors still shape each value, as SQLAlchemy would. A row whose
@@ -56,17 +56,18 @@ class PreparedInsert:
         statement = DIALECT_INSERT[dialect.name](table).on_conflict_do_nothing(index_elements=key)
         compiled = statement.compile(dialect=dialect, column_keys=list(columns))
         self.sql = str(compiled)
+        self.names = compiled.positiontup if dialect.positional else None
+        # For each parameter in the statement's order: its value's place in a row, and the
+        # column's bind processor (None: the value goes as it is).
+        self.slots = [
+            (columns.index(name), table.c[name].type.dialect_impl(dialect).bind_processor(dialect))
+            for name in (self.names or columns)
+        ]
         self.columns = columns
-        self.order = compiled.positiontup if dialect.positional else None
-        self.processors = {
-            name: table.c[name].type.dialect_impl(dialect).bind_processor(dialect)
-            for name in columns
-        }
 
-    def run(self, connection: Connection, rows: Sequence[tuple[Any, ...]]) -> list[bool]:
-        """Within the connection's transaction (the driver's own connection takes part in
-        it); for each row, whether it went in."""
-        cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    def run(self, driver: Any, rows: Sequence[tuple[Any, ...]]) -> list[bool]:
+        """On the driver's connection, in its open transaction; for each row, whether it went in."""
+        cursor = driver.cursor()
         try:
             stored = []
             for values in rows:
@@ -77,11 +78,16 @@ class PreparedInsert:
             cursor.close()
 
     def _bind(self, values: tuple[Any, ...]) -> Any:
-        params = {
-            name: process(value) if process else value
-            for (name, process), value in zip(self.processors.items(), values, strict=True)
-        }
-        return tuple(params[name] for name in self.order) if self.order else params
+        params = [
+            values[place] if process is None else process(values[place])
+            for place, process in self.slots
+        ]
+        return params if self.names else dict(zip(self.columns, params, strict=True))
+
+
+def _driver(connection: Connection) -> Any:
+    """The driver's own connection under SQLAlchemy's (reconnected if it was invalidated)."""
+    return connection.connection.driver_connection
 
 
 class SeatTaken(Exception):
@@ -147,6 +153,7 @@ class Store:
         self._insert_action = PreparedInsert(
             engine.dialect, ACTIONS, INSERTED_ACTION_COLUMNS, key=("match_id", "ply")
         )
+        self._driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
         # On a database over the network (PostgreSQL) the action path's commits run on a
         # thread of their own, so that the event loop serves every other room meanwhile.
         self._batcher = (
@@ -288,14 +295,43 @@ class Store:
         commit; for each, None when stored or PlyTaken when its ply was already stored."""
         connection = self._action_writer()
         rows = [(w.match_id, w.ply, w.seat, w.action, w.at, w.by_computer) for w in writes]
-        with connection.begin():
-            stored = self._insert_action.run(connection, rows)
-            for write in itertools.compress(writes, stored):
-                self._record_extras(connection, write)
+        try:
+            if any(w.finish is not None or w.active_room is not None for w in writes):
+                stored = self._insert_with_extras(connection, writes, rows)
+            else:
+                stored = self._insert_only(_driver(connection), rows)
+        except self._driver_error as error:
+            # As SQLAlchemy's own error (the action path answers it with `unavailable`), on
+            # a connection replaced at its next use.
+            connection.invalidate()
+            raise DBAPIError.instance(
+                self._insert_action.sql, None, error, self._driver_error
+            ) from error
         return [
             None if went_in else PlyTaken(f"match {write.match_id} ply {write.ply}")
             for write, went_in in zip(writes, stored, strict=True)
         ]
+
+    def _insert_only(self, driver: Any, rows: list[tuple[Any, ...]]) -> list[bool]:
+        """The usual commit, nothing but moves, on the driver's connection alone: SQLAlchemy's
+        transaction around it cost as much CPU as the INSERT."""
+        try:
+            stored = self._insert_action.run(driver, rows)
+            driver.commit()
+        except BaseException:
+            with contextlib.suppress(Exception):
+                driver.rollback()
+            raise
+        return stored
+
+    def _insert_with_extras(
+        self, connection: Connection, writes: Sequence[ActionWrite], rows: list[tuple[Any, ...]]
+    ) -> list[bool]:
+        with connection.begin():
+            stored = self._insert_action.run(_driver(connection), rows)
+            for write in itertools.compress(writes, stored):
+                self._record_extras(connection, write)
+        return stored
 
     @staticmethod
     def _record_extras(connection: Connection, write: ActionWrite) -> None:

@@ -15,6 +15,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
 
 from app.messaging import LocalBroadcaster
 from app.services.cache import RoomCache
@@ -100,6 +101,25 @@ def test_a_taken_ply_in_a_shared_commit_refuses_only_that_action(store: Store) -
     outcomes = store.record_actions(writes)
     assert [type(outcome) for outcome in outcomes] == [type(None), PlyTaken, type(None)]
     assert [stored.ply for stored in store.match_actions(match.id)] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("active_room", [None, "r1"], ids=["move only", "with the room's activity"])
+def test_a_failed_move_commit_is_sqlalchemys_error_stores_nothing_and_the_next_one_works(
+    store: Store, active_room: str | None
+) -> None:
+    """The action path answers SQLAlchemy's errors with `unavailable`: a move written on the
+    driver's own connection must fail as one too, and leave the store usable."""
+    match, now = stored_match(store), datetime.now(UTC)
+    with store.engine.begin() as connection:
+        connection.exec_driver_sql("ALTER TABLE actions RENAME TO actions_away")
+    move = ActionWrite(match.id, 1, 0, {"type": "avoid"}, now, active_room=active_room)
+    with pytest.raises(SQLAlchemyError):
+        store.record_action(move)
+    with store.engine.begin() as connection:
+        connection.exec_driver_sql("ALTER TABLE actions_away RENAME TO actions")
+    assert store.match_actions(match.id) == []
+    store.record_action(move)
+    assert [stored.ply for stored in store.match_actions(match.id)] == [1]
 
 
 def test_writes_that_wait_for_a_commit_share_the_next_one() -> None:
