@@ -9,7 +9,8 @@ second of CPU. The strong bot thinks ``--seconds`` of the process's own CPU per 
 (default 1, so other jobs on the machine do not weaken it; it stops sooner once the
 search has settled the move), or a fixed ``--playouts`` count. ``--jobs 2`` plays two
 matches at once, each on a core of its own; every match is seeded alone, so the figures
-do not depend on it. Then the Scoundrel solver on deals 0, 1, 2, ...: CPU time and
+do not depend on it, and ``--first`` splits a long run (``--first 100 --matches 100`` plays
+seeds 100 to 199). Then the Scoundrel solver on deals 0, 1, 2, ...: CPU time and
 tables searched per deal and the share of winnable deals (95% interval), so far after
 every hundred deals.
 
@@ -109,17 +110,18 @@ def duel(
     options: dict[str, Any],
     hero: str,
     villain: str,
-    matches: int,
+    seeds: range,
     budget: dict[str, Any],
     jobs: int,
 ) -> Tally:
-    """Match ``i`` on seed ``i``, seats alternating; ``jobs`` worker processes at once, each
-    on a core of its own (every match is seeded alone, so the figures do not change)."""
+    """A match on each seed, seats alternating; ``jobs`` worker processes at once, each on
+    a core of its own (every match is seeded alone, so the figures do not change, and a run
+    split by ``--first`` adds up to the whole)."""
     one = functools.partial(seeded_match, game.name, options, hero, villain, budget)
     if jobs == 1:
-        return merged(map(one, range(matches)))
+        return merged(map(one, seeds))
     with multiprocessing.Pool(jobs, initializer=pin_worker) as pool:
-        return merged(pool.imap(one, range(matches)))
+        return merged(pool.imap(one, seeds))
 
 
 def seeded_match(
@@ -167,7 +169,7 @@ def report(game: str, hero: str, villain: str, tally: Tally) -> None:
 
 
 def bot_figures(
-    matches: int, budget: dict[str, Any], only: str | None, table: str | None, jobs: int
+    seeds: range, budget: dict[str, Any], only: str | None, table: str | None, jobs: int
 ) -> None:
     per_move = (
         f"{budget['playouts']} playouts"
@@ -189,7 +191,7 @@ def bot_figures(
             for label, options in TABLES.get(game.name, [(game.name, {})]):
                 if table and label != table:
                     continue
-                tally = duel(game, options, hero, villain, matches, budget, jobs)
+                tally = duel(game, options, hero, villain, seeds, budget, jobs)
                 report(label, hero, villain, tally)
 
 
@@ -231,11 +233,6 @@ def solver_report(times: list[float], tables: list[int], scores: list[int]) -> N
     )
 
 
-def pin_to_one_core() -> None:
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-
-
 def pin_worker() -> None:
     """Worker k of a pool on core k (counting round the machine's cores)."""
     if hasattr(os, "sched_setaffinity"):
@@ -247,6 +244,9 @@ def pin_worker() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument(
+        "--first", type=int, default=0, help="seed of the first match (to split a long run)"
+    )
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=float, default=1.0, help="strong bot per move")
     budget.add_argument("--playouts", type=int, help="strong bot per move, instead of seconds")
@@ -258,7 +258,6 @@ def main() -> None:
         "--jobs", type=int, default=1, help="matches at once, each worker on its own core"
     )
     args = parser.parse_args()
-    pin_to_one_core()
     # Seconds of the process's own CPU: other jobs on the machine do not shorten a move.
     chosen = (
         {"playouts": args.playouts}
@@ -266,7 +265,8 @@ def main() -> None:
         else {"seconds": args.seconds, "clock": time.process_time}
     )
     if args.only != "scoundrel":
-        bot_figures(args.matches, chosen, args.only, args.table, args.jobs)
+        seeds = range(args.first, args.first + args.matches)
+        bot_figures(seeds, chosen, args.only, args.table, args.jobs)
     if args.only in (None, "scoundrel") and args.deals:
         solver_figures(args.deals)
 
