@@ -56,14 +56,14 @@ class PreparedInsert:
         statement = DIALECT_INSERT[dialect.name](table).on_conflict_do_nothing(index_elements=key)
         compiled = statement.compile(dialect=dialect, column_keys=list(columns))
         self.sql = str(compiled)
-        self.names = compiled.positiontup if dialect.positional else None
+        order = compiled.positiontup if dialect.positional else columns
         # For each parameter in the statement's order: its value's place in a row, and the
         # column's bind processor (None: the value goes as it is).
         self.slots = [
             (columns.index(name), table.c[name].type.dialect_impl(dialect).bind_processor(dialect))
-            for name in (self.names or columns)
+            for name in order
         ]
-        self.columns = columns
+        self.keys = None if dialect.positional else columns  # named parameters: their names
 
     def run(self, driver: Any, rows: Sequence[tuple[Any, ...]]) -> list[bool]:
         """On the driver's connection, in its open transaction; for each row, whether it went in."""
@@ -82,7 +82,7 @@ class PreparedInsert:
             values[place] if process is None else process(values[place])
             for place, process in self.slots
         ]
-        return params if self.names else dict(zip(self.columns, params, strict=True))
+        return params if self.keys is None else dict(zip(self.keys, params, strict=True))
 
 
 def _driver(connection: Connection) -> Any:
