@@ -152,6 +152,10 @@ class LastAction(BaseModel):
     action: dict[str, Any]
     text: str = Field(description="the engine's notation, e.g. 'take 7C weapon'")
     computer: bool = Field(False, description="the computer made this move")
+    took: list[str] = Field(
+        description="the open cards the move took that the action does not name (a forest "
+        "position's card, a discard pile's top)"
+    )
 
 
 class RematchStatus(BaseModel):
@@ -329,6 +333,7 @@ class Step(BaseModel):
     text: str | None
     view: dict[str, Any]
     computer: bool = Field(description="the computer made this move")
+    took: list[str] | None = Field(description="the open cards the move took (as in Move)")
 
 
 class MatchReplay(BaseModel):
@@ -376,6 +381,10 @@ class Move(BaseModel):
     action: dict[str, Any]
     text: str
     computer: bool = Field(description="the computer made this move")
+    took: list[str] = Field(
+        description="the open cards the move took that the action does not name (a forest "
+        "position's card, a discard pile's top)"
+    )
 
 
 class RoomMoves(BaseModel):

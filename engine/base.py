@@ -230,6 +230,13 @@ class Game(Protocol[S]):
         where a game states its hidden zones; the leak test and the bots rely on it."""
         ...
 
+    def took(self, state: S, action: Action) -> list[str]:
+        """The open cards that ``action``, applied to ``state``, takes from the table and
+        does not name itself (a forest position's card, a discard pile's top): what everyone
+        saw go, so that a move log can name them once ``state`` is gone. Only for an action
+        that ``apply`` accepts in ``state``."""
+        ...
+
     def state_from_json(self, data: dict[str, Any]) -> S: ...
 
     def notation(self, action: Action) -> str: ...

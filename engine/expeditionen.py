@@ -435,6 +435,11 @@ class ExpeditionenGame:
                 pile[:below], pool = pool[:below], pool[below:]
         return other
 
+    def took(self, state: ExpeditionenState, action: Action) -> list[str]:
+        if action["type"] == "draw" and action["source"] != "deck":
+            return [state.discards[action["source"]][-1]]
+        return []
+
     def state_from_json(self, data: dict[str, Any]) -> ExpeditionenState:
         return ExpeditionenState.from_json(data)
 

@@ -919,6 +919,11 @@ class PilzwanderungGame:
         other.night_deck = night_pool
         return other
 
+    def took(self, state: PilzwanderungState, action: Action) -> list[str]:
+        if action["type"] == "take":
+            return [state.forest[action["position"] - 1]]
+        return list(state.decay) if action["type"] == "take_decay" else []
+
     def state_from_json(self, data: dict[str, Any]) -> PilzwanderungState:
         return PilzwanderungState.from_json(data)
 

@@ -275,6 +275,9 @@ class ScoundrelGame:
         other.dungeon, other.discard = pool[: len(state.dungeon)], pool[len(state.dungeon) :]
         return other
 
+    def took(self, state: ScoundrelState, action: Action) -> list[str]:
+        return []  # a take names its card; an avoid takes none
+
     def state_from_json(self, data: dict[str, Any]) -> ScoundrelState:
         return ScoundrelState.from_json(data)
 

@@ -136,7 +136,7 @@ async def room_moves(room_id: str, rooms: RoomsDep, matches: MatchesDep) -> Room
     except RoomNotFound:
         fail(404, "unknown_room", "no open room with this id", room_id=room_id)
     match = room.match
-    moves = matches.moves(room.game.name, match.id)[: match.version]
+    moves = matches.moves(room.game, match.id, match.version)
     return RoomMoves.model_validate(
         {"room_id": room.id, "match_id": match.id, "match_number": match.number, "moves": moves}
     )

@@ -159,9 +159,9 @@ def advance(
     """Move the live match on by one stored action (stored by this process or another) to
     ``state``, whose ``result`` the caller has asked the game for already."""
     game, match = room.game, room.match
+    match.last_action = last_action(game, match.state, seat, action, by_computer)
     match.state = state
     match.version += 1
-    match.last_action = last_action(game, seat, action, by_computer)
     room.turn_since = time.monotonic()
     if result is not None:
         match.status, match.result = "finished", result

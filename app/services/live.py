@@ -192,13 +192,15 @@ def new_match(
 
 
 def last_action(
-    game: Game[Any], seat: int, action: dict[str, Any], by_computer: bool = False
+    game: Game[Any], before: Any, seat: int, action: dict[str, Any], by_computer: bool = False
 ) -> dict[str, Any]:
+    """A move as the table saw it: who, what, and the open cards it took from ``before``."""
     return {
         "seat": seat,
         "action": action,
         "text": game.notation(action),
         "computer": by_computer,
+        "took": game.took(before, action),
     }
 
 
@@ -207,7 +209,7 @@ def rebuild(loaded: LoadedRoom) -> LiveRoom:
     game = get_game(loaded.room.game)
     row = loaded.match
     moves = [(stored.seat, stored.action) for stored in loaded.actions]
-    *_, state = replay(game, row.seed, row.options, moves)
+    *_, before, state = [None, *replay(game, row.seed, row.options, moves)]
     last = loaded.actions[-1] if loaded.actions else None
     match = LiveMatch(
         row.id,
@@ -216,7 +218,7 @@ def rebuild(loaded: LoadedRoom) -> LiveRoom:
         state,
         row.status,
         version=len(moves),
-        last_action=None if last is None else last_action(game, *astuple(last)[1:]),
+        last_action=None if last is None else last_action(game, before, *astuple(last)[1:]),
         result=game.result(state),
     )
     if row.status == ABANDONED and row.result is not None:  # ended by a player's choice

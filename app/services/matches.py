@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.services.live import last_action
 from app.storage.repositories import Store
 from engine import Game, get_game, replay
 from engine.scoundrel_solver import OutOfBudget, solve
@@ -51,19 +52,16 @@ class MatchService:
             return False
         return self.store.match_held_by(match_id, player)
 
-    def moves(self, game_name: str, match_id: int) -> list[dict[str, Any]]:
-        """The moves of a match so far, for the table's move log after a reload (actions are
-        public, ``engine.Game``)."""
-        game = get_game(game_name)
+    def moves(self, game: Game[Any], match_id: int, upto: int) -> list[dict[str, Any]]:
+        """The first ``upto`` moves of a match, for the table's move log after a reload: each
+        as the table saw it (actions are public, and so are the open cards each took)."""
+        seed, options = self.store.match_start(match_id)
+        stored = self.store.match_actions(match_id)[:upto]
+        befores = replay(game, seed, options, [(move.seat, move.action) for move in stored])
         return [
-            {
-                "ply": stored.ply,
-                "seat": stored.seat,
-                "action": stored.action,
-                "text": game.notation(stored.action),
-                "computer": stored.by_computer,
-            }
-            for stored in self.store.match_actions(match_id)
+            {"ply": move.ply}
+            | last_action(game, before, move.seat, move.action, move.by_computer)
+            for move, before in zip(stored, befores, strict=False)  # befores has one more
         ]
 
     def is_finished(self, match_id: int) -> bool:
@@ -136,7 +134,7 @@ def revealed_steps(
     by_computer: list[bool] | None = None,
 ) -> list[dict[str, Any]]:
     """Each step of a line: the deal, then every action with the table after it, revealed,
-    and whether the computer made it."""
+    whether the computer made it and the open cards it took."""
     computer = by_computer or [False] * len(states)
     return [
         {
@@ -146,8 +144,9 @@ def revealed_steps(
             "text": action and game.notation(action),
             "view": game.view(state, None, reveal=True),
             "computer": by,
+            "took": action and game.took(before, action),
         }
-        for ply, ((seat, action), state, by) in enumerate(
-            zip([(None, None), *moves], states, computer, strict=True)
+        for ply, ((seat, action), before, state, by) in enumerate(
+            zip([(None, None), *moves], [None, *states], states, computer, strict=False)
         )
     ]

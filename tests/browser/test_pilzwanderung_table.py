@@ -276,23 +276,26 @@ def log_names_every_card(page: Page, chips: bool) -> None:
 
 
 def test_the_other_players_last_turn_stays_marked_until_you_act(module_page: NewPage) -> None:
-    # A room of its own: after the reload below, the log names older takes by position only,
-    # and the whole game on the shared room checks that its log names every card.
     duel = seat_two(module_page, "pilzwanderung", DESKTOP)
-    page, other = duel.mover()
-    play_ply(duel)
+    while True:
+        page, other = duel.mover()
+        if play_ply(duel) == "take":
+            break
     marked = other.locator("#board .just-moved")
     expect(marked.first).to_be_attached()
     # These players asked for reduced motion: the mark stays, the glow does not pulse.
     assert marked.first.evaluate("el => getComputedStyle(el).animationName") == "none"
     shots(other, "pilzwanderung-last-turn")
-    # A reload of the tab keeps the marks (the cards taken are kept in its session storage).
+    # A reload of the tab keeps the marks, and the log still names the cards taken (the
+    # server tells each move with the open cards it took).
     named = "els => els.map(el => el.dataset.testid ?? el.closest('[data-testid]').dataset.testid)"
     before = marked.evaluate_all(named)
     other.reload()
     wait_for_state(other)
     expect(other.locator("#log-list .log-turn")).not_to_have_count(0)
     assert marked.evaluate_all(named) == before
+    log_names_every_card(other, chips=True)
+    other.screenshot(path=SCREENSHOTS / "pilzwanderung-log-after-reload.png")
     play_ply(duel)
     expect(other.locator("#board .just-moved, #board .moved-tag")).to_have_count(0)
     if duel.mover()[0] is page:
@@ -786,10 +789,12 @@ def ben_to_move() -> Any:
 
 def marked_after(page: Page, state: Any, moves: list[tuple[int, dict[str, Any]]]) -> Any:
     """Plays `moves` (seat, action) from `state` and draws Anna's table after them, with
-    those moves as the recent ones and the view before them as the previous one."""
+    those moves (and the open cards each took) as the recent ones."""
     game = get_game("pilzwanderung")
     previous = game.view(state, 0)
+    recent = []
     for seat, action in moves:
+        recent.append({"seat": seat, "action": action, "took": game.took(state, action)})
         state = game.apply(state, seat, action)
     message = {
         "seat": 0,
@@ -799,7 +804,6 @@ def marked_after(page: Page, state: Any, moves: list[tuple[int, dict[str, Any]]]
         "last_action": None,
         "result": None,
     }
-    recent = [{"seat": seat, "action": action} for seat, action in moves]
     page.evaluate(RENDER, {"message": message, "seat": 0, "recent": recent, "previous": previous})
     return page.evaluate(MARKED)
 

@@ -8,7 +8,7 @@
 //   render(root, state, ctx)        re-renders the whole snapshot into root (like 2048's actuate)
 // and may export
 //   renderResult(root, state, ctx)  the score breakdown of a finished match
-//   describe(action, ctx)           an element telling an action in words ("played 7♥")
+//   describe(move, ctx)             an element telling a move ({seat, action, took}) in words ("played 7♥")
 //   turnHint(state, ctx)            what to do now, shown in the turn banner
 //   headline(state, ctx)            the end screen's title, when "X won" does not fit
 //   explainClick(event, state, ctx) on your turn, why a click on a card or pile did nothing
@@ -20,10 +20,10 @@
 // `state` is the latest `state` message (the replay builds the same shape from its steps).
 // `ctx`: seat (null for onlookers), readOnly (spectator or replay: no controls), replay (the
 // replay page), pending (an action is on its way), offline (moves cannot be sent now), ui (an
-// object kept across renders of one match, for selections), recent (the last few {seat,
-// action}), previous (the replay only: the view one step before the one shown, so that
-// describe can tell what the shown action took), act(action) (sends one of
-// state.legal_actions), say(text) (one short line under the table), name(seat), rerender().
+// object kept across renders of one match, for selections), recent (the last few moves,
+// {seat, action, took, ...} as describe takes them), previous (the replay only: the view one
+// step before the one shown), act(action) (sends one of state.legal_actions), say(text) (one
+// short line under the table), name(seat), rerender().
 
 /** True when two actions are the same intention (same fields, same values). */
 export function sameAction(a, b) {

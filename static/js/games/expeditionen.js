@@ -495,11 +495,11 @@ export function logNotes(moves, state, ctx) {
   return notes;
 }
 
-export function describe(action) {
+export function describe({ action, took }) {
   if (action.type === "draw") {
     if (action.source === "deck") return h("span", {}, t("ex.did.draw_deck"));
-    const [before, after] = t("ex.did.draw_pile").split("{suit}");
-    return h("span", {}, before, suitIcon(action.source), after ?? "");
+    const parts = t("ex.did.draw_pile").split(/(\{card\}|\{suit\})/);
+    return h("span", {}, parts.map((part) => ({ "{card}": cardChip(took[0]), "{suit}": suitIcon(action.source) })[part] ?? part));
   }
   const [before, after] = t(`ex.did.${action.type}`).split("{card}");
   return h("span", {}, before, cardChip(action.card), after ?? "");

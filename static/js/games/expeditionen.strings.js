@@ -68,7 +68,7 @@ export default {
     "ex.did.play": "played {card}",
     "ex.did.discard": "discarded {card}",
     "ex.did.draw_deck": "drew from the draw pile",
-    "ex.did.draw_pile": "took from the {suit} discard pile",
+    "ex.did.draw_pile": "took {card} from the {suit} discard pile",
   },
   de: {
     "game.expeditionen.blurb": "Steigende Expeditionen bauen, auf die guten wetten.",
@@ -136,6 +136,6 @@ export default {
     "ex.did.play": "{card} angelegt",
     "ex.did.discard": "{card} abgelegt",
     "ex.did.draw_deck": "vom Ziehstapel gezogen",
-    "ex.did.draw_pile": "vom {suit}-Ablagestapel genommen",
+    "ex.did.draw_pile": "{card} vom {suit}-Ablagestapel genommen",
   },
 };

@@ -68,16 +68,16 @@ function arrive(marks, seat, code, tag) {
   if (role === "moon") marks.discard.push({ tag, put: (top) => top === code });
 }
 
-function markMove(marks, { seat, action }, view, ctx) {
+function markMove(marks, { seat, action, took }, view, ctx) {
   const name = ctx.name(seat);
-  const took = t("pw.tag.took", { name });
+  const tag = t("pw.tag.took", { name });
   const side = marks.sides[seat];
   if (action.type === "take") {
     if (view.forest[action.position - 1]?.cost > 0) side.stats.add("sticks");
-    arrive(marks, seat, before(action, ctx)?.forest[action.position - 1], took);
+    arrive(marks, seat, took[0], tag);
   } else if (action.type === "take_decay") {
-    marks.decay = took;
-    for (const code of before(action, ctx)?.decay ?? []) arrive(marks, seat, code, took);
+    marks.decay = tag;
+    for (const code of took) arrive(marks, seat, code, tag);
   } else if (action.type === "place_pan") side.pans += 1;
   else if (action.type === "cook") {
     side.dishes += 1;
@@ -534,62 +534,6 @@ function legend(view) {
         h("li", {}, t("pw.legend_night")))));
 }
 
-/** What a take took, for describe() and the marks: the forest and decay pile before each
-    action this page saw arrive, kept per action object for the whole match (the log names every
-    card), and for the last few actions also in the tab's session storage, by the version each
-    led to, so that after a reload the table still marks the other player's last turn (the
-    log, rebuilt from the server, then names a take's position only). */
-function remember(state, ctx) {
-  if (state.version === undefined || !ctx.ui) return;
-  const last = state.last_action;
-  const seen = ctx.ui.seen;
-  ctx.ui.match = state.match_id;
-  if (last && seen?.version === state.version - 1) {
-    ctx.ui.took ??= new WeakMap();
-    ctx.ui.took.set(last.action, seen);
-    keep(state.match_id, state.version, seen);
-  }
-  if (seen?.version !== state.version) {
-    ctx.ui.seen = { version: state.version, forest: state.view.forest.map((slot) => slot.card), decay: [...state.view.decay] };
-  }
-  ctx.ui.faces = state.view.card_faces;
-}
-
-const KEPT = 4;
-
-function stored(match) {
-  try {
-    return JSON.parse(sessionStorage.getItem(`pw.before.${match}`) ?? "{}");
-  } catch {
-    return {};
-  }
-}
-
-function keep(match, version, seen) {
-  const all = { ...stored(match), [version]: seen };
-  const newest = Object.keys(all).map(Number).sort((a, b) => b - a).slice(0, KEPT);
-  try {
-    sessionStorage.setItem(`pw.before.${match}`, JSON.stringify(Object.fromEntries(newest.map((v) => [v, all[v]]))));
-  } catch {
-    // No storage (private mode, full): after a reload a take is told by its position alone.
-  }
-}
-
-function before(action, ctx) {
-  const took = ctx?.ui?.took?.get(action);
-  if (took) return took;
-  // The newest action, told (in the banner) before the table is drawn with it.
-  const seen = ctx?.ui?.seen;
-  const entry = (ctx?.recent ?? []).find((move) => move.action === action);
-  if (seen && entry?.version === seen.version + 1) return seen;
-  const kept = entry ? stored(ctx.ui?.match)[entry.version] : null;
-  if (kept) return kept;
-  // The replay hands over the view one step before the action it shows.
-  const previous = ctx?.previous;
-  if (!previous || ctx.recent?.[0]?.action !== action) return null;
-  return { forest: previous.forest.map((slot) => slot.card), decay: [...previous.decay] };
-}
-
 /** A card in a move's words: its chip (rank and suit) and, unless `short`, its name on playing
     cards; its name alone under the mushroom faces (where no rank or suit is shown). */
 function named(code, ctx, short = false) {
@@ -606,7 +550,7 @@ function namedList(codes, ctx) {
 
 export function render(root, state, ctx) {
   const view = state.view;
-  remember(state, ctx);
+  if (ctx.ui) ctx.ui.faces = view.card_faces;
   const { top, bottom } = seats(view);
   const marks = marksFor(state, ctx);
   fill(root, h("div", { class: ["pw-layout", `pw-faces-${view.card_faces}`, myTurn(state, ctx) && "is-my-turn"] },
@@ -620,20 +564,14 @@ export function render(root, state, ctx) {
   if (confirm && !root.querySelector(".pw-dialog").contains(document.activeElement)) confirm.focus({ preventScroll: true });
 }
 
-export function describe(action, ctx) {
+export function describe({ action, took }, ctx) {
   const name = (rank) => t(`pw.kind.${rank}`);
-  const earlier = before(action, ctx);
   switch (action.type) {
     case "take": {
-      const code = earlier?.forest[action.position - 1];
-      if (!code) return h("span", {}, t("pw.did.take_plain", { n: action.position }));
       const [head, tail] = t("pw.did.take", { n: action.position }).split("{card}");
-      return h("span", {}, head, named(code, ctx), tail ?? "");
+      return h("span", {}, head, named(took[0], ctx), tail ?? "");
     }
-    case "take_decay": {
-      const cards = earlier?.decay ?? [];
-      return h("span", {}, t("pw.did.take_decay"), cards.length ? [" ", namedList(cards, ctx)] : null);
-    }
+    case "take_decay": return h("span", {}, t("pw.did.take_decay"), " ", namedList(took, ctx));
     case "place_pan": return h("span", {}, t("pw.did.place_pan"));
     case "sell": {
       const n = action.day + 2 * action.night;

@@ -128,7 +128,6 @@ export default {
     "pw.hint.choose": "Click a glowing forest card, or choose an action below.",
 
     "pw.did.take": "took {card} from position {n}",
-    "pw.did.take_plain": "took the card at position {n}",
     "pw.did.take_decay": "took the decay pile",
     "pw.did.cook": "cooked {n} × {name}",
     "pw.did.cook_extras": " with {extras}",
@@ -273,7 +272,6 @@ export default {
     "pw.hint.choose": "Klick auf eine leuchtende Waldkarte oder wähl unten eine Aktion.",
 
     "pw.did.take": "{card} von Position {n} genommen",
-    "pw.did.take_plain": "die Karte an Position {n} genommen",
     "pw.did.take_decay": "den Verfallsstapel genommen",
     "pw.did.cook": "{n} × {name} gebraten",
     "pw.did.cook_extras": " mit {extras}",

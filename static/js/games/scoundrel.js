@@ -200,7 +200,7 @@ export function render(root, state, ctx) {
     revealedDungeon(view)));
 }
 
-export function describe(action) {
+export function describe({ action }) {
   if (action.type === "avoid") return h("span", {}, t("sc.did.avoid"));
   const code = action.card;
   const key = kind(code) === "monster" ? (action.weapon ? "sc.did.fight_weapon" : "sc.did.fight_bare") : `sc.did.${kind(code)}`;

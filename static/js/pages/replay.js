@@ -38,7 +38,7 @@ function stateAt(index) {
     to_move: step.view.to_move ?? null,
     view: step.view,
     legal_actions: [],
-    last_action: step.action ? { seat: step.seat, action: step.action, text: step.text } : null,
+    last_action: step.action ? { seat: step.seat, action: step.action, text: step.text, took: step.took } : null,
     result: index === lastStep() ? (showingBest() ? replay.analysis.result : replay.match.result) : null,
     players: replay.match.players.map((player, seat) => ({ seat, name: player, connected: false })),
   };
@@ -66,7 +66,7 @@ function stepText(state) {
   if (!last) return [h("strong", {}, t("replay.start"))];
   return [
     h("strong", {}, `${showingBest() ? t("replay.line_best") : name(last.seat)}:`),
-    replay.game.describe ? replay.game.describe(last.action, context(state)) : h("span", {}, last.text),
+    replay.game.describe ? replay.game.describe(last, context(state)) : h("span", {}, last.text),
   ];
 }
 

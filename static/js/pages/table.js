@@ -175,7 +175,7 @@ function lastMove() {
   const moves = turn.length ? turn : [last];
   const seat = moves[0].seat;
   const who = seat === shell.seat ? t("table.you_did") : playerName(seat);
-  const words = moves.map((move) => shell.game.describe(move.action, context()));
+  const words = moves.map((move) => shell.game.describe(move, context()));
   return h("span", { class: "last-move banner-hint", "data-testid": "last-move" },
     h("span", {}, t("table.last_move", { name: who })), h("span", {}, words.flatMap((move, i) => (i ? [", ", move] : [move]))));
 }
@@ -225,7 +225,7 @@ function renderLog() {
         h("span", { class: "log-who" }, mine ? t("table.you") : playerName(move.seat),
           standIn ? h("span", { class: "log-computer" }, ` (${t("log.by_computer")})`) : null),
         " ",
-        h("span", { class: "log-what" }, turn.flatMap((m, k) => (k ? [", ", shell.game.describe(m.action, ctx)] : [shell.game.describe(m.action, ctx)])))));
+        h("span", { class: "log-what" }, turn.flatMap((m, k) => (k ? [", ", shell.game.describe(m, ctx)] : [shell.game.describe(m, ctx)])))));
     }
     for (const content of breaks.get(i) ?? []) items.push(h("li", { class: "log-note" }, content));
   }
@@ -261,14 +261,14 @@ async function loadLog() {
   if (shell.state?.match_number !== match) return true;
   if (data.match_number !== match) return false;  // a new match: its state brings its own fetch
   if (data.moves.length < shell.state.version) return true;
-  shell.log = data.moves.map(({ ply, seat, action, computer }) => ({ ply, seat, action, computer }));
+  shell.log = data.moves;
   shell.logVersion = data.moves.length;
   renderBanner();
   renderLog();
   // The board shows the last moves; redrawn only when they were unknown (after a reload),
   // since a redraw under a pointer in mid-click would swallow that click.
   if (shell.recent.length === 0 && shell.log.length) {
-    shell.recent = shell.log.slice(-4).map((move) => ({ ...move, version: move.ply + 1 }));
+    shell.recent = shell.log.slice(-4);
     renderBoard();
   }
   return false;
@@ -281,8 +281,7 @@ function extendLog(message, resync) {
     return;
   }
   if (!resync && message.last_action && shell.logVersion === message.version - 1) {
-    const { seat, action, computer } = message.last_action;
-    shell.log = [...shell.log, { ply: message.version, seat, action, computer }];
+    shell.log = [...shell.log, { ply: message.version, ...message.last_action }];
     shell.logVersion = message.version;
   } else if (shell.logVersion !== message.version) {
     fetchLog();
@@ -598,7 +597,7 @@ function receiveState(message, { resync = false } = {}) {
     shell.logVersion = message.version === 0 ? 0 : null;
   }
   const before = shell.state && !resync && message.match_number === shell.state.match_number ? snapshotCards(board) : null;
-  if (message.last_action && !resync) shell.recent = [...shell.recent, { ...message.last_action, version: message.version }].slice(-4);
+  if (message.last_action && !resync) shell.recent = [...shell.recent, message.last_action].slice(-4);
   shell.state = message;
   extendLog(message, resync);
   shell.seat = message.seat;
