@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -211,6 +212,12 @@ class ExpeditionenView(TypedDict, total=False):
     draw_pile_cards: list[str]  # revealed only
 
 
+def seat_view(table: View, state: ExpeditionenState, seat: int | None) -> View:
+    """One viewer's view: the table's (shared, not copied) with the seat and its own hand."""
+    hand = sorted(state.hands[seat], key=sort_key) if seat is not None else None
+    return {"seat": seat, **table, "hand": hand}
+
+
 class ExpeditionenGame:
     name: ClassVar[str] = "expeditionen"
     title: ClassVar[dict[str, str]] = {"de": "Expeditionen", "en": "Expeditions"}
@@ -356,9 +363,24 @@ class ExpeditionenGame:
         return new
 
     def view(self, state: ExpeditionenState, seat: int | None, *, reveal: bool = False) -> View:
+        view = seat_view(self._table(state), state, seat)
+        if reveal:
+            view["hands"] = [sorted(hand, key=sort_key) for hand in state.hands]
+            view["draw_pile_cards"] = list(state.draw_pile)
+            for s, pile in state.discards.items():
+                view["discards"][s]["cards"] = list(pile)
+        return view
+
+    def views(
+        self, state: ExpeditionenState, seats: Iterable[int | None]
+    ) -> dict[int | None, View]:
+        table = self._table(state)
+        return {seat: seat_view(table, state, seat) for seat in seats}
+
+    def _table(self, state: ExpeditionenState) -> View:
+        """What every viewer sees: all of a view but its seat and hand."""
         over = state.phase == "over"
-        view: View = {
-            "seat": seat,
+        return {
             "round": state.round,
             "rounds": state.rounds,
             "tiebreak": max(0, state.round - state.rounds),
@@ -367,7 +389,6 @@ class ExpeditionenGame:
             "dealer": state.dealer,
             "to_move": None if over else state.to_move,
             "phase": state.phase,
-            "hand": sorted(state.hands[seat], key=sort_key) if seat is not None else None,
             "hand_counts": [len(hand) for hand in state.hands],
             "expeditions": [
                 {s: {"cards": list(side[s]), "score": expedition_score(side[s])} for s in SUITS}
@@ -383,12 +404,6 @@ class ExpeditionenGame:
             "totals": totals(state),
             "result": outcome_json(self.result(state)),
         }
-        if reveal:
-            view["hands"] = [sorted(hand, key=sort_key) for hand in state.hands]
-            view["draw_pile_cards"] = list(state.draw_pile)
-            for s, pile in state.discards.items():
-                view["discards"][s]["cards"] = list(pile)
-        return view
 
     def is_over(self, state: ExpeditionenState) -> bool:
         return state.phase == "over"

@@ -51,6 +51,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -626,6 +627,18 @@ class PilzwanderungView(TypedDict, total=False):
     night_deck_cards: list[str]  # revealed only
 
 
+def seat_view(table: View, state: PilzwanderungState, seat: int | None) -> View:
+    """One viewer's view: the table's (shared, not copied) with the seat and its own hand
+    (without its night cards when those lie open in the display)."""
+    hand: list[str] | None = None
+    if seat is not None:
+        own = state.hands[seat]
+        open_nights = state.night_cards == "open"
+        shown = [card for card in own if ROLE[card] != NIGHT] if open_nights else own
+        hand = sorted(shown, key=hand_sort_key)
+    return {"seat": seat, **table, "hand": hand}
+
+
 class PilzwanderungGame:
     name: ClassVar[str] = "pilzwanderung"
     title: ClassVar[dict[str, str]] = {"de": "Pilzwanderung", "en": "Pilzwanderung"}
@@ -815,16 +828,25 @@ class PilzwanderungGame:
         raise IllegalAction("Discard only after taking a poison mushroom, when asked to.")
 
     def view(self, state: PilzwanderungState, seat: int | None, *, reveal: bool = False) -> View:
+        view = seat_view(self._table(state), state, seat)
+        if reveal:
+            view["hands"] = [sorted(cards, key=hand_sort_key) for cards in state.hands]
+            view["draw_pile_cards"] = list(state.draw_pile)
+            view["night_deck_cards"] = list(state.night_deck)
+            view["discard"]["cards"] = list(state.discard)
+        return view
+
+    def views(
+        self, state: PilzwanderungState, seats: Iterable[int | None]
+    ) -> dict[int | None, View]:
+        table = self._table(state)
+        return {seat: seat_view(table, state, seat) for seat in seats}
+
+    def _table(self, state: PilzwanderungState) -> View:
+        """What every viewer sees: all of a view but its seat and hand."""
         over = state.phase == "over"
-        open_nights = state.night_cards == "open"
-        hand: list[str] | None = None
-        if seat is not None:
-            own = state.hands[seat]
-            shown = [card for card in own if ROLE[card] != NIGHT] if open_nights else own
-            hand = sorted(shown, key=hand_sort_key)
         must = len(state.hands[state.to_move]) - hand_limit(state, state.to_move)
-        view: View = {
-            "seat": seat,
+        return {
             "first": state.first,
             "to_move": None if over else state.to_move,
             "phase": state.phase,
@@ -833,7 +855,6 @@ class PilzwanderungGame:
             "counts": state.counts,
             "night_cards": state.night_cards,
             "card_faces": state.card_faces,
-            "hand": hand,
             "forest": [
                 {"position": index, "card": card, "cost": cost(index)}
                 for index, card in enumerate(state.forest, start=1)
@@ -846,12 +867,6 @@ class PilzwanderungGame:
             "displays": [display(state, side) for side in SEATS],
             "result": outcome_json(self.result(state)),
         }
-        if reveal:
-            view["hands"] = [sorted(cards, key=hand_sort_key) for cards in state.hands]
-            view["draw_pile_cards"] = list(state.draw_pile)
-            view["night_deck_cards"] = list(state.night_deck)
-            view["discard"]["cards"] = list(state.discard)
-        return view
 
     def is_over(self, state: PilzwanderungState) -> bool:
         return state.phase == "over"

@@ -18,6 +18,7 @@ where the rules leave a case open:
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -222,6 +223,11 @@ class ScoundrelGame:
         if reveal:
             shown["dungeon"] = list(state.dungeon)
         return shown
+
+    def views(self, state: ScoundrelState, seats: Iterable[int | None]) -> dict[int | None, View]:
+        """The one view (the player's and a spectator's are the same), shared by all."""
+        shown = self.view(state, None)
+        return dict.fromkeys(seats, shown)
 
     def is_over(self, state: ScoundrelState) -> bool:
         return state.phase == "over"

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
-from fastapi.templating import Jinja2Templates
 
 from app.routes.deps import MatchesDep, PlayerDep, RoomsDep, SettingsDep
 from app.services.refusals import RoomNotFound
 from engine import games
 
+if TYPE_CHECKING:
+    from fastapi.templating import Jinja2Templates
+
 TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
-TEMPLATES = Jinja2Templates(directory=TEMPLATE_DIR)
 
 router = APIRouter(include_in_schema=False)
 
@@ -28,11 +30,19 @@ def rule_games() -> list[dict[str, Any]]:
     ]
 
 
-TEMPLATES.env.globals["rule_games"] = rule_games
+@functools.cache
+def templates() -> Jinja2Templates:
+    """Jinja2, loaded with the first page: a process that only plays (websockets and the
+    API) never needs its 2 MB."""
+    from fastapi.templating import Jinja2Templates
+
+    loaded = Jinja2Templates(directory=TEMPLATE_DIR)
+    loaded.env.globals["rule_games"] = rule_games
+    return loaded
 
 
 def page(request: Request, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
-    return TEMPLATES.TemplateResponse(request, template, context, status_code=status_code)
+    return templates().TemplateResponse(request, template, context, status_code=status_code)
 
 
 def not_found(request: Request, what: str) -> HTMLResponse:

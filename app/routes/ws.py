@@ -141,7 +141,6 @@ async def serve(
             websocket, room_id, "unknown_room", "no open room with this id", CLOSE_UNKNOWN_ROOM
         )
         return None
-    connection.start()
     WS_CONNECTIONS.inc()
     try:
         while True:

@@ -54,8 +54,9 @@ def state_texts(room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience,
         "tally": room.tally(),
         "rematch": {"requested_by": sorted(room.rematch)} if over else None,
     }
+    views = game.views(match.state, audiences)
     texts = {}
-    for seat in audiences:
+    for seat, view in views.items():
         moves = to_move is not None and seat == to_move
         legal = game.legal_actions(match.state, seat) if moves else []
         texts[seat] = dumps(
@@ -63,7 +64,7 @@ def state_texts(room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience,
                 "type": "state",
                 "seat": seat,
                 **common,
-                "view": game.view(match.state, seat),
+                "view": view,
                 "legal_actions": legal,
             }
         )

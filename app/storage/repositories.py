@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -15,7 +16,6 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Dialect, Engine, Table, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -39,7 +39,6 @@ ACTION_COLUMNS = select(
     ActionRow.ply, ActionRow.seat, ActionRow.action, ActionRow.by_computer
 ).order_by(ActionRow.ply)
 INSERTED_ACTION_COLUMNS = ("match_id", "ply", "seat", "action", "created_at", "by_computer")
-DIALECT_INSERT = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 
 class PreparedInsert:
@@ -53,7 +52,9 @@ class PreparedInsert:
     def __init__(
         self, dialect: Dialect, table: Table, columns: tuple[str, ...], key: tuple[str, ...]
     ) -> None:
-        statement = DIALECT_INSERT[dialect.name](table).on_conflict_do_nothing(index_elements=key)
+        # The dialect's own module only: SQLite's server need not load PostgreSQL's (2 MB).
+        insert = importlib.import_module(f"sqlalchemy.dialects.{dialect.name}").insert
+        statement = insert(table).on_conflict_do_nothing(index_elements=key)
         compiled = statement.compile(dialect=dialect, column_keys=list(columns))
         self.sql = str(compiled)
         order = compiled.positiontup if dialect.positional else columns

@@ -153,7 +153,6 @@ def test_fan_out_to_a_stuck_socket_returns_at_once_and_closes_it() -> None:
     async def scenario() -> None:
         broadcaster = LocalBroadcaster()
         stuck = stuck_connection()
-        stuck.start()
         broadcaster.subscribe("room", stuck)
         loop = asyncio.get_running_loop()
         started = loop.time()
@@ -173,7 +172,6 @@ def test_a_connection_whose_queue_overflows_is_closed_as_too_slow() -> None:
         for number in range(9):
             connection.send(f"message {number}")
         assert connection.closing
-        connection.start()
         await asyncio.sleep(0.05)
         socket: StuckSocket = connection.websocket  # type: ignore[assignment]
         assert socket.sent == [] and socket.closed == (CLOSE_TOO_SLOW, socket.closed[1])
@@ -307,7 +305,6 @@ def test_a_text_goes_out_at_once_unless_an_earlier_one_waits() -> None:
             queue_limit=8,
             send_timeout=5,
         )
-        connection.start()
         transport.written = b""
         connection.send("a")
         assert transport.written == b"\x81\x01a"  # written before anything awaited

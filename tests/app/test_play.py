@@ -71,12 +71,13 @@ def test_the_wire_leak_check_catches_a_view_with_one_hidden_card(
 ) -> None:
     room_id, cookies = table.seated_room("expeditionen", preset="short")
     game = table.app.state.rooms.room(room_id).game
-    honest = game.view
+    honest = game.views
 
-    def leaky(state: Any, seat: int | None, **kwargs: Any) -> dict[str, Any]:
-        return {**honest(state, seat, **kwargs), "hint": state.draw_pile[0]}
+    def leaky(state: Any, seats: Any) -> dict[int | None, dict[str, Any]]:
+        views = honest(state, seats).items()
+        return {seat: {**view, "hint": state.draw_pile[0]} for seat, view in views}
 
-    monkeypatch.setattr(game, "view", leaky)
+    monkeypatch.setattr(game, "views", leaky)
     sockets = [stack_socket(table, room_id, cookie) for cookie in cookies]
     leaks = play(table, room_id, sockets, random.Random(11), plies=2)
     close_all(sockets)

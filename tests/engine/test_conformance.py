@@ -67,6 +67,8 @@ def test_random_playout_obeys_the_turn_vocabulary(name: str, seed: int) -> None:
                 assert game.legal_actions(state, viewer) == [], "only the seat to move may act"
             assert not leaks(game, state, viewer, seed), f"viewer {viewer} sees hidden cards"
             assert "seed" not in view, "the seed is never shown"
+        everyone = viewers(game)
+        assert game.views(state, everyone) == {v: game.view(state, v) for v in everyone}
         if seat is None:
             assert game.is_over(state)
             assert game.result(state) is not None
