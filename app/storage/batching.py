@@ -1,8 +1,9 @@
-"""Group commit for the action path on a database over the network (PostgreSQL).
+"""Group commit for the action path, off the event loop.
 
 One thread of its own writes every action the event loop hands it: what queued while the
 previous commit was on its way goes into the next transaction together, so a busy
-process pays one round trip and one commit for many moves instead of one each. Each
+process pays one round trip (PostgreSQL) and one commit for many moves instead of one
+each, and the loop serves other rooms while the driver writes (it lets go of the GIL). Each
 write's future is answered only after its commit (stored, then published). The queue
 needs no bound of its own: a room's lock lets each room wait for at most one write.
 """

@@ -155,15 +155,13 @@ class Store:
             engine.dialect, ACTIONS, INSERTED_ACTION_COLUMNS, key=("match_id", "ply")
         )
         self._driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
-        # On a database over the network (PostgreSQL) the action path's commits run on a
-        # thread of their own, so that the event loop serves every other room meanwhile.
-        self._batcher = (
-            BatchWriter(self.record_actions) if engine.dialect.name != "sqlite" else None
-        )
+        # The action path's commits run on a thread of their own, so that the event loop
+        # serves every other room meanwhile (the driver lets go of the GIL while it writes).
+        self._batcher = BatchWriter(self.record_actions)
+        self._remote = engine.dialect.name != "sqlite"
 
     def close(self) -> None:
-        if self._batcher is not None:
-            self._batcher.close()
+        self._batcher.close()
         if self._writer is not None:
             self._writer.close()
             self._writer = None
@@ -171,7 +169,7 @@ class Store:
     async def off_loop(self, query: Callable[..., T], *args: Any) -> T:
         """Run a query in a worker thread when the database is over the network (every
         room of the process goes on meanwhile); SQLite's local reads stay on the loop."""
-        if self._batcher is None:
+        if not self._remote:
             return query(*args)
         return await asyncio.to_thread(query, *args)
 
@@ -277,13 +275,9 @@ class Store:
     # The action path
 
     async def store_action(self, write: ActionWrite) -> None:
-        """Store one action, or raise PlyTaken. On a database over the network the write
-        leaves the event loop and shares its commit with whatever else waits
-        (app/storage/batching.py); SQLite's local commit is faster than the hop."""
-        if self._batcher is None:
-            self.record_action(write)
-        else:
-            await self._batcher.write(write)
+        """Store one action, or raise PlyTaken. The write leaves the event loop and shares
+        its commit with whatever else waits (app/storage/batching.py)."""
+        await self._batcher.write(write)
 
     def record_action(self, write: ActionWrite) -> None:
         """Store one action now; raise PlyTaken when that ply is already stored."""
