@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from engine import get_game
 from engine.expeditionen import ExpeditionenState
-from tests.browser.conftest import NewPage, screenshot
+from tests.browser.conftest import DESKTOP, SCREENSHOTS, NewPage, screenshot
 from tests.browser.players import (
     Duel,
     StateLog,
@@ -24,6 +24,11 @@ from tests.browser.players import (
 )
 
 HAND = "#board button.card[data-testid^='hand-']"
+SIZES = {
+    "phone": {"width": 390, "height": 844},
+    "landscape": {"width": 844, "height": 390},
+    "desktop": DESKTOP,
+}
 
 
 @pytest.fixture(scope="module")
@@ -145,6 +150,23 @@ def test_the_opponents_last_move_is_highlighted(duel: Duel) -> None:
     expect(other.get_by_test_id("last-move")).to_contain_text("played")
     expect(other.get_by_test_id("last-move")).to_contain_text("drew from the draw pile")
     screenshot(other, "expeditionen-table")
+
+
+def test_a_draw_from_a_discard_pile_names_the_card_it_took(duel: Duel) -> None:
+    page, other = duel.mover()
+    suit = select_card(page, only_playable=False)[-1]
+    act_and_wait(page, page.get_by_test_id("discard").click, (other,))
+    act_and_wait(page, page.get_by_test_id("draw-deck").click, (other,))
+    other.locator(f"{HAND}:not([data-card$='{suit}'])").first.click()
+    act_and_wait(other, other.get_by_test_id("discard").click, (page,))
+    act_and_wait(other, other.get_by_test_id(f"draw-{suit}").click, (page,))
+    last = page.get_by_test_id("last-move")
+    expect(last).to_contain_text(re.compile(r"took .+ from the .*discard pile"))
+    expect(last.locator(".card-chip")).to_have_count(2)  # the card discarded, the card taken
+    for label, size in SIZES.items():
+        page.set_viewport_size(size)
+        page.screenshot(path=SCREENSHOTS / f"expeditionen-took-from-pile-{label}.png")
+    page.set_viewport_size(DESKTOP)
 
 
 def test_a_turn_can_be_played_with_the_keyboard(duel: Duel) -> None:

@@ -295,7 +295,7 @@ def test_the_other_players_last_turn_stays_marked_until_you_act(module_page: New
     expect(other.locator("#log-list .log-turn")).not_to_have_count(0)
     assert marked.evaluate_all(named) == before
     log_names_every_card(other, chips=True)
-    other.screenshot(path=SCREENSHOTS / "pilzwanderung-log-after-reload.png")
+    shots(other, "pilzwanderung-log-after-reload")
     play_ply(duel)
     expect(other.locator("#board .just-moved, #board .moved-tag")).to_have_count(0)
     if duel.mover()[0] is page:
