@@ -147,15 +147,18 @@ class Tally(BaseModel):
     matches: int = Field(description="finished matches in this room")
 
 
+TOOK = (
+    "the open cards the move took that the action does not name (a forest position's card, "
+    "a discard pile's top)"
+)
+
+
 class LastAction(BaseModel):
     seat: int
     action: dict[str, Any]
     text: str = Field(description="the engine's notation, e.g. 'take 7C weapon'")
     computer: bool = Field(False, description="the computer made this move")
-    took: list[str] = Field(
-        description="the open cards the move took that the action does not name (a forest "
-        "position's card, a discard pile's top)"
-    )
+    took: list[str] = Field(description=TOOK)
 
 
 class RematchStatus(BaseModel):
@@ -381,10 +384,7 @@ class Move(BaseModel):
     action: dict[str, Any]
     text: str
     computer: bool = Field(description="the computer made this move")
-    took: list[str] = Field(
-        description="the open cards the move took that the action does not name (a forest "
-        "position's card, a discard pile's top)"
-    )
+    took: list[str] = Field(description=TOOK)
 
 
 class RoomMoves(BaseModel):

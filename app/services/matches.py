@@ -55,8 +55,8 @@ class MatchService:
     def moves(self, game: Game[Any], match_id: int, upto: int) -> list[dict[str, Any]]:
         """The first ``upto`` moves of a match, for the table's move log after a reload: each
         as the table saw it (actions are public, and so are the open cards each took)."""
-        seed, options = self.store.match_start(match_id)
-        stored = self.store.match_actions(match_id)[:upto]
+        seed, options, played = self.store.match_played(match_id)
+        stored = played[:upto]
         befores = replay(game, seed, options, [(move.seat, move.action) for move in stored])
         return [
             {"ply": move.ply}

@@ -456,13 +456,14 @@ class Store:
             actions = [StoredAction(*row) for row in rows]
             return match, self._names(session, {match.room_id})[match.room_id], actions
 
-    def match_start(self, match_id: int) -> tuple[int, dict[str, Any]]:
-        """A match's seed and options: with its actions, every state it went through."""
+    def match_played(self, match_id: int) -> tuple[int, dict[str, Any], list[StoredAction]]:
+        """A match's seed, options and actions so far: every state it went through."""
         with self.sessions() as session:
             match = session.get(Match, match_id)
             if match is None:
                 raise LookupError(f"no match {match_id}")
-            return match.seed, match.options
+            rows = session.execute(ACTION_COLUMNS.where(ActionRow.match_id == match_id)).all()
+            return match.seed, match.options, [StoredAction(*row) for row in rows]
 
     def match_actions(self, match_id: int) -> list[StoredAction]:
         """Every stored action of a match, in order (a running match's too)."""
