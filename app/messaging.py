@@ -1,8 +1,8 @@
 """Fan-out to websocket connections, behind a small interface.
 
-``LocalBroadcaster`` delivers to the connections of this process. A Redis pub/sub
-broadcaster can take its place for several processes: it would publish the same
-per-audience texts on a channel per room and deliver them to its local connections.
+``LocalBroadcaster`` delivers to the connections of this process. With several processes,
+each fans out only to its own connections: the room changes themselves travel between
+processes over Redis (``app/relay.py``, ``app/services/cluster.py``).
 
 Nothing here waits on a socket: ``Connection.send`` puts the text on the connection's own
 bounded queue, which its writer task drains (``app/connections.py``). So fan-out under a

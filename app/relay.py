@@ -3,7 +3,9 @@
 The database stays the source of truth: a process stores first, then announces what it
 stored here. Announcing never waits: events go on a bounded outbox that a publisher task
 drains in order, everything that queued during the previous publish in one message (so a
-busy process pays one round trip for many moves). Every process subscribes to one channel
+busy process pays one round trip for many moves), on a connection of its own: redis-py's
+client takes a pooled connection per command, which cost more CPU than the publish itself
+(bench/relay.py). Every process subscribes to one channel
 and hands each event of another process to the room service (``app/services/cluster.py``),
 which delivers to its own sockets.
 
@@ -43,6 +45,7 @@ class RedisRelay:
         self.client: redis.Redis = redis.Redis.from_url(
             url, socket_connect_timeout=2, socket_timeout=None, health_check_interval=5
         )
+        self._publisher = self.client.connection_pool.make_connection()
         self._outbox: asyncio.Queue[Event] = asyncio.Queue(OUTBOX_EVENTS)
         self._tasks: list[asyncio.Task[None]] = []
         self.connected = False
@@ -75,6 +78,8 @@ class RedisRelay:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         with contextlib.suppress(Exception):
+            await self._publisher.disconnect()
+        with contextlib.suppress(Exception):
             await self.client.aclose()
 
     async def _publish(self) -> None:
@@ -83,8 +88,10 @@ class RedisRelay:
             while not self._outbox.empty():
                 events.append(self._outbox.get_nowait())
             try:
-                await self.client.publish(CHANNEL, orjson.dumps(events))
+                await self._publisher.send_command("PUBLISH", CHANNEL, orjson.dumps(events))
+                await self._publisher.read_response()
             except (RedisError, OSError) as error:
+                await self._publisher.disconnect()  # the next publish connects afresh
                 # Drop what waits: it is news of stored changes, and the others catch up
                 # from the database once Redis is back.
                 dropped = self._outbox.qsize() + len(events)
