@@ -106,8 +106,9 @@ def alembic_config(url: str) -> Config:
     return config
 
 
-# Databases that a child process brought to the newest schema for this one.
-MIGRATED_BY_CHILD: set[str] = set()
+# Databases known to be at the newest schema, which `ensure_migrated` leaves alone: a child
+# process migrated them for this one (or the tests' fixtures did, once for many tests).
+AT_HEAD: set[str] = set()
 
 
 def migrate(url: str) -> None:
@@ -124,11 +125,11 @@ def migrate_in_child(url: str) -> None:
     Alembic and the migration's own peak would add some 15 MB to the server for good."""
     script = "import sys; from app.storage.db import migrate; migrate(sys.argv[1])"
     subprocess.run([sys.executable, "-c", script, url], cwd=ROOT, check=True)
-    MIGRATED_BY_CHILD.add(url)
+    AT_HEAD.add(url)
 
 
 def ensure_migrated(url: str) -> None:
-    if url not in MIGRATED_BY_CHILD:
+    if url not in AT_HEAD:
         migrate(url)
 
 

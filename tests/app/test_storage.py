@@ -27,32 +27,32 @@ from app.storage.models import Base, Match, Room
 from app.storage.repositories import ActionWrite, PlyTaken, Store
 
 
-def test_migrations_agree_with_the_models(settings: Settings) -> None:
-    migrate(settings.database_url)
-    engine = create_db_engine(settings.database_url)
+def test_migrations_agree_with_the_models(database_url: str) -> None:
+    migrate(database_url)
+    engine = create_db_engine(database_url)
     with engine.connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
         assert compare_metadata(context, Base.metadata) == []
     engine.dispose()
 
 
-def test_migrating_twice_changes_nothing(settings: Settings) -> None:
-    migrate(settings.database_url)
-    migrate(settings.database_url)
-    engine = create_db_engine(settings.database_url)
+def test_migrating_twice_changes_nothing(database_url: str) -> None:
+    migrate(database_url)
+    migrate(database_url)
+    engine = create_db_engine(database_url)
     with engine.connect() as connection:
         assert connection.scalar(text("SELECT count(*) FROM alembic_version")) == 1
     engine.dispose()
 
 
-def test_the_launcher_migrates_in_a_child_and_never_loads_alembic(settings: Settings) -> None:
+def test_the_launcher_migrates_in_a_child_and_never_loads_alembic(database_url: str) -> None:
     script = (
-        "import sys; from app.storage.db import MIGRATED_BY_CHILD, migrate_in_child; "
+        "import sys; from app.storage.db import AT_HEAD, migrate_in_child; "
         "migrate_in_child(sys.argv[1]); "
-        "assert sys.argv[1] in MIGRATED_BY_CHILD and 'alembic' not in sys.modules"
+        "assert sys.argv[1] in AT_HEAD and 'alembic' not in sys.modules"
     )
-    subprocess.run([sys.executable, "-c", script, settings.database_url], check=True, timeout=120)
-    engine = create_db_engine(settings.database_url)
+    subprocess.run([sys.executable, "-c", script, database_url], check=True, timeout=120)
+    engine = create_db_engine(database_url)
     with engine.connect() as connection:
         assert MigrationContext.configure(connection).get_current_revision() is not None
     engine.dispose()
@@ -61,7 +61,6 @@ def test_the_launcher_migrates_in_a_child_and_never_loads_alembic(settings: Sett
 @pytest.fixture
 def store(settings: Settings) -> Iterator[Store]:
     """A migrated database with one room and its match (``stored_match``)."""
-    migrate(settings.database_url)
     engine = create_db_engine(settings.database_url)
     store = Store(engine)
     yield store
@@ -150,7 +149,7 @@ def test_writes_that_wait_for_a_commit_share_the_next_one() -> None:
     ]
 
 
-def test_server_processes_starting_together_migrate_one_after_another(settings: Settings) -> None:
+def test_server_processes_starting_together_migrate_one_after_another(database_url: str) -> None:
     # Each process imports first and says so, then all migrate at the same moment: the go.
     script = (
         "import sys; from app.storage.db import migrate; "
@@ -158,7 +157,7 @@ def test_server_processes_starting_together_migrate_one_after_another(settings: 
     )
     starts = [
         subprocess.Popen(
-            [sys.executable, "-c", script, settings.database_url],
+            [sys.executable, "-c", script, database_url],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -172,7 +171,7 @@ def test_server_processes_starting_together_migrate_one_after_another(settings: 
         start.stdin.write("go\n")
         start.stdin.close()
     assert [start.wait(timeout=120) for start in starts] == [0, 0, 0, 0]
-    engine = create_db_engine(settings.database_url)
+    engine = create_db_engine(database_url)
     with engine.connect() as connection:
         context = MigrationContext.configure(connection)
         assert context.get_current_revision() is not None
