@@ -49,6 +49,12 @@ AVOIDED = -1  # in a line, the card of an avoid
 # the room off, and best lines seldom avoid: tried after entries that keep up to this much
 # less (a third to half fewer tables at the median deal). Order only: same answers.
 AVOID_DOUBT = 8
+# But a first choice that fails can cost tens of thousands of tables to refute where the
+# avoid was the way: the most hopeful option searches up to FIRST_TURN tables, then the
+# avoid up to AVOID_TURN, then every option in order (one that was paused goes on from
+# what it learned). Order only: same answers.
+FIRST_TURN = 1024
+AVOID_TURN = 2048
 
 Take = tuple[int, bool]  # (card, with the weapon); (AVOIDED, False) is an avoid
 Line = tuple[Take, ...]
@@ -60,6 +66,10 @@ Line = tuple[Take, ...]
 Node = tuple[int, tuple[int, ...], tuple[int, ...], int, int, int, bool, int, bool, bool, int]
 Child = tuple[Line, "Node | int"]  # the takes of one option, and its table or final score
 Ends = dict[tuple[int, ...], list[tuple[int, int, int, Line]]]
+
+
+class Pause(Exception):
+    """An option's turn is over."""
 
 
 class OutOfBudget(Exception):
@@ -81,7 +91,8 @@ class Solver:
     beats. ``best`` asks for the ``ceiling`` first and lowers the target to each bound
     found. A failed table is remembered with its health, weapon and limit: the same table
     with no more of any of them cannot do better (more health, a better weapon, a looser
-    limit never hurt: the same line still works). Options are tried most hopeful first.
+    limit never hurt: the same line still works). Options are tried most hopeful first,
+    after a first turn for the most hopeful and one for the avoid (``FIRST_TURN``).
     ``budget`` caps the tables searched (``OutOfBudget``): a safety net for a server."""
 
     def __init__(self, dungeon: Sequence[str], strict_weapons: bool = False,
@@ -90,6 +101,7 @@ class Solver:
         self.deck = tuple(INDEX[card] for card in dungeon)
         self.budget = budget
         self.tables = 0
+        self.pause_at = 1 << 62  # where the current turn ends, in tables
         self.lines: dict[Node, tuple[int, Line, Node | int]] = {}
         self.bounds: dict[tuple[object, ...], list[tuple[int, int, int, int]]] = {}
         self.walks: dict[tuple[object, ...], tuple[Ends, tuple[int, Line], tuple[int, Line]]] = {}
@@ -143,18 +155,50 @@ class Solver:
         self.tables += 1
         if self.budget is not None and self.tables > self.budget:
             raise OutOfBudget
+        if self.tables > self.pause_at:
+            raise Pause
         best = NO_LINE
+        hopeful: list[tuple[Line, Node | int]] = []
         for hope, line, after in self.ranked(node):
             if hope < target:
                 best = hope if hope > best else best
                 break
-            score = after if isinstance(after, int) else self.search(after, target)
+            hopeful.append((line, after))
+        avoid = next((i for i, (line, _) in enumerate(hopeful) if line[0][0] == AVOIDED), 0)
+        early = [(0, FIRST_TURN), (avoid, AVOID_TURN)] if avoid else []
+        done: set[int] = set()
+        for index, turn in [*early, *((index, None) for index in range(len(hopeful)))]:
+            if index in done:
+                continue
+            line, after = hopeful[index]
+            score = self.option(after, target, turn)
+            if score is None:
+                continue
             if score >= target:
                 self.lines[node] = (score, line, after)
                 return score
             best = score if score > best else best
+            done.add(index)
         self.bounds.setdefault(table, []).append((health, weapon, limit, best))
         return best
+
+    def option(self, after: Node | int, target: int, turn: int | None) -> int | None:
+        """What ``search`` answers for an option, or None if its ``turn`` (tables) ran out
+        first: what it learned is kept, and its next turn goes on from there."""
+        if isinstance(after, int):
+            return after
+        if turn is None:
+            return self.search(after, target)
+        outer = self.pause_at
+        self.pause_at = min(outer, self.tables + turn)
+        try:
+            return self.search(after, target)
+        except Pause:
+            if self.pause_at == outer:
+                raise  # the turn of an option above ran out
+            return None
+        finally:
+            self.pause_at = outer
 
     def ranked(self, node: Node) -> list[tuple[int, Line, Node | int]]:
         """The options, most hopeful first: by ceiling, then a final score before a table,

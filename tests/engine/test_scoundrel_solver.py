@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine import get_game
+from engine import get_game, scoundrel_solver
 from engine.scoundrel import DECK, ScoundrelState
 from engine.scoundrel_solver import (
     OutOfBudget,
@@ -92,6 +92,19 @@ def test_solver_agrees_with_brute_force_after_an_avoided_room(seed: int) -> None
     state = GAME.apply(small_dungeon(seed, cards=9), 0, {"type": "avoid"})
     assert state.avoided_last_room
     assert solve(state).score == brute_force(state)
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_early_turns_of_one_table_each_agree_with_brute_force(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Turns this short pause and resume the search at nearly every table.
+    monkeypatch.setattr(scoundrel_solver, "FIRST_TURN", 1)
+    monkeypatch.setattr(scoundrel_solver, "AVOID_TURN", 1)
+    state = small_dungeon(seed, cards=8 + seed % 2)
+    solution = solve(state)
+    assert solution.score == brute_force(state)
+    assert replayed(state, solution.line) == solution.score
 
 
 @pytest.mark.parametrize("seed", range(30))
