@@ -91,9 +91,9 @@ class RedisRelay:
                 await self._publisher.send_command("PUBLISH", CHANNEL, orjson.dumps(events))
                 await self._publisher.read_response()
             except (RedisError, OSError) as error:
-                await self._publisher.disconnect()  # the next publish connects afresh
                 # Drop what waits: it is news of stored changes, and the others catch up
-                # from the database once Redis is back.
+                # from the database once Redis is back. (redis-py has dropped a broken
+                # connection already; the next publish connects afresh.)
                 dropped = self._outbox.qsize() + len(events)
                 while not self._outbox.empty():
                     self._outbox.get_nowait()
