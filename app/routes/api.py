@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, TypeVar
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
+from pydantic import BeforeValidator
 
 from app.protocol import (
     PRINTABLE,
@@ -35,16 +37,19 @@ from app.services.hints import room_hint
 from app.services.identity import COOKIE, COOKIE_MAX_AGE, new_token, token_hash
 from app.services.matches import MatchService
 from app.services.refusals import Refusal, RoomNotFound
+from app.services.searches import SearchesBusy, SearchFailed
 from app.settings import Settings
 from engine import games
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 router = APIRouter(prefix="/api", tags=["api"])
 
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorResponse}}
 TOO_MANY: dict[int | str, dict[str, Any]] = {429: {"model": ErrorResponse}}
 FORBIDDEN: dict[int | str, dict[str, Any]] = {403: {"model": ErrorResponse}}
 CONFLICT: dict[int | str, dict[str, Any]] = {409: {"model": ErrorResponse}}
+BUSY: dict[int | str, dict[str, Any]] = {503: {"model": ErrorResponse}}
 # Every route with input says so: FastAPI would document its own 422 shape, not ours.
 UNPROCESSABLE: dict[int | str, dict[str, Any]] = {422: {"model": ErrorResponse}}
 
@@ -52,6 +57,17 @@ UNPROCESSABLE: dict[int | str, dict[str, Any]] = {422: {"model": ErrorResponse}}
 def fail(status_code: int, code: ErrorCode, message: str, **context: object) -> NoReturn:
     logger.info("refused: %s", message, extra={"code": code, **context})
     raise HTTPException(status_code, detail={"code": code, "message": message})
+
+
+def written_in_digits(value: object) -> object:
+    """A number in a URL is digits, perhaps after a minus: int() would also take "7\\r",
+    " 7" or "٧", which the API documents as no integer."""
+    if isinstance(value, str) and not re.fullmatch(r"-?[0-9]+", value):
+        raise ValueError("not a whole number")
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(written_in_digits)]
 
 
 def room_url(settings: Settings, room_id: str) -> str:
@@ -144,11 +160,11 @@ async def room_moves(room_id: str, rooms: RoomsDep, matches: MatchesDep) -> Room
 
 @router.get(
     "/rooms/{room_id}/hint",
-    responses=NOT_FOUND | UNPROCESSABLE | {409: {"model": ErrorResponse}},
+    responses=NOT_FOUND | UNPROCESSABLE | CONFLICT | BUSY,
     summary="Scoundrel: each legal action's estimated chance of winning, for the seated player",
 )
 def hint(room_id: str, rooms: RoomsDep, matches: MatchesDep, me: PlayerDep) -> RoomHint:
-    # A plain def: FastAPI runs it in its thread pool, so the search never blocks the loop.
+    # A plain def: FastAPI runs it in its thread pool, which waits for the worker process.
     try:
         room = rooms.room(room_id)
     except RoomNotFound:
@@ -158,11 +174,22 @@ def hint(room_id: str, rooms: RoomsDep, matches: MatchesDep, me: PlayerDep) -> R
         fail(404, "not_seated", "only the seated player gets a hint", room_id=room_id)
     match = room.match
     try:
-        found = room_hint(matches.store, room.game, room.id, match.id, match.version, seat)
+        found = searched(room_hint, matches.store, matches.searches, room.game, room.id,
+                         match.id, match.version, seat)
     except Refusal as refusal:
         fail(422 if refusal.code == "illegal" else 409, refusal.code, refusal.message,
              room_id=room_id)
     return RoomHint.model_validate(found)
+
+
+def searched(search: Callable[..., T], *args: Any) -> T:
+    """What a search answers, or 503 when the search workers are busy or one died."""
+    try:
+        return search(*args)
+    except SearchesBusy:
+        fail(503, "unavailable", "the server is busy with other searches; try again shortly")
+    except SearchFailed:
+        fail(503, "unavailable", "the search failed; try again")
 
 
 @router.post(
@@ -256,8 +283,8 @@ def list_matches(
     mine: Annotated[
         bool, Query(description="only matches of rooms this browser holds a seat in")
     ] = False,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0, le=2**31)] = 0,
+    limit: Annotated[WholeNumber, Query(ge=1, le=200)] = 50,
+    offset: Annotated[WholeNumber, Query(ge=0, le=2**31)] = 0,
 ) -> list[MatchSummary]:
     if mine or not settings.public_history:
         if me is None:
@@ -274,7 +301,7 @@ def list_matches(
     summary="A finished match, step by step with every card revealed",
 )
 def replay_match(
-    match_id: int, matches: MatchesDep, me: PlayerDep, settings: SettingsDep
+    match_id: WholeNumber, matches: MatchesDep, me: PlayerDep, settings: SettingsDep
 ) -> MatchReplay:
     replay = visible_match(match_id, matches, me, settings, matches.replay)
     return MatchReplay.model_validate(replay)
@@ -282,14 +309,14 @@ def replay_match(
 
 @router.get(
     "/matches/{match_id}/analysis",
-    responses=NOT_FOUND | UNPROCESSABLE,
+    responses=NOT_FOUND | UNPROCESSABLE | BUSY,
     summary="After a Scoundrel match: the best score the deal allowed and a line reaching it",
 )
 def analyse_match(
-    match_id: int, matches: MatchesDep, me: PlayerDep, settings: SettingsDep
+    match_id: WholeNumber, matches: MatchesDep, me: PlayerDep, settings: SettingsDep
 ) -> MatchAnalysis:
-    # A plain def: FastAPI runs it in its thread pool, so the search never blocks the loop.
-    analysis = visible_match(match_id, matches, me, settings, matches.analysis)
+    # A plain def: FastAPI runs it in its thread pool, which waits for the worker process.
+    analysis = searched(visible_match, match_id, matches, me, settings, matches.analysis)
     return MatchAnalysis.model_validate(analysis)
 
 

@@ -207,6 +207,15 @@ def test_a_room_id_that_no_room_could_have_is_unknown(table: Table, room_id: str
     assert table.client.get(f"/r/{room_id}").status_code == 404
 
 
+@pytest.mark.parametrize("number", ["1%0D", "%201", "1%0A", "%D9%A3", "1_0"])
+def test_a_number_in_an_api_url_is_written_in_digits(table: Table, number: str) -> None:
+    for url in (f"/api/matches/{number}", f"/api/matches/{number}/analysis",
+                f"/api/matches?limit={number}", f"/api/matches?offset={number}"):
+        response = table.client.get(url)
+        assert response.status_code == 422, url
+        assert response.json()["detail"]["code"] == "malformed"
+
+
 @pytest.mark.parametrize("match_id", ["%C2%B2", "%D9%A3", "%00"])
 def test_a_match_page_id_is_ascii_digits(table: Table, match_id: str) -> None:
     assert table.client.get(f"/matches/{match_id}").status_code == 404
