@@ -24,6 +24,7 @@ from app.routes import api, pages, ws
 from app.services.cluster import Cluster
 from app.services.matches import MatchService
 from app.services.rooms import RoomService
+from app.services.searches import Searches
 from app.settings import Settings, get_settings
 from app.storage.db import create_db_engine, ensure_migrated, start_checkpoints
 from app.storage.repositories import Store
@@ -88,7 +89,8 @@ def create_app(
         app.state.db_engine = db_engine
         app.state.relay = relay
         app.state.rooms = rooms
-        app.state.matches = MatchService(store)
+        searches = Searches(settings.search_processes, settings.search_queue)
+        app.state.matches = MatchService(store, searches)
         app.state.connection_caps = ConnectionCaps(settings)
         app.state.room_creation_limit = RoomCreationLimit(settings.rooms_per_address_per_minute)
         sweeper = asyncio.create_task(close_idle_rooms_every(rooms, every))
@@ -101,6 +103,7 @@ def create_app(
             if relay is not None:
                 await relay.stop()
             await rooms.shutdown()
+            searches.close()
             store.close()
             stop_checkpoints()
             db_engine.dispose()

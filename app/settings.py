@@ -89,6 +89,18 @@ class Settings(BaseSettings):
     bot_processes: int = Field(
         1, ge=1, le=64, description="worker processes in which computer players think"
     )
+    search_processes: int = Field(
+        1,
+        ge=1,
+        le=64,
+        description="worker processes for Scoundrel's best line and hints",
+    )
+    search_queue: int = Field(
+        8,
+        ge=1,
+        le=1000,
+        description="different searches waiting or running at once; more get 'busy, try again'",
+    )
     takeover_seconds: float = Field(
         180.0,
         gt=0,

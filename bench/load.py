@@ -21,11 +21,13 @@ each action, nothing checked or stored) and prints its figures and ours/bare sid
 
 ``--attack`` runs two servers one after the other with their default limits: first the
 honest rooms alone, then the same with attackers in rooms of their own (five clients that
-flood junk frames and reconnect whenever they are closed, and one spectator with a 4 KB
+flood junk frames and reconnect whenever they are closed, one spectator with a 4 KB
 receive buffer that never reads, watching a room its two accomplices play as fast as the
-rate allows). It prints both p99 figures, their ratio, and how many honest sockets the
-server closed. Every client then has a loopback address of its own (127.0.x.y), so that
-the per-address caps apply as they would to players on different machines.
+rate allows, and a Scoundrel player asking for hints without pause, eight at a time: a
+search of about a second each). It prints both p99 figures, their ratio, how many honest
+sockets the server closed, and how many hints were answered and refused. Every client
+then has a loopback address of its own (127.0.x.y), so that the per-address caps apply as
+they would to players on different machines.
 
 Traffic goes only to 127.0.0.1; every loop is bounded by the window and stops by itself.
 """
@@ -330,6 +332,9 @@ async def drive(
         "honest_closed": stats.closed,
         "flooder_sockets": opened.get("flooder", 0),
         "slow_reader_sockets": opened.get("slow_reader", 0),
+        "hints_answered": opened.get("hint 200", 0),
+        "hints_refused": sum(n for kind, n in opened.items() if kind.startswith("hint ")
+                             and kind != "hint 200"),
         "server_cpu_ms_per_move": (sum(cpu_after) - sum(cpu_before)) * 1000 / moves,
         "of_which_system_ms": (cpu_after[1] - cpu_before[1]) * 1000 / moves,
         "server_peak_mib": max((peak_memory_mib(pid) for pid in pids), default=float("nan")),
@@ -365,7 +370,7 @@ async def raw_websocket(
     return reader, writer
 
 
-SOCKETS: Counter[str] = Counter()  # in the attacker process: sockets opened, by kind
+SOCKETS: Counter[str] = Counter()  # in the attacker process: sockets opened, hint answers
 
 
 async def flooder(base: str, room_id: str, address: str, stop: asyncio.Event) -> None:
@@ -473,7 +478,30 @@ async def start_attackers(base: str, stop: asyncio.Event) -> list[asyncio.Task[N
         room_id, cookies = await seat_players(http, base, (loopback(900), loopback(901)))
     tasks.append(asyncio.create_task(accomplices(base, room_id, cookies, stop)))
     tasks.append(asyncio.create_task(slow_reader(base, room_id, loopback(1100), stop)))
+    tasks.append(asyncio.create_task(hint_asker(base, loopback(1200), stop)))
     return tasks
+
+
+HINT_ASKERS = 8  # hint requests at once
+
+
+async def hint_asker(base: str, address: str, stop: asyncio.Event) -> None:
+    """A Scoundrel player who asks for a hint again as soon as one is answered, from
+    HINT_ASKERS requests at once."""
+    async with client_from(address, timeout=120) as http:
+        created = await http.post(f"{base}/api/rooms", json={"game": "scoundrel"})
+        room_id = created.json()["room_id"]
+        joined = await http.post(f"{base}/api/rooms/{room_id}/join", json={"name": "Hinz"})
+        joined.raise_for_status()
+
+        async def ask() -> None:
+            while not stop.is_set():
+                response = await http.get(f"{base}/api/rooms/{room_id}/hint")
+                SOCKETS[f"hint {response.status_code}"] += 1
+                if response.status_code != 200:
+                    await asyncio.sleep(0.1)
+
+        await asyncio.gather(*(ask() for _ in range(HINT_ASKERS)))
 
 
 async def compare(args: argparse.Namespace) -> dict[str, float]:
@@ -495,6 +523,8 @@ async def compare(args: argparse.Namespace) -> dict[str, float]:
         "errors_attacked": attacked["errors"],
         "flooder_sockets": attacked["flooder_sockets"],
         "slow_reader_sockets": attacked["slow_reader_sockets"],
+        "hints_answered": attacked["hints_answered"],
+        "hints_refused": attacked["hints_refused"],
         "server_cpu_ms_per_move_alone": alone["server_cpu_ms_per_move"],
         "server_cpu_ms_per_move_attacked": attacked["server_cpu_ms_per_move"],
         "max_ms_attacked": attacked["max_ms"],

@@ -1,16 +1,18 @@
 """Scoundrel's hint during play: each legal choice's chance of winning, estimated from
-what the seat has seen (its own views), never from the hidden dungeon order."""
+what the seat has seen (its own views), never from the hidden dungeon order. The search
+runs in a worker process (app/services/searches.py)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from app.services.refusals import Refusal
+from app.services.searches import Searches
 from app.storage.repositories import Store
-from engine import Game, replay
-from engine.scoundrel_solver import win_chances
+from engine import Game, View, replay
+from engine.scoundrel_solver import Hint, win_chances
 
 HINTED = frozenset({"scoundrel"})
 SAMPLES = 24
@@ -24,8 +26,17 @@ def seat_hint(
     """The hint from the seat's views of these states (before each action, and now) only:
     whatever the states hide from the seat cannot change it."""
     views = [game.view(state, seat) for state in states]
-    hint = win_chances(views, actions, samples=SAMPLES, rng=random.Random(len(actions)),
-                       seconds=SECONDS, budget=BUDGET)
+    return answer(game, search(views, actions, SAMPLES, SECONDS, BUDGET))
+
+
+def search(views: Sequence[View], actions: Sequence[dict[str, Any]], samples: int,
+           seconds: float | None, budget: int) -> Hint:
+    """The search behind a hint: what a worker process runs."""
+    return win_chances(views, actions, samples=samples, rng=random.Random(len(actions)),
+                       seconds=seconds, budget=budget)
+
+
+def answer(game: Game[Any], hint: Hint) -> dict[str, Any]:
     return {
         "samples": hint.samples,
         "chances": [
@@ -35,12 +46,21 @@ def seat_hint(
     }
 
 
-def room_hint(store: Store, game: Game[Any], room_id: str, match_id: int, version: int,
-              seat: int) -> dict[str, Any]:
+def room_hint(store: Store, searches: Searches, game: Game[Any], room_id: str, match_id: int,
+              version: int, seat: int) -> dict[str, Any]:
     """The hint for a seat at the room's current match and version, rebuilt from storage.
-    Slow (a search per sampled dungeon, about a second): call it off the event loop."""
+    Slow (a search per sampled dungeon, about a second, in a worker process; raises
+    ``SearchesBusy`` when too many wait): call it off the event loop."""
     if game.name not in HINTED:
         raise Refusal("illegal", "this game offers no hint")
+    key = ("hint", room_id, match_id, version, seat)
+    hint = searches.run(key, lambda: hint_job(store, game, room_id, match_id, version, seat))
+    return {"match_id": match_id, "version": version, **answer(game, hint)}
+
+
+def hint_job(store: Store, game: Game[Any], room_id: str, match_id: int, version: int,
+             seat: int) -> tuple[Callable[..., Hint], tuple[Any, ...]]:
+    """The hint's search and what it needs, from storage (once for many asking at once)."""
     loaded = store.load_room(room_id)
     if loaded is None or loaded.match.id != match_id or len(loaded.actions) != version:
         raise Refusal("stale", "the table changed; ask again")
@@ -48,5 +68,6 @@ def room_hint(store: Store, game: Game[Any], room_id: str, match_id: int, versio
     states = list(replay(game, loaded.match.seed, loaded.match.options, moves))
     if game.is_over(states[-1]):
         raise Refusal("game_over", "the match is over")
-    answer = seat_hint(game, states, [action for _, action in moves], seat)
-    return {"match_id": match_id, "version": version, **answer}
+    views = [game.view(state, seat) for state in states]
+    actions = [action for _, action in moves]
+    return search, (views, actions, SAMPLES, SECONDS, BUDGET)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.services.live import last_action
+from app.services.searches import Searches
 from app.storage.repositories import Store
 from engine import Game, get_game, replay
 from engine.scoundrel_solver import OutOfBudget, solve
@@ -17,8 +18,9 @@ KEPT_ANALYSES = 256
 
 
 class MatchService:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, searches: Searches) -> None:
         self.store = store
+        self.searches = searches
         self.analyses: dict[int, dict[str, Any]] = {}
 
     def history(
@@ -91,8 +93,9 @@ class MatchService:
 
     def analysis(self, match_id: int) -> dict[str, Any] | None:
         """The best line a finished match's deal allowed, step by step, beside the score
-        played; None if the match is not finished or its game has no analysis. Slow (a
-        search, up to seconds): call it off the event loop. Kept per match."""
+        played; None if the match is not finished or its game has no analysis. The search
+        runs in a worker process (up to seconds; raises ``SearchesBusy`` when too many
+        wait): call it off the event loop. Kept per match."""
         known = self.analyses.get(match_id)
         if known is not None:
             return known
@@ -110,7 +113,9 @@ class MatchService:
             "your_score": played and played.scores[0],
         }
         try:
-            solution = solve(states[0], budget=SOLVER_BUDGET)
+            solution = self.searches.run(
+                ("analysis", match_id), lambda: (solve, (states[0], SOLVER_BUDGET))
+            )
         except OutOfBudget:
             answer |= {"solved": False, "best_score": None, "winnable": None, "result": None,
                        "steps": []}

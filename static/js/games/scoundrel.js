@@ -233,14 +233,17 @@ export function headline(state) {
 export const bestLine = true;  // the replay page offers the best line beside yours
 
 const analyses = new Map();  // match id -> the analysis, or a promise of it
-const RETRIES = 5;  // the finished match may reach the database a moment after its end
+// The finished match may reach the database a moment after its end (404), and the
+// server's search workers may be busy (503): ask again a little later.
+const RETRIES = 5;
+const AGAIN = new Set([404, 503]);
 
 async function fetchAnalysis(matchId) {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await api(`/api/matches/${encodeURIComponent(matchId)}/analysis`);
     } catch (error) {
-      if (error.status !== 404 || attempt === RETRIES) return null;
+      if (!AGAIN.has(error.status) || attempt === RETRIES) return null;
       await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
     }
   }

@@ -1,0 +1,117 @@
+"""Long searches (Scoundrel's best line after a game, its hint during play) run in worker
+processes, never in the server process.
+
+The solver is pure Python: in a thread of the server it holds the GIL for its whole
+search (up to seconds), and every room of the process waits up to a switch interval per
+message meanwhile, as with a computer player's thinking (``bench/bot_thinking.py``); a
+player asking for hints over and over held up every room (``bench/load.py --attack``).
+Here each search is one job of a small process pool, started on first use, its workers at
+the lowest priority (``lower_priority``): on a busy machine the rooms' moves go
+first. A second request for the same search (the same match, the same table) waits for
+the first one's answer instead of searching again, and at most ``queue`` different
+searches are waiting or running: beyond that the caller is told to try again
+(``SearchesBusy``), so a flood of requests costs one worker, not the server.
+
+``run`` blocks its caller's thread (a plain ``def`` route runs in FastAPI's thread pool)
+without holding the GIL while the worker searches.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable, Hashable
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+# What a search needs, read by the first caller only: a module-level function (it is
+# pickled to the worker) and its arguments.
+Job = Callable[[], tuple[Callable[..., T], tuple[Any, ...]]]
+
+
+class SearchesBusy(Exception):
+    """Too many searches are waiting; nothing was started."""
+
+
+class SearchFailed(Exception):
+    """The worker process died during the search (it is replaced for the next one)."""
+
+
+class Searches:
+    def __init__(self, processes: int, queue: int) -> None:
+        self.processes = processes
+        self.queue = queue
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self._pending: dict[Hashable, Future[Any]] = {}
+
+    def run(self, key: Hashable, job: Job[T]) -> T:
+        """What the search of ``job()`` answers, computed in a worker process; or the answer
+        of the same ``key``'s search already under way, without calling ``job`` (it may
+        read the database). Whatever ``job`` raises, every caller of the key gets."""
+        with self._lock:
+            shared = self._pending.get(key)
+            first = shared is None
+            if shared is None:
+                if len(self._pending) >= self.queue:
+                    raise SearchesBusy
+                shared = self._pending[key] = Future()
+        if first:
+            self._start(key, job, shared)
+        try:
+            return shared.result()
+        except BrokenProcessPool as error:  # the next search starts a new pool
+            raise SearchFailed from error
+
+    def _start(self, key: Hashable, job: Job[T], shared: Future[T]) -> None:
+        try:
+            search, args = job()
+            with self._lock:
+                searching = self._submit(search, args)
+        except BaseException as error:
+            self._settle(key, shared, error)
+        else:
+            searching.add_done_callback(lambda done: self._settle(key, shared, done))
+
+    def _settle(self, key: Hashable, shared: Future[T], done: Future[T] | BaseException) -> None:
+        """Hands the search's answer (or what failed) to everyone waiting for the key."""
+        with self._lock:
+            del self._pending[key]
+        if isinstance(done, Future):
+            done = CancelledError() if done.cancelled() else done.exception() or done
+        if isinstance(done, BaseException):
+            shared.set_exception(done)
+        else:
+            shared.set_result(done.result())
+
+    def _submit(self, search: Callable[..., T], args: tuple[Any, ...]) -> Future[T]:
+        if self._pool is not None:
+            try:
+                return self._pool.submit(search, *args)
+            except BrokenProcessPool:  # a worker died since the last search
+                self._pool.shutdown(wait=False)
+        self._pool = ProcessPoolExecutor(
+            self.processes,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=lower_priority,
+        )
+        return self._pool.submit(search, *args)
+
+    def close(self) -> None:
+        """Drops what waits; a search under way ends with its worker."""
+        with self._lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+
+
+def lower_priority() -> None:
+    """A worker's priority: it runs only when no other process wants the CPU where the
+    system allows that (Linux: SCHED_IDLE), else at the lowest nice value."""
+    if hasattr(os, "sched_setscheduler"):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    else:
+        os.nice(19)
