@@ -27,6 +27,7 @@ import multiprocessing
 import secrets
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 from app.services import texts, thinking
@@ -63,6 +64,14 @@ class ComputerPlayers:
             )
         return self._pool
 
+    def _drop(self, pool: ProcessPoolExecutor) -> None:
+        """A pool one of whose workers died (killed, out of memory) takes no more work: the
+        next move starts a new one. Every room waiting on it hears of it; only the first
+        drops it."""
+        if self._pool is pool:
+            self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
+
     # After every change of a room (called under its lock)
 
     def update(self, room: LiveRoom, think: bool = True) -> None:
@@ -77,10 +86,17 @@ class ComputerPlayers:
         self._watch_absence(room)
 
     async def _move(self, room: LiveRoom, seat: int) -> None:
-        try:
-            await self._think_and_play(room, seat)
-        except Exception:  # a worker died, the database is away: the next change tries again
-            logger.exception("computer move failed", extra={"room_id": room.id, "seat": seat})
+        for attempt in (1, 2):
+            try:
+                await self._think_and_play(room, seat)
+                return
+            except BrokenProcessPool:  # a worker died: once more, with new workers
+                if attempt == 1:
+                    continue
+                logger.exception("computer move failed", extra={"room_id": room.id, "seat": seat})
+            except Exception:  # the database is away: the next change tries again
+                logger.exception("computer move failed", extra={"room_id": room.id, "seat": seat})
+            return
 
     async def _think_and_play(self, room: LiveRoom, seat: int) -> None:
         started = time.monotonic()
@@ -92,18 +108,23 @@ class ComputerPlayers:
             level, version, state = holder.computer, room.match.version, room.match.state
             view, legal = game.view(state, seat), game.legal_actions(state, seat)
             history = self._history(room)
-        action = await asyncio.get_running_loop().run_in_executor(
-            self.pool(),
-            thinking.choose,
-            (room.id, room.match.id, seat),
-            game.name,
-            level,
-            self.settings.bot_think_seconds,
-            view,
-            legal,
-            history,
-            secrets.randbits(64),
-        )
+        pool = self.pool()
+        try:
+            action = await asyncio.get_running_loop().run_in_executor(
+                pool,
+                thinking.choose,
+                (room.id, room.match.id, seat),
+                game.name,
+                level,
+                self.settings.bot_think_seconds,
+                view,
+                legal,
+                history,
+                secrets.randbits(64),
+            )
+        except BrokenProcessPool:
+            self._drop(pool)
+            raise
         await asyncio.sleep(self.settings.bot_move_delay_seconds - (time.monotonic() - started))
         if self.moves.get(room.id) is asyncio.current_task():
             del self.moves[room.id]  # so that the computer's next move can start

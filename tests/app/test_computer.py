@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 import time
 from collections.abc import Iterator
@@ -162,6 +163,27 @@ def test_the_computers_thinking_does_not_hold_up_another_room(table: Table) -> N
         # ... while the computer has not answered yet
         assert table.app.state.rooms.room(room_id).match.version == ada.state["version"]
         assert next_computer_move(ada)["last_action"]["computer"] is True
+
+
+def test_a_worker_killed_while_the_computer_thinks_is_replaced_and_the_computer_moves(
+    table: Table,
+) -> None:
+    table.app.state.settings.bot_think_seconds = 0.5
+    room_id, cookie = room_against(table, "strong")
+    rooms = table.app.state.rooms
+    with table.socket(room_id, cookie) as ada:
+        play_until_computer_moves(table, room_id, ada, random.Random(5))
+        version = ada.state["version"]
+        time.sleep(0.2)  # the computer thinks (or its worker starts)
+        workers = multiprocessing.active_children()
+        assert workers
+        for worker in workers:
+            worker.kill()
+        deadline = time.monotonic() + 30
+        while rooms.room(room_id).match.version == version and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert rooms.room(room_id).match.version == version + 1
+        assert stored_actions(table)[-1] == (1, True)
 
 
 def test_closing_the_room_stops_the_computers_thinking(table: Table) -> None:
