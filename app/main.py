@@ -14,6 +14,7 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
@@ -56,6 +57,16 @@ async def http_error(request: Request, error: Exception) -> Response:
     if error.status_code == 400:  # FastAPI's bare answer to a body that is no UTF-8 text
         return malformed("body: not UTF-8 JSON")
     return await http_exception_handler(request, error)
+
+
+async def database_away(request: Request, error: Exception) -> JSONResponse:
+    """The database could not be reached (restarting, a dropped connection, SQLite busy):
+    the request changed nothing that was stored and may simply be sent again."""
+    logger.warning("database unreachable: %s", error, extra={"path": request.url.path})
+    return JSONResponse(
+        {"detail": {"code": "unavailable", "message": "the database is unreachable; try again"}},
+        status_code=503,
+    )
 
 
 def malformed(message: str) -> JSONResponse:
@@ -117,6 +128,8 @@ def create_app(
     app.state.settings = settings
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(HTTPException, http_error)
+    for away in (OperationalError, InterfaceError):
+        app.add_exception_handler(away, database_away)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.include_router(api.router)
     app.include_router(ws.router)
