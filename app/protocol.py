@@ -56,6 +56,8 @@ CLOSE_TOO_SLOW = 4408
 CLOSE_RATE_LIMITED = 4429
 # The server restarts (uvicorn's close on shutdown; the standard code for "service restart").
 CLOSE_RESTART = 1012
+# The database could not be reached when the socket opened (the standard "try again later").
+CLOSE_TRY_AGAIN = 1013
 # A frame above the transport's limit (TRANSPORT_MAX_BYTES) is closed with the standard 1009.
 CLOSE_TOO_BIG = 1009
 TRANSPORT_MAX_BYTES = 64 * 1024

@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import InterfaceError, OperationalError
 
 from app.connections import SocketConnection, force_close
 from app.limits import Admission, TokenBucket
@@ -15,6 +16,7 @@ from app.observability import WS_CONNECTIONS
 from app.protocol import (
     CLOSE_FORBIDDEN_ORIGIN,
     CLOSE_RATE_LIMITED,
+    CLOSE_TRY_AGAIN,
     CLOSE_UNKNOWN_ROOM,
     ErrorCode,
 )
@@ -139,6 +141,12 @@ async def serve(
     except (RoomNotFound, Refusal):
         await refuse(
             websocket, room_id, "unknown_room", "no open room with this id", CLOSE_UNKNOWN_ROOM
+        )
+        return None
+    except (OperationalError, InterfaceError):
+        await refuse(
+            websocket, room_id, "unavailable", "the database is unreachable; try again",
+            CLOSE_TRY_AGAIN,
         )
         return None
     WS_CONNECTIONS.inc()

@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 from sqlalchemy.exc import OperationalError
+from starlette.websockets import WebSocketDisconnect
 
+from app.protocol import CLOSE_TRY_AGAIN
 from app.storage.repositories import Store
 from tests.app.tables import Table
 
@@ -57,3 +59,19 @@ def test_the_history_while_the_database_is_away_is_unavailable(
     response = table.client.get("/api/matches")
     assert response.status_code == 503
     assert response.json()["detail"]["code"] == "unavailable"
+
+
+def test_a_socket_opened_while_the_database_is_away_is_told_to_try_again(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    room_id, cookies = table.seated_room("expeditionen")
+    del table.app.state.rooms.cache.rooms[room_id]  # as after a restart: loaded on demand
+    back = away(monkeypatch, "load_room")
+    with table.client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+        assert ws.receive_json()["code"] == "unavailable"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+    assert closed.value.code == CLOSE_TRY_AGAIN
+    back()
+    with table.socket(room_id, cookies[0]) as ada:
+        assert ada.state["seat"] == 0

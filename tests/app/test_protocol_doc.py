@@ -60,6 +60,7 @@ def test_every_error_code_is_documented(code: str) -> None:
         protocol.CLOSE_TOO_SLOW,
         protocol.CLOSE_RATE_LIMITED,
         protocol.CLOSE_RESTART,
+        protocol.CLOSE_TRY_AGAIN,
         protocol.CLOSE_TOO_BIG,
     ],
 )
