@@ -25,6 +25,10 @@ function kind(code) {
    seen (sampled dungeons of the unseen cards, each solved as if known: an upper estimate). */
 
 const hint = { on: false, key: null, answer: null };
+// A hint or an analysis is asked for again a little later when the server's search workers
+// are busy (503), and an analysis also when the finished match is not yet stored (404).
+const RETRIES = 5;
+const AGAIN = new Set([404, 503]);
 
 function hintKey(state) {
   return `${state.match_id}:${state.version}`;
@@ -35,10 +39,16 @@ async function fetchHint(state, ctx) {
   hint.key = key;
   hint.answer = null;
   let answer = null;
-  try {
-    answer = await api(`/api/rooms/${encodeURIComponent(state.room_id)}/hint`);
-  } catch {
-    answer = { chances: [], samples: 0, failed: true };
+  for (let attempt = 1; !answer; attempt += 1) {
+    try {
+      answer = await api(`/api/rooms/${encodeURIComponent(state.room_id)}/hint`);
+    } catch (error) {
+      if (error.status !== 503 || attempt === RETRIES || hint.key !== key) {
+        answer = { chances: [], samples: 0, failed: true };
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+      }
+    }
   }
   if (hint.key !== key) return;
   hint.answer = answer;
@@ -233,10 +243,6 @@ export function headline(state) {
 export const bestLine = true;  // the replay page offers the best line beside yours
 
 const analyses = new Map();  // match id -> the analysis, or a promise of it
-// The finished match may reach the database a moment after its end (404), and the
-// server's search workers may be busy (503): ask again a little later.
-const RETRIES = 5;
-const AGAIN = new Set([404, 503]);
 
 async function fetchAnalysis(matchId) {
   for (let attempt = 1; ; attempt += 1) {
