@@ -101,10 +101,15 @@ class Searches:
         return self._pool.submit(search, *args)
 
     def close(self) -> None:
-        """Drops what waits; a search under way ends with its worker."""
+        """Drops what waits and ends the workers: a search under way may take a minute,
+        and the process would wait for it at exit (a server that takes that long to stop
+        gets killed by its supervisor)."""
         with self._lock:
             if self._pool is not None:
+                workers = list(self._pool._processes.values())  # public only from Python 3.14
                 self._pool.shutdown(wait=False, cancel_futures=True)
+                for worker in workers:
+                    worker.terminate()
                 self._pool = None
 
 

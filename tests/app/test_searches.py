@@ -129,3 +129,26 @@ def test_what_the_preparation_raises_every_caller_of_the_search_gets(searches: S
     with pytest.raises(ValueError, match="the table changed"):
         searches.run("table 4", stale)
     assert searches.run("table 4", job(where))[0] > 0, "nothing left pending"
+
+
+def test_closing_ends_a_search_under_way_at_once() -> None:
+    searches = Searches(processes=1, queue=2)
+    pid, _ = searches.run("warm", job(where))
+    with ThreadPoolExecutor(1) as threads:
+        waiting = threads.submit(searches.run, "long", job(where, 60.0))
+        time.sleep(0.2)
+        started = time.monotonic()
+        searches.close()
+        with pytest.raises(SearchFailed):
+            waiting.result(timeout=10)
+    while alive(pid) and time.monotonic() - started < 5:
+        time.sleep(0.05)
+    assert not alive(pid)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
