@@ -18,6 +18,7 @@ without holding the GIL while the worker searches.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import threading
@@ -115,8 +116,10 @@ class Searches:
 
 def lower_priority() -> None:
     """A worker's priority: it runs only when no other process wants the CPU where the
-    system allows that (Linux: SCHED_IDLE), else at the lowest nice value."""
-    if hasattr(os, "sched_setscheduler"):
+    system allows that (Linux: SCHED_IDLE), else at the lowest nice value; a sandbox that
+    allows neither leaves it as it is (a worker that failed here would never start)."""
+    with contextlib.suppress(AttributeError, OSError):
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    else:
+        return
+    with contextlib.suppress(OSError):
         os.nice(19)

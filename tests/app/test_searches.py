@@ -152,3 +152,9 @@ def alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def test_a_search_runs_at_the_lowest_priority(searches: Searches) -> None:
+    """Where the system has SCHED_IDLE (Linux) it runs only when nothing else wants the
+    CPU: the rooms' moves go first."""
+    assert searches.run("policy", job(os.sched_getscheduler, 0)) == os.SCHED_IDLE
