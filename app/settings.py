@@ -99,7 +99,8 @@ class Settings(BaseSettings):
         8,
         ge=1,
         le=1000,
-        description="different searches waiting or running at once; more get 'busy, try again'",
+        description="different searches waiting or running at once (twice as many requests "
+        "may wait for them); more get 'busy, try again'",
     )
     takeover_seconds: float = Field(
         180.0,

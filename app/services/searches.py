@@ -9,8 +9,10 @@ Here each search is one job of a small process pool, started on first use, its w
 the lowest priority (``lower_priority``): on a busy machine the rooms' moves go
 first. A second request for the same search (the same match, the same table) waits for
 the first one's answer instead of searching again, and at most ``queue`` different
-searches are waiting or running: beyond that the caller is told to try again
-(``SearchesBusy``), so a flood of requests costs one worker, not the server.
+searches are waiting or running, and at most twice as many callers wait for them (each
+holds a thread of FastAPI's pool, which every plain ``def`` route shares): beyond that
+the caller is told to try again (``SearchesBusy``), so a flood of requests costs one
+worker and a few threads, not the server.
 
 ``run`` blocks its caller's thread (a plain ``def`` route runs in FastAPI's thread pool)
 without holding the GIL while the worker searches.
@@ -48,6 +50,7 @@ class Searches:
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
         self._pending: dict[Hashable, Future[Any]] = {}
+        self._waiting = 0  # callers in run()
 
     def run(self, key: Hashable, job: Job[T]) -> T:
         """What the search of ``job()`` answers, computed in a worker process; or the answer
@@ -56,16 +59,20 @@ class Searches:
         with self._lock:
             shared = self._pending.get(key)
             first = shared is None
+            if self._waiting >= 2 * self.queue or (first and len(self._pending) >= self.queue):
+                raise SearchesBusy
             if shared is None:
-                if len(self._pending) >= self.queue:
-                    raise SearchesBusy
                 shared = self._pending[key] = Future()
-        if first:
-            self._start(key, job, shared)
+            self._waiting += 1
         try:
+            if first:
+                self._start(key, job, shared)
             return shared.result()
         except BrokenProcessPool as error:  # the next search starts a new pool
             raise SearchFailed from error
+        finally:
+            with self._lock:
+                self._waiting -= 1
 
     def _start(self, key: Hashable, job: Job[T], shared: Future[T]) -> None:
         try:

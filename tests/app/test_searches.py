@@ -158,3 +158,20 @@ def test_a_search_runs_at_the_lowest_priority(searches: Searches) -> None:
     """Where the system has SCHED_IDLE (Linux) it runs only when nothing else wants the
     CPU: the rooms' moves go first."""
     assert searches.run("policy", job(os.sched_getscheduler, 0)) == os.SCHED_IDLE
+
+
+def test_at_most_twice_the_queue_wait_even_for_one_search() -> None:
+    """Each caller holds a thread that every plain route shares: one search asked for by a
+    crowd must not take them all."""
+    searches = Searches(processes=1, queue=1)
+    try:
+        searches.run("warm", job(where))
+        with ThreadPoolExecutor(2) as threads:
+            crowd = [threads.submit(searches.run, "one", job(where, 0.5)) for _ in range(2)]
+            time.sleep(0.2)
+            with pytest.raises(SearchesBusy):
+                searches.run("one", job(where))
+            assert len({waiter.result() for waiter in crowd}) == 1
+        assert searches.run("one", job(where))[0] > 0
+    finally:
+        searches.close()
