@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from app.services.refusals import Refusal
 from app.services.searches import Searches
 from app.storage.repositories import Store
-from engine import Game, View, replay
+from engine import Game, replay
 from engine.scoundrel_solver import Hint, win_chances
 
 HINTED = frozenset({"scoundrel"})
@@ -26,14 +27,15 @@ def seat_hint(
     """The hint from the seat's views of these states (before each action, and now) only:
     whatever the states hide from the seat cannot change it."""
     views = [game.view(state, seat) for state in states]
-    return answer(game, search(views, actions, SAMPLES, SECONDS, BUDGET))
+    return answer(game, search(actions)(views, actions))
 
 
-def search(views: Sequence[View], actions: Sequence[dict[str, Any]], samples: int,
-           seconds: float | None, budget: int) -> Hint:
-    """The search behind a hint: what a worker process runs."""
-    return win_chances(views, actions, samples=samples, rng=random.Random(len(actions)),
-                       seconds=seconds, budget=budget)
+def search(actions: Sequence[dict[str, Any]]) -> Callable[..., Hint]:
+    """The search behind a hint, given the views and the actions: what a worker process
+    runs. Only the engine's function travels to it, so the worker imports nothing but the
+    engine (a worker of 35 MB instead of 60 with this module's imports)."""
+    return partial(win_chances, samples=SAMPLES, rng=random.Random(len(actions)),
+                   seconds=SECONDS, budget=BUDGET)
 
 
 def answer(game: Game[Any], hint: Hint) -> dict[str, Any]:
@@ -70,4 +72,4 @@ def hint_job(store: Store, game: Game[Any], room_id: str, match_id: int, version
         raise Refusal("game_over", "the match is over")
     views = [game.view(state, seat) for state in states]
     actions = [action for _, action in moves]
-    return search, (views, actions, SAMPLES, SECONDS, BUDGET)
+    return search(actions), (views, actions)
