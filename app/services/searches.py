@@ -30,8 +30,9 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 T = TypeVar("T")
-# What a search needs, read by the first caller only: a module-level function (it is
-# pickled to the worker) and its arguments.
+# What a search needs, read by the first caller only: a module-level function, or a
+# functools.partial of one (it is pickled to the worker, which imports its module), and
+# its arguments.
 Job = Callable[[], tuple[Callable[..., T], tuple[Any, ...]]]
 
 
