@@ -7,11 +7,12 @@ the public history (never the state), thinks in a worker process, and its answer
 through the room's action path like a person's, no sooner than BOT_MOVE_DELAY_SECONDS
 after the move before it.
 
-Thinking runs in a process pool, not a thread: the strong bot is pure Python and holds
-the GIL for its whole budget, which in a thread stalls every room's messages in this
-process (``bench/bot_thinking.py`` measures the event loop's lag both ways). A room has at
-most one move being thought about; closing the room cancels it (a worker that already
-started finishes its budget and its answer is dropped).
+Thinking runs in a process pool (app/services/workers.py), not a thread: the strong bot
+is pure Python and holds the GIL for its whole budget, which in a thread stalls every
+room's messages in this process (``bench/bot_thinking.py`` measures the event loop's lag
+both ways). A room has at most one move being thought about; closing the room cancels it
+(a worker that already started finishes its budget and its answer is dropped); a worker
+that dies costs one more try with new workers; the server's shutdown ends the workers.
 
 When the seat to move belongs to a person with no socket for TAKEOVER_SECONDS of their
 turn, every socket of the room is told (a ``takeover`` message); the other players may
@@ -23,16 +24,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 import secrets
 import time
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 from app.services import texts, thinking
 from app.services.live import LiveRoom
 from app.services.refusals import Refusal
+from app.services.workers import Workers
 from app.settings import Settings
 from engine.bots import bot_levels
 
@@ -54,23 +54,7 @@ class ComputerPlayers:
         self.moves: dict[str, asyncio.Task[None]] = {}  # room id: its computer's next move
         self.waits: dict[str, asyncio.Task[None]] = {}  # room id: the wait before an offer
         self.offered: dict[str, int] = {}  # room id: the absent seat offered for takeover
-        self._pool: ProcessPoolExecutor | None = None
-
-    def pool(self) -> ProcessPoolExecutor:
-        """Started on first use: a server without computer players needs no workers."""
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                self.settings.bot_processes, mp_context=multiprocessing.get_context("spawn")
-            )
-        return self._pool
-
-    def _drop(self, pool: ProcessPoolExecutor) -> None:
-        """A pool one of whose workers died (killed, out of memory) takes no more work: the
-        next move starts a new one. Every room waiting on it hears of it; only the first
-        drops it."""
-        if self._pool is pool:
-            self._pool = None
-            pool.shutdown(wait=False, cancel_futures=True)
+        self.workers = Workers(settings.bot_processes)
 
     # After every change of a room (called under its lock)
 
@@ -86,17 +70,13 @@ class ComputerPlayers:
         self._watch_absence(room)
 
     async def _move(self, room: LiveRoom, seat: int) -> None:
-        for attempt in (1, 2):
+        try:
             try:
                 await self._think_and_play(room, seat)
-                return
             except BrokenProcessPool:  # a worker died: once more, with new workers
-                if attempt == 1:
-                    continue
-                logger.exception("computer move failed", extra={"room_id": room.id, "seat": seat})
-            except Exception:  # the database is away: the next change tries again
-                logger.exception("computer move failed", extra={"room_id": room.id, "seat": seat})
-            return
+                await self._think_and_play(room, seat)
+        except Exception:  # the database is away: the next change tries again
+            logger.exception("computer move failed", extra={"room_id": room.id, "seat": seat})
 
     async def _think_and_play(self, room: LiveRoom, seat: int) -> None:
         started = time.monotonic()
@@ -108,23 +88,18 @@ class ComputerPlayers:
             level, version, state = holder.computer, room.match.version, room.match.state
             view, legal = game.view(state, seat), game.legal_actions(state, seat)
             history = self._history(room)
-        pool = self.pool()
-        try:
-            action = await asyncio.get_running_loop().run_in_executor(
-                pool,
-                thinking.choose,
-                (room.id, room.match.id, seat),
-                game.name,
-                level,
-                self.settings.bot_think_seconds,
-                view,
-                legal,
-                history,
-                secrets.randbits(64),
-            )
-        except BrokenProcessPool:
-            self._drop(pool)
-            raise
+        thought = self.workers.submit(
+            thinking.choose,
+            (room.id, room.match.id, seat),
+            game.name,
+            level,
+            self.settings.bot_think_seconds,
+            view,
+            legal,
+            history,
+            secrets.randbits(64),
+        )
+        action = await asyncio.wrap_future(thought)
         await asyncio.sleep(self.settings.bot_move_delay_seconds - (time.monotonic() - started))
         if self.moves.get(room.id) is asyncio.current_task():
             del self.moves[room.id]  # so that the computer's next move can start
@@ -216,6 +191,4 @@ class ComputerPlayers:
                 await task
         self.moves.clear()
         self.waits.clear()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self.workers.close()

@@ -5,8 +5,8 @@ The solver is pure Python: in a thread of the server it holds the GIL for its wh
 search (up to seconds), and every room of the process waits up to a switch interval per
 message meanwhile, as with a computer player's thinking (``bench/bot_thinking.py``); a
 player asking for hints over and over held up every room (``bench/load.py --attack``).
-Here each search is one job of a small process pool, started on first use, its workers at
-the lowest priority (``lower_priority``): on a busy machine the rooms' moves go
+Here each search is one job of a small process pool (app/services/workers.py), its
+workers at the lowest priority (``lower_priority``): on a busy machine the rooms' moves go
 first. A second request for the same search (the same match, the same table) waits for
 the first one's answer instead of searching again, and at most ``queue`` different
 searches are waiting or running, and at most twice as many callers wait for them (each
@@ -21,18 +21,18 @@ without holding the GIL while the worker searches.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import threading
 from collections.abc import Callable, Hashable
-from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Future
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from app.services.workers import Workers
+
 T = TypeVar("T")
-# What a search needs, read by the first caller only: a module-level function, or a
-# functools.partial of one (it is pickled to the worker, which imports its module), and
-# its arguments.
+# What a search needs, read by the first caller only: the function a worker runs (see
+# Workers.submit) and its arguments.
 Job = Callable[[], tuple[Callable[..., T], tuple[Any, ...]]]
 
 
@@ -46,9 +46,8 @@ class SearchFailed(Exception):
 
 class Searches:
     def __init__(self, processes: int, queue: int) -> None:
-        self.processes = processes
         self.queue = queue
-        self._pool: ProcessPoolExecutor | None = None
+        self.workers = Workers(processes, initializer=lower_priority)
         self._lock = threading.Lock()
         self._pending: dict[Hashable, Future[Any]] = {}
         self._waiting = 0  # callers in run()
@@ -78,8 +77,7 @@ class Searches:
     def _start(self, key: Hashable, job: Job[T], shared: Future[T]) -> None:
         try:
             search, args = job()
-            with self._lock:
-                searching = self._submit(search, args)
+            searching = self.workers.submit(search, *args)
         except BaseException as error:
             self._settle(key, shared, error)
         else:
@@ -89,37 +87,19 @@ class Searches:
         """Hands the search's answer (or what failed) to everyone waiting for the key."""
         with self._lock:
             del self._pending[key]
-        if isinstance(done, Future):
-            done = CancelledError() if done.cancelled() else done.exception() or done
         if isinstance(done, BaseException):
             shared.set_exception(done)
+        elif done.cancelled():
+            shared.set_exception(CancelledError())
+        elif (error := done.exception()) is not None:
+            shared.set_exception(error)
         else:
             shared.set_result(done.result())
 
-    def _submit(self, search: Callable[..., T], args: tuple[Any, ...]) -> Future[T]:
-        if self._pool is not None:
-            try:
-                return self._pool.submit(search, *args)
-            except BrokenProcessPool:  # a worker died since the last search
-                self._pool.shutdown(wait=False)
-        self._pool = ProcessPoolExecutor(
-            self.processes,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=lower_priority,
-        )
-        return self._pool.submit(search, *args)
-
     def close(self) -> None:
-        """Drops what waits and ends the workers: a search under way may take a minute,
-        and the process would wait for it at exit (a server that takes that long to stop
-        gets killed by its supervisor)."""
-        with self._lock:
-            if self._pool is not None:
-                workers = list(self._pool._processes.values())  # public only from Python 3.14
-                self._pool.shutdown(wait=False, cancel_futures=True)
-                for worker in workers:
-                    worker.terminate()
-                self._pool = None
+        """Drops what waits and ends a search under way (it may take a minute, and the
+        server's exit would wait for it)."""
+        self.workers.close()
 
 
 def lower_priority() -> None:

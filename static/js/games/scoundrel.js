@@ -25,10 +25,21 @@ function kind(code) {
    seen (sampled dungeons of the unseen cards, each solved as if known: an upper estimate). */
 
 const hint = { on: false, key: null, answer: null };
-// A hint or an analysis is asked for again a little later when the server's search workers
-// are busy (503), and an analysis also when the finished match is not yet stored (404).
 const RETRIES = 5;
-const AGAIN = new Set([404, 503]);
+
+/** What `path` answers, asked again after a growing pause while it fails with one of the
+    statuses `again` (the server's search workers busy: 503), up to RETRIES times and as
+    long as `wanted()`; null if it fails for good. */
+async function patiently(path, again, wanted = () => true) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await api(path);
+    } catch (error) {
+      if (!again.has(error.status) || attempt === RETRIES || !wanted()) return null;
+      await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+    }
+  }
+}
 
 function hintKey(state) {
   return `${state.match_id}:${state.version}`;
@@ -38,18 +49,9 @@ async function fetchHint(state, ctx) {
   const key = hintKey(state);
   hint.key = key;
   hint.answer = null;
-  let answer = null;
-  for (let attempt = 1; !answer; attempt += 1) {
-    try {
-      answer = await api(`/api/rooms/${encodeURIComponent(state.room_id)}/hint`);
-    } catch (error) {
-      if (error.status !== 503 || attempt === RETRIES || hint.key !== key) {
-        answer = { chances: [], samples: 0, failed: true };
-      } else {
-        await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
-      }
-    }
-  }
+  const path = `/api/rooms/${encodeURIComponent(state.room_id)}/hint`;
+  const answer = (await patiently(path, new Set([503]), () => hint.key === key))
+    ?? { chances: [], samples: 0, failed: true };
   if (hint.key !== key) return;
   hint.answer = answer;
   ctx.rerender();
@@ -244,15 +246,9 @@ export const bestLine = true;  // the replay page offers the best line beside yo
 
 const analyses = new Map();  // match id -> the analysis, or a promise of it
 
-async function fetchAnalysis(matchId) {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await api(`/api/matches/${encodeURIComponent(matchId)}/analysis`);
-    } catch (error) {
-      if (!AGAIN.has(error.status) || attempt === RETRIES) return null;
-      await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
-    }
-  }
+function fetchAnalysis(matchId) {
+  // 404 too: the finished match may reach the database a moment after its end.
+  return patiently(`/api/matches/${encodeURIComponent(matchId)}/analysis`, new Set([404, 503]));
 }
 
 export function analysisOf(matchId) {

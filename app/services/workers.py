@@ -1,0 +1,56 @@
+"""Worker processes for pure-Python work that would hold the GIL for seconds: a computer
+player's thinking (app/services/computer.py) and Scoundrel's searches
+(app/services/searches.py).
+
+A pool is started on first use (a server that never needs one spends nothing), with
+spawn, so a worker imports only the module of the function it runs. A pool one of whose
+workers died (killed, out of memory) takes no more work: the next ``submit`` starts a new
+one, whatever fails on the old one fails with ``BrokenProcessPool``. ``close`` ends the
+workers at once: work under way may take seconds, and the process would wait for it at
+exit.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class Workers:
+    def __init__(self, processes: int, initializer: Callable[[], object] | None = None) -> None:
+        self.processes = processes
+        self.initializer = initializer
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, work: Callable[..., T], *args: Any) -> Future[T]:
+        """``work(*args)`` in a worker; ``work`` is pickled (a module-level function, or a
+        functools.partial of one)."""
+        with self._lock:
+            if self._pool is not None:
+                try:
+                    return self._pool.submit(work, *args)
+                except BrokenProcessPool:
+                    self._pool.shutdown(wait=False)
+            self._pool = ProcessPoolExecutor(
+                self.processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=self.initializer,
+            )
+            return self._pool.submit(work, *args)
+
+    def close(self) -> None:
+        """Drops what waits and ends the workers."""
+        with self._lock:
+            if self._pool is not None:
+                workers = list(self._pool._processes.values())  # public only from Python 3.14
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                for worker in workers:
+                    worker.terminate()
+                self._pool = None
