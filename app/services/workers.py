@@ -8,10 +8,15 @@ workers died (killed, out of memory) takes no more work: the next ``submit`` sta
 one, whatever fails on the old one fails with ``BrokenProcessPool``. ``close`` ends the
 workers at once: work under way may take seconds, and the process would wait for it at
 exit.
+
+After each piece of work a worker runs a full garbage collection: that empties CPython's
+free lists, whose few thousand tuples, scattered over a search's emptied memory arenas,
+otherwise keep them all (a worker stayed at 120 MB after Scoundrel deal 781, 38 MB with the collection).
 """
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import threading
 from collections.abc import Callable
@@ -35,7 +40,7 @@ class Workers:
         with self._lock:
             if self._pool is not None:
                 try:
-                    return self._pool.submit(work, *args)
+                    return self._pool.submit(collected, work, *args)
                 except BrokenProcessPool:
                     self._pool.shutdown(wait=False)
             self._pool = ProcessPoolExecutor(
@@ -43,7 +48,7 @@ class Workers:
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=self.initializer,
             )
-            return self._pool.submit(work, *args)
+            return self._pool.submit(collected, work, *args)
 
     def close(self) -> None:
         """Drops what waits and ends the workers."""
@@ -54,3 +59,11 @@ class Workers:
                 for worker in workers:
                     worker.terminate()
                 self._pool = None
+
+
+def collected(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)``, then the memory it left behind back to the system."""
+    try:
+        return work(*args)
+    finally:
+        gc.collect()
