@@ -65,7 +65,9 @@ class SocketConnection:
         self.refusals = RefusalLog()
         self.queue_limit = queue_limit
         self.send_timeout = send_timeout
-        self._queue: deque[str] = deque()
+        # Created with the first text that has to wait (a deque is some 600 bytes, and
+        # most sockets never queue anything).
+        self._queue: deque[str] | None = None
         self._close: tuple[int, str] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._protocol = paced_protocol(websocket)
@@ -96,17 +98,20 @@ class SocketConnection:
     def send(self, text: str) -> None:
         if self._close is not None:
             return
-        if len(self._queue) >= self.queue_limit:
+        queue = self._queue
+        if queue is not None and len(queue) >= self.queue_limit:
             logger.warning(
                 "closing a connection that fell behind",
-                extra={"address": self.address, "seat": self.seat, "queued": len(self._queue)},
+                extra={"address": self.address, "seat": self.seat, "queued": len(queue)},
             )
-            self._queue.clear()
+            queue.clear()
             self.close(CLOSE_TOO_SLOW, TOO_SLOW)
             return
-        if not self._queue and self._protocol is not None and self._protocol.send_now(text):
+        if not queue and self._protocol is not None and self._protocol.send_now(text):
             return
-        self._queue.append(text)
+        if queue is None:
+            queue = self._queue = deque()
+        queue.append(text)
         self._start_writer()
 
     def close(self, code: int, reason: str) -> None:
@@ -121,7 +126,10 @@ class SocketConnection:
 
     async def _write(self) -> None:
         """Write what is queued, then the close if one is due, and end."""
-        websocket, queue = self.websocket, self._queue
+        websocket = self.websocket
+        if self._queue is None:
+            self._queue = deque()
+        queue = self._queue
         loop = asyncio.get_running_loop()
         try:
             # The deadline is for progress: each completed write moves it on.
