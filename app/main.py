@@ -132,7 +132,7 @@ def create_app(
         app.add_exception_handler(away, database_away)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.include_router(api.router)
-    app.include_router(ws.router)
+    app.router.add_websocket_route(ws.PATH, ws.room_socket)
     app.include_router(observability.router)
     app.include_router(pages.router)
     return app

@@ -6,12 +6,12 @@ import asyncio
 import logging
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 from app.connections import SocketConnection, force_close
-from app.limits import Admission, TokenBucket
+from app.limits import Admission, ConnectionCaps, TokenBucket
 from app.observability import WS_CONNECTIONS
 from app.protocol import (
     CLOSE_FORBIDDEN_ORIGIN,
@@ -20,7 +20,7 @@ from app.protocol import (
     CLOSE_UNKNOWN_ROOM,
     ErrorCode,
 )
-from app.routes.deps import CapsDep, PlayerDep, RoomsDep, SettingsDep
+from app.routes.deps import player as player_of
 from app.services.live import LiveRoom
 from app.services.refusals import Refusal, RoomNotFound, parse_message
 from app.services.rooms import RoomService
@@ -28,7 +28,7 @@ from app.services.texts import error_text
 from app.settings import Settings
 
 logger = logging.getLogger(__name__)
-router = APIRouter()
+PATH = "/ws/rooms/{room_id}"
 # Refusals that a well-behaved client never causes are logged louder.
 SUSPICIOUS = {"malformed", "too_large", "rate_limited", "not_seated", "forbidden_origin"}
 
@@ -85,15 +85,15 @@ async def deny(websocket: WebSocket, room_id: str, refused: Admission) -> None:
     await websocket.send_denial_response(JSONResponse(body, status_code=429))
 
 
-@router.websocket("/ws/rooms/{room_id}")
-async def room_socket(
-    websocket: WebSocket,
-    room_id: str,
-    rooms: RoomsDep,
-    settings: SettingsDep,
-    player: PlayerDep,
-    caps: CapsDep,
-) -> None:
+async def room_socket(websocket: WebSocket) -> None:
+    """PATH, a plain Starlette route (app/main.py): FastAPI's dependency solving and its
+    included router's layers kept some 2 KB per open socket alive for as long as it lived."""
+    room_id: str = websocket.path_params["room_id"]
+    state = websocket.app.state
+    rooms: RoomService = state.rooms
+    settings: Settings = state.settings
+    caps: ConnectionCaps = state.connection_caps
+    player = await player_of(websocket)
     if not origin_allowed(websocket, settings):
         await websocket.accept()
         await refuse(
@@ -121,7 +121,7 @@ async def room_socket(
 async def serve(
     websocket: WebSocket,
     room_id: str,
-    rooms: RoomsDep,
+    rooms: RoomService,
     settings: Settings,
     player: str | None,
     address: str,
