@@ -50,9 +50,21 @@ RANK_ORDER = {"J": 0, "Q": 0, "K": 0, ACE: 1} | {r: int(r) for r in NUMBERS}
 SORT_ORDER = {r: i for i, r in enumerate((*WAGERS, ACE, *NUMBERS))}
 
 
+# One string object per card code, shared by every deck, hand and pile of every match (a
+# code made anew for each deal, or parsed from each action, costs some 50 bytes a card).
+CARD = {code: code for code in ALL_CODES}
+DECKS = {
+    with_aces: tuple(
+        CARD[r + s]
+        for s in SUITS
+        for r in ((*WAGERS, ACE, *NUMBERS) if with_aces else (*WAGERS, *NUMBERS))
+    )
+    for with_aces in (True, False)
+}
+
+
 def deck_for(with_aces: bool) -> list[str]:
-    ranks = (*WAGERS, ACE, *NUMBERS) if with_aces else (*WAGERS, *NUMBERS)
-    return [r + s for s in SUITS for r in ranks]
+    return list(DECKS[with_aces])
 
 
 def is_wager(card: str) -> bool:
@@ -161,8 +173,10 @@ def parse_action(action: object) -> tuple[str, str]:
     if set(action) != {"type", field_name}:
         raise InvalidAction(f"A {kind} action has exactly the fields type and {field_name}.")
     value = action[field_name]
-    if field_name == "card" and not (isinstance(value, str) and value in ALL_CODES):
-        raise InvalidAction("The card must be a card code such as 7H or QS.")
+    if field_name == "card":
+        if not (isinstance(value, str) and value in ALL_CODES):
+            raise InvalidAction("The card must be a card code such as 7H or QS.")
+        value = CARD[value]
     if field_name == "source" and not (isinstance(value, str) and value in ("deck", *SUITS)):
         raise InvalidAction("Draw from deck or from a suit's discard pile: S, H, D or C.")
     return kind, value
