@@ -1,25 +1,31 @@
-"""The tables. A match is stored as seed + options + its actions; states are never stored."""
+"""The tables. A match is stored as seed + options + its actions; states are never stored.
+
+SQLAlchemy Core tables, with a plain class per table for its rows (``Room``, ``Match``...):
+the server never imports the ORM (``sqlalchemy.orm``, some 5.5 MB of the process).
+``Room.id`` and the like name the table's columns, for queries."""
 
 from __future__ import annotations
 
 import unicodedata
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
+    Column,
     DateTime,
     ForeignKey,
     Integer,
     MetaData,
     String,
+    Table,
     TypeDecorator,
     UniqueConstraint,
     false,
 )
 from sqlalchemy.engine import Dialect
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -28,6 +34,7 @@ NAMING_CONVENTION = {
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
 }
+METADATA = MetaData(naming_convention=NAMING_CONVENTION)
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -47,21 +54,71 @@ class UtcDateTime(TypeDecorator[datetime]):
         return value
 
 
-class Base(DeclarativeBase):
-    metadata = MetaData(naming_convention=NAMING_CONVENTION)
-    type_annotation_map = {datetime: UtcDateTime, dict[str, Any]: JSON}
+class _Rows(type):
+    """A row class names its table's columns: ``Seat.token_hash`` is the column."""
+
+    __table__: Table
+
+    def __getattr__(cls, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return cls.__table__.c[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+class Base(metaclass=_Rows):
+    """One row of a table, as plain attributes; a column not given is None."""
+
+    metadata = METADATA
+    __table__: Table
+    __tablename__: str
+
+    def __init__(self, **values: Any) -> None:
+        columns = self.__table__.c
+        unknown = set(values) - set(columns.keys())
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no column {', '.join(sorted(unknown))}")
+        for key in columns.keys():
+            setattr(self, key, values.get(key))
+
+    @classmethod
+    def of(cls: type[R], row: Any) -> R:
+        """A row read with ``select(table)``."""
+        return cls(**row._mapping)
+
+    def values(self) -> dict[str, Any]:
+        """The columns to insert: those given (the others get their defaults)."""
+        return {key: value for key, value in vars(self).items() if value is not None}
+
+
+R = TypeVar("R", bound=Base)
+
+
+ROOMS = Table(
+    "rooms",
+    METADATA,
+    Column("id", String(64), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("preset", String(64)),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("last_active_at", UtcDateTime, nullable=False, index=True),
+    Column("closed_at", UtcDateTime),
+)
 
 
 class Room(Base):
+    __table__ = ROOMS
     __tablename__ = "rooms"
-
-    id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    game: Mapped[str] = mapped_column(String(32))
-    options: Mapped[dict[str, Any]]
-    preset: Mapped[str | None] = mapped_column(String(64))
-    created_at: Mapped[datetime]
-    last_active_at: Mapped[datetime] = mapped_column(index=True)
-    closed_at: Mapped[datetime | None]
+    id: str
+    game: str
+    options: dict[str, Any]
+    preset: str | None
+    created_at: datetime
+    last_active_at: datetime
+    closed_at: datetime | None
 
 
 # The token hash of a seat the computer holds: no HMAC (hex) ever equals it.
@@ -74,60 +131,108 @@ def fold_name(name: str) -> str:
     return unicodedata.normalize("NFC", name).casefold()
 
 
+SEATS = Table(
+    "seats",
+    METADATA,
+    Column("room_id", String(64), ForeignKey("rooms.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(24), nullable=False),
+    # fold_name(name); case folding can lengthen a name (ß → ss), up to three times.
+    Column("name_folded", String(72), nullable=False),
+    Column("token_hash", String(64), nullable=False, index=True),
+    # The bot level of the computer playing this seat: a computer's own seat (token_hash
+    # COMPUTER), or a person's while they are away (until they come back); else None.
+    Column("computer", String(16)),
+)
+
+
 class Seat(Base):
     """A seat taken by a player; the player is known only by the HMAC of their token."""
 
+    __table__ = SEATS
     __tablename__ = "seats"
+    room_id: str
+    seat: int
+    name: str
+    name_folded: str
+    token_hash: str
+    computer: str | None
 
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(24))
-    # fold_name(name); case folding can lengthen a name (ß → ss), up to three times.
-    name_folded: Mapped[str] = mapped_column(String(72))
-    token_hash: Mapped[str] = mapped_column(String(64), index=True)
-    # The bot level of the computer playing this seat: a computer's own seat (token_hash
-    # COMPUTER), or a person's while they are away (until they come back); else None.
-    computer: Mapped[str | None] = mapped_column(String(16))
+
+MATCHES = Table(
+    "matches",
+    METADATA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("room_id", String(64), ForeignKey("rooms.id"), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("game", String(32), nullable=False, index=True),
+    Column("seed", BigInteger, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("first_seat", Integer),
+    # waiting, playing, finished; abandoned: ended unfinished (with a result and finished_at
+    # when a player ended it for an absent opponent; without, when its room closed).
+    Column("status", String(16), nullable=False),
+    Column("result", JSON),
+    Column("winner", Integer),
+    Column("started_at", UtcDateTime),
+    Column("finished_at", UtcDateTime, index=True),
+    UniqueConstraint("room_id", "number"),
+)
 
 
 class Match(Base):
+    __table__ = MATCHES
     __tablename__ = "matches"
-    __table_args__ = (UniqueConstraint("room_id", "number"),)
+    id: int
+    room_id: str
+    number: int
+    game: str
+    seed: int
+    options: dict[str, Any]
+    first_seat: int | None
+    status: str
+    result: dict[str, Any] | None
+    winner: int | None
+    started_at: datetime | None
+    finished_at: datetime | None
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"))
-    number: Mapped[int]
-    game: Mapped[str] = mapped_column(String(32), index=True)
-    seed: Mapped[int] = mapped_column(BigInteger)
-    options: Mapped[dict[str, Any]]
-    first_seat: Mapped[int | None]
-    # waiting, playing, finished; abandoned: ended unfinished (with a result and finished_at
-    # when a player ended it for an absent opponent; without, when its room closed).
-    status: Mapped[str] = mapped_column(String(16))
-    result: Mapped[dict[str, Any] | None]
-    winner: Mapped[int | None]
-    started_at: Mapped[datetime | None]
-    finished_at: Mapped[datetime | None] = mapped_column(index=True)
+
+# One accepted action. The primary key (match_id, ply) admits exactly one action per
+# version, even when several server processes race for it.
+ACTIONS = Table(
+    "actions",
+    METADATA,
+    Column("match_id", Integer, ForeignKey("matches.id"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", JSON, nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("by_computer", Boolean, nullable=False, default=False, server_default=false()),
+)
 
 
 class ActionRow(Base):
-    """One accepted action. The primary key (match_id, ply) admits exactly one action per
-    version, even when several server processes race for it."""
-
+    __table__ = ACTIONS
     __tablename__ = "actions"
+    match_id: int
+    ply: int
+    seat: int
+    action: dict[str, Any]
+    created_at: datetime
+    by_computer: bool
 
-    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
-    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat: Mapped[int]
-    action: Mapped[dict[str, Any]]
-    created_at: Mapped[datetime]
-    by_computer: Mapped[bool] = mapped_column(default=False, server_default=false())
+
+# A seat asked for a rematch after this (finished) match; kept across restarts.
+REMATCH_REQUESTS = Table(
+    "rematch_requests",
+    METADATA,
+    Column("match_id", Integer, ForeignKey("matches.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+)
 
 
 class RematchRequestRow(Base):
-    """A seat asked for a rematch after this (finished) match; kept across restarts."""
-
+    __table__ = REMATCH_REQUESTS
     __tablename__ = "rematch_requests"
-
-    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: int
+    seat: int

@@ -1,7 +1,8 @@
 """The queries the services need, each its own short transaction.
 
-The action path uses SQLAlchemy Core (one INSERT per move; on PostgreSQL the moves that
-wait share a commit); everything else uses ORM sessions.
+The action path uses the driver's connection under SQLAlchemy's (one INSERT per move; on
+PostgreSQL the moves that wait share a commit); everything else SQLAlchemy Core, on a
+connection of the engine's pool (no ORM: app/storage/models.py).
 """
 
 from __future__ import annotations
@@ -15,16 +16,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Dialect, Engine, Table, select, update
+from sqlalchemy import Connection, Dialect, Engine, Table, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
 
 from app.storage.batching import BatchWriter
 from app.storage.models import (
-    ActionRow,
+    ACTIONS,
+    MATCHES,
+    REMATCH_REQUESTS,
+    ROOMS,
+    SEATS,
     Base,
     Match,
-    RematchRequestRow,
     Room,
     Seat,
     fold_name,
@@ -32,12 +35,9 @@ from app.storage.models import (
 
 T = TypeVar("T")
 
-ACTIONS = Base.metadata.tables[ActionRow.__tablename__]
-MATCHES = Base.metadata.tables[Match.__tablename__]
-ROOMS = Base.metadata.tables[Room.__tablename__]
 ACTION_COLUMNS = select(
-    ActionRow.ply, ActionRow.seat, ActionRow.action, ActionRow.by_computer
-).order_by(ActionRow.ply)
+    ACTIONS.c.ply, ACTIONS.c.seat, ACTIONS.c.action, ACTIONS.c.by_computer
+).order_by(ACTIONS.c.ply)
 INSERTED_ACTION_COLUMNS = ("match_id", "ply", "seat", "action", "created_at", "by_computer")
 
 
@@ -84,6 +84,14 @@ class PreparedInsert:
             for place, process in self.slots
         ]
         return params if self.keys is None else dict(zip(self.keys, params, strict=True))
+
+
+def _insert(connection: Connection, row: Base) -> None:
+    """Insert a row; a primary key the database chose (a match's id) is set on it."""
+    result = connection.execute(insert(row.__table__).values(row.values()))
+    for column, value in zip(row.__table__.primary_key, result.inserted_primary_key, strict=True):
+        if getattr(row, column.key) is None:
+            setattr(row, column.key, value)
 
 
 def _driver(connection: Connection) -> Any:
@@ -149,7 +157,6 @@ class HeldRoom:
 class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.sessions = sessionmaker(engine, expire_on_commit=False)
         self._writer: Connection | None = None
         self._insert_action = PreparedInsert(
             engine.dialect, ACTIONS, INSERTED_ACTION_COLUMNS, key=("match_id", "ply")
@@ -185,34 +192,37 @@ class Store:
 
     def create_room(self, room: Room, match: Match, seats: Sequence[Seat] = ()) -> None:
         """The room, its first match and the seats taken from the start (the computer's)."""
-        with self.sessions.begin() as session:
-            session.add(room)
-            session.flush()
-            session.add(match)
+        with self.engine.begin() as connection:
+            _insert(connection, room)
+            _insert(connection, match)
             for seat in seats:
                 seat.name_folded = fold_name(seat.name)
-                session.add(seat)
+                _insert(connection, seat)
 
     def load_room(self, room_id: str) -> LoadedRoom | None:
         """An open room with its seats, its newest match and that match's actions."""
-        with self.sessions() as session:
-            room = session.get(Room, room_id)
-            if room is None or room.closed_at is not None:
+        with self.engine.connect() as connection:
+            found = connection.execute(select(ROOMS).where(ROOMS.c.id == room_id)).first()
+            if found is None or found.closed_at is not None:
                 return None
-            seats = session.scalars(select(Seat).where(Seat.room_id == room_id)).all()
-            matches = session.scalars(
-                select(Match).where(Match.room_id == room_id).order_by(Match.number)
-            ).all()
+            room = Room.of(found)
+            seats = connection.execute(select(SEATS).where(SEATS.c.room_id == room_id))
+            matches = [
+                Match.of(row)
+                for row in connection.execute(
+                    select(MATCHES).where(MATCHES.c.room_id == room_id).order_by(MATCHES.c.number)
+                )
+            ]
             current = matches[-1]
-            rows = session.execute(ACTION_COLUMNS.where(ActionRow.match_id == current.id)).all()
-            rematch = session.scalars(
-                select(RematchRequestRow.seat)
-                .where(RematchRequestRow.match_id == current.id)
-                .order_by(RematchRequestRow.seat)
+            rows = connection.execute(ACTION_COLUMNS.where(ACTIONS.c.match_id == current.id)).all()
+            rematch = connection.scalars(
+                select(REMATCH_REQUESTS.c.seat)
+                .where(REMATCH_REQUESTS.c.match_id == current.id)
+                .order_by(REMATCH_REQUESTS.c.seat)
             ).all()
             return LoadedRoom(
                 room=room,
-                seats=list(seats),
+                seats=[Seat.of(row) for row in seats],
                 match=current,
                 actions=[StoredAction(*row) for row in rows],
                 finished_winners=[m.winner for m in matches if m.status == "finished"],
@@ -223,52 +233,51 @@ class Store:
         """Store the seat; when it was the last free one, the match starts in the same commit."""
         seat.name_folded = fold_name(seat.name)
         try:
-            with self.sessions.begin() as session:
-                session.add(seat)
-                session.flush()
+            with self.engine.begin() as connection:
+                _insert(connection, seat)
                 if start_match_id is not None:
-                    session.execute(
-                        update(Match)
-                        .where(Match.id == start_match_id)
+                    connection.execute(
+                        update(MATCHES)
+                        .where(MATCHES.c.id == start_match_id)
                         .values(status="playing", started_at=now)
                     )
-                session.execute(
-                    update(Room).where(Room.id == seat.room_id).values(last_active_at=now)
+                connection.execute(
+                    update(ROOMS).where(ROOMS.c.id == seat.room_id).values(last_active_at=now)
                 )
         except IntegrityError as error:
             raise SeatTaken(seat.room_id) from error
 
     def set_computer(self, room_id: str, seat: int, level: str | None) -> None:
         """The computer starts (a level) or stops (None) playing a person's seat."""
-        with self.sessions.begin() as session:
-            session.execute(
-                update(Seat)
-                .where(Seat.room_id == room_id, Seat.seat == seat)
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(SEATS)
+                .where(SEATS.c.room_id == room_id, SEATS.c.seat == seat)
                 .values(computer=level)
             )
 
     def abandon_match(self, match_id: int, result: dict[str, Any], at: datetime) -> bool:
         """End a running match as abandoned; False when it was no longer running."""
-        with self.sessions.begin() as session:
-            ended = session.execute(
-                update(Match)
-                .where(Match.id == match_id, Match.status == "playing")
+        with self.engine.begin() as connection:
+            ended = connection.execute(
+                update(MATCHES)
+                .where(MATCHES.c.id == match_id, MATCHES.c.status == "playing")
                 .values(status="abandoned", result=result, winner=None, finished_at=at)
             )
-            return ended.rowcount == 1  # type: ignore[attr-defined,no-any-return]
+            return ended.rowcount == 1
 
     def add_match(self, match: Match) -> None:
-        with self.sessions.begin() as session:
-            session.add(match)
+        with self.engine.begin() as connection:
+            _insert(connection, match)
 
     def request_rematch(self, match_id: int, seat: int) -> set[int]:
         """Store a seat's rematch request (again is fine); return every seat that asked."""
-        with contextlib.suppress(IntegrityError), self.sessions.begin() as session:
-            session.add(RematchRequestRow(match_id=match_id, seat=seat))
-        with self.sessions() as session:
+        with contextlib.suppress(IntegrityError), self.engine.begin() as connection:
+            connection.execute(insert(REMATCH_REQUESTS).values(match_id=match_id, seat=seat))
+        with self.engine.connect() as connection:
             return set(
-                session.scalars(
-                    select(RematchRequestRow.seat).where(RematchRequestRow.match_id == match_id)
+                connection.scalars(
+                    select(REMATCH_REQUESTS.c.seat).where(REMATCH_REQUESTS.c.match_id == match_id)
                 )
             )
 
@@ -349,10 +358,12 @@ class Store:
     # Idle rooms
 
     def idle_room_ids(self, cutoff: datetime) -> list[str]:
-        with self.sessions() as session:
+        with self.engine.connect() as connection:
             return list(
-                session.scalars(
-                    select(Room.id).where(Room.closed_at.is_(None), Room.last_active_at < cutoff)
+                connection.scalars(
+                    select(ROOMS.c.id).where(
+                        ROOMS.c.closed_at.is_(None), ROOMS.c.last_active_at < cutoff
+                    )
                 )
             )
 
@@ -361,38 +372,42 @@ class Store:
 
         With ``idle_before``, only while its last activity is older: of several processes
         that try, exactly one gets True."""
-        condition = [Room.id == room_id, Room.closed_at.is_(None)]
+        condition = [ROOMS.c.id == room_id, ROOMS.c.closed_at.is_(None)]
         if idle_before is not None:
-            condition.append(Room.last_active_at < idle_before)
-        with self.sessions.begin() as session:
-            closed = session.execute(update(Room).where(*condition).values(closed_at=now))
-            if idle_before is not None and closed.rowcount != 1:  # type: ignore[attr-defined]
+            condition.append(ROOMS.c.last_active_at < idle_before)
+        with self.engine.begin() as connection:
+            closed = connection.execute(update(ROOMS).where(*condition).values(closed_at=now))
+            if idle_before is not None and closed.rowcount != 1:
                 return False
-            session.execute(
-                update(Match)
-                .where(Match.room_id == room_id, Match.status != "finished")
+            connection.execute(
+                update(MATCHES)
+                .where(MATCHES.c.room_id == room_id, MATCHES.c.status != "finished")
                 .values(status="abandoned")
             )
             return True
 
     def touch_room(self, room_id: str, at: datetime) -> None:
         """Note activity this process saw (never moves last activity back)."""
-        with self.sessions.begin() as session:
-            session.execute(
-                update(Room)
-                .where(Room.id == room_id, Room.last_active_at < at)
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(ROOMS)
+                .where(ROOMS.c.id == room_id, ROOMS.c.last_active_at < at)
                 .values(last_active_at=at)
             )
 
     def rooms_held_by(self, token_hash: str) -> list[HeldRoom]:
-        with self.sessions() as session:
-            rows = session.execute(
-                select(Room, Seat.seat, Seat.name)
-                .join(Seat, Seat.room_id == Room.id)
-                .where(Seat.token_hash == token_hash, Room.closed_at.is_(None))
-                .order_by(Room.created_at.desc())
+        keys = ROOMS.c.keys()
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(ROOMS, SEATS.c.seat, SEATS.c.name)
+                .join(SEATS, SEATS.c.room_id == ROOMS.c.id)
+                .where(SEATS.c.token_hash == token_hash, ROOMS.c.closed_at.is_(None))
+                .order_by(ROOMS.c.created_at.desc())
             ).all()
-            return [HeldRoom(room, seat, name) for room, seat, name in rows]
+            return [
+                HeldRoom(Room(**dict(zip(keys, row[:-2], strict=True))), row[-2], row[-1])
+                for row in rows
+            ]
 
     # History
 
@@ -406,80 +421,87 @@ class Store:
     ) -> list[tuple[Match, list[str | None]]]:
         """Ended matches (finished or abandoned), newest first: all, or (held_by, a token
         hash) one player's."""
-        query = select(Match).where(Match.finished_at.is_not(None))
+        query = select(MATCHES).where(MATCHES.c.finished_at.is_not(None))
         if held_by is not None:
             query = query.where(
-                Match.room_id.in_(select(Seat.room_id).where(Seat.token_hash == held_by))
+                MATCHES.c.room_id.in_(select(SEATS.c.room_id).where(SEATS.c.token_hash == held_by))
             )
         if game:
-            query = query.where(Match.game == game)
+            query = query.where(MATCHES.c.game == game)
         if player:
             folded = fold_name(player)
             escaped = folded.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            holders = select(Seat.room_id).where(
-                Seat.name_folded.like("%" + escaped + "%", escape="\\")
+            holders = select(SEATS.c.room_id).where(
+                SEATS.c.name_folded.like("%" + escaped + "%", escape="\\")
             )
-            query = query.where(Match.room_id.in_(holders))
+            query = query.where(MATCHES.c.room_id.in_(holders))
         query = (
-            query.order_by(Match.finished_at.desc(), Match.id.desc()).limit(limit).offset(offset)
+            query.order_by(MATCHES.c.finished_at.desc(), MATCHES.c.id.desc())
+            .limit(limit)
+            .offset(offset)
         )
-        with self.sessions() as session:
-            matches = list(session.scalars(query))
-            names = self._names(session, {match.room_id for match in matches})
+        with self.engine.connect() as connection:
+            matches = [Match.of(row) for row in connection.execute(query)]
+            names = self._names(connection, {match.room_id for match in matches})
             return [(match, names[match.room_id]) for match in matches]
 
     def match_held_by(self, match_id: int, token_hash: str) -> bool:
         """True when this player holds a seat in the room of the match."""
-        with self.sessions() as session:
-            found = session.scalar(
-                select(Seat.seat)
-                .join(Match, Match.room_id == Seat.room_id)
-                .where(Match.id == match_id, Seat.token_hash == token_hash)
+        with self.engine.connect() as connection:
+            found = connection.scalar(
+                select(SEATS.c.seat)
+                .join(MATCHES, MATCHES.c.room_id == SEATS.c.room_id)
+                .where(MATCHES.c.id == match_id, SEATS.c.token_hash == token_hash)
                 .limit(1)
             )
             return found is not None
 
     def match_ended(self, match_id: int) -> bool:
         """Finished, or abandoned by a player's choice (both have a result and an end)."""
-        with self.sessions() as session:
-            found = session.scalar(select(Match.finished_at).where(Match.id == match_id))
+        with self.engine.connect() as connection:
+            found = connection.scalar(select(MATCHES.c.finished_at).where(MATCHES.c.id == match_id))
             return found is not None
 
     def finished_match(
         self, match_id: int
     ) -> tuple[Match, list[str | None], list[StoredAction]] | None:
-        with self.sessions() as session:
-            match = session.get(Match, match_id)
+        with self.engine.connect() as connection:
+            match = _match(connection, match_id)
             if match is None or match.finished_at is None:
                 return None
-            rows = session.execute(ACTION_COLUMNS.where(ActionRow.match_id == match_id)).all()
+            rows = connection.execute(ACTION_COLUMNS.where(ACTIONS.c.match_id == match_id)).all()
             actions = [StoredAction(*row) for row in rows]
-            return match, self._names(session, {match.room_id})[match.room_id], actions
+            return match, self._names(connection, {match.room_id})[match.room_id], actions
 
     def match_played(self, match_id: int) -> tuple[int, dict[str, Any], list[StoredAction]]:
         """A match's seed, options and actions so far: every state it went through."""
-        with self.sessions() as session:
-            match = session.get(Match, match_id)
+        with self.engine.connect() as connection:
+            match = _match(connection, match_id)
             if match is None:
                 raise LookupError(f"no match {match_id}")
-            rows = session.execute(ACTION_COLUMNS.where(ActionRow.match_id == match_id)).all()
+            rows = connection.execute(ACTION_COLUMNS.where(ACTIONS.c.match_id == match_id)).all()
             return match.seed, match.options, [StoredAction(*row) for row in rows]
 
     def match_actions(self, match_id: int) -> list[StoredAction]:
         """Every stored action of a match, in order (a running match's too)."""
-        with self.sessions() as session:
-            rows = session.execute(ACTION_COLUMNS.where(ActionRow.match_id == match_id)).all()
+        with self.engine.connect() as connection:
+            rows = connection.execute(ACTION_COLUMNS.where(ACTIONS.c.match_id == match_id)).all()
             return [StoredAction(*row) for row in rows]
 
     @staticmethod
-    def _names(session: Session, room_ids: set[str]) -> dict[str, list[str | None]]:
+    def _names(connection: Connection, room_ids: set[str]) -> dict[str, list[str | None]]:
         """Players' names by seat, per room (a finished match had every seat taken)."""
-        rows = session.execute(
-            select(Seat.room_id, Seat.seat, Seat.name)
-            .where(Seat.room_id.in_(room_ids))
-            .order_by(Seat.room_id, Seat.seat)
+        rows = connection.execute(
+            select(SEATS.c.room_id, SEATS.c.seat, SEATS.c.name)
+            .where(SEATS.c.room_id.in_(room_ids))
+            .order_by(SEATS.c.room_id, SEATS.c.seat)
         ).all()
         names: dict[str, list[str | None]] = {room_id: [] for room_id in room_ids}
         for room_id, _seat, name in rows:
             names[room_id].append(name)
         return names
+
+
+def _match(connection: Connection, match_id: int) -> Match | None:
+    found = connection.execute(select(MATCHES).where(MATCHES.c.id == match_id)).first()
+    return None if found is None else Match.of(found)
