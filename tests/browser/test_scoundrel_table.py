@@ -26,6 +26,11 @@ def shown_number(text: str) -> int:
     return int(text.replace("−", "-"))
 
 
+def as_shown(number: int) -> str:
+    """A score as the page writes it: a real minus sign."""
+    return f"−{abs(number)}" if number < 0 else str(number)
+
+
 def offered(page: Page) -> list[dict[str, object]]:
     """The actions the page offers as buttons, in the shape of legal_actions."""
     ids = page.locator("#board [data-testid^='take-'], #board [data-testid='avoid']").evaluate_all(
@@ -73,9 +78,7 @@ def test_a_whole_scoundrel_game_is_played_by_clicking_legal_moves(new_page: NewP
         re.compile(r"You made it out|You fell in the dungeon")
     )
     score = result["scores"][0]
-    expect(page.get_by_test_id("final-score")).to_have_text(
-        f"−{abs(score)}" if score < 0 else str(score)
-    )
+    expect(page.get_by_test_id("final-score")).to_have_text(as_shown(score))
     expect(page.locator("#board [data-testid^='take-']")).to_have_count(0)
     no_error_toast(page)
     expect(page.get_by_test_id("best-score")).to_be_visible(timeout=SOLVER_WAIT)
@@ -92,9 +95,7 @@ def test_a_whole_scoundrel_game_is_played_by_clicking_legal_moves(new_page: NewP
     expect(page.locator("#step-text")).to_contain_text("Dana:")
     expect(page.locator("#board button")).to_have_count(0)
     page.keyboard.press("End")
-    expect(page.get_by_test_id("final-score")).to_have_text(
-        f"−{abs(score)}" if score < 0 else str(score)
-    )
+    expect(page.get_by_test_id("final-score")).to_have_text(as_shown(score))
     screenshot(page, "replay-scoundrel")
     page.get_by_test_id("line-best").click()
     expect(page.get_by_test_id("line-best")).to_have_attribute("aria-pressed", "true")
@@ -102,7 +103,7 @@ def test_a_whole_scoundrel_game_is_played_by_clicking_legal_moves(new_page: NewP
     page.keyboard.press("ArrowRight")
     expect(page.locator("#step-text")).to_contain_text("Best line:")
     page.keyboard.press("End")
-    expect(page.get_by_test_id("final-score")).to_have_text(str(best_score))
+    expect(page.get_by_test_id("final-score")).to_have_text(as_shown(best_score))
     screenshot(page, "replay-scoundrel-best")
     page.get_by_test_id("line-yours").click()
     expect(page.locator("#step-label")).to_have_text(re.compile(r"^Move 0 of \d+$"))
