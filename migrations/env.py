@@ -8,14 +8,14 @@ from alembic import context
 
 from app.settings import get_settings
 from app.storage.db import create_db_engine
-from app.storage.models import Base
+from app.storage.models import METADATA
 
 config = context.config
 # Only the command line configures logging here; the app has its own (configure_logging).
 if config.config_file_name is not None:
     logging.config.fileConfig(config.config_file_name, disable_existing_loggers=False)
 
-target_metadata = Base.metadata
+target_metadata = METADATA
 
 
 def database_url() -> str:

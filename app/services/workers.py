@@ -11,7 +11,8 @@ exit.
 
 After each piece of work a worker runs a full garbage collection: that empties CPython's
 free lists, whose few thousand tuples, scattered over a search's emptied memory arenas,
-otherwise keep them all (a worker stayed at 120 MB after Scoundrel deal 781, 38 MB with the collection).
+otherwise keep them all (a worker stayed at 120 MB after Scoundrel deal 781, and 38 MB
+with the collection).
 """
 
 from __future__ import annotations

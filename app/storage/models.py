@@ -2,7 +2,7 @@
 
 SQLAlchemy Core tables, with a plain class per table for its rows (``Room``, ``Match``...):
 the server never imports the ORM (``sqlalchemy.orm``, some 5.5 MB of the process).
-``Room.id`` and the like name the table's columns, for queries."""
+Queries name a table's columns: ``ROOMS.c.id``."""
 
 from __future__ import annotations
 
@@ -54,26 +54,11 @@ class UtcDateTime(TypeDecorator[datetime]):
         return value
 
 
-class _Rows(type):
-    """A row class names its table's columns: ``Seat.token_hash`` is the column."""
+class Base:
+    """One row of a table, as plain attributes; a column not given is None. Queries name
+    the table's columns (``SEATS.c.token_hash``)."""
 
     __table__: Table
-
-    def __getattr__(cls, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        try:
-            return cls.__table__.c[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-
-class Base(metaclass=_Rows):
-    """One row of a table, as plain attributes; a column not given is None."""
-
-    metadata = METADATA
-    __table__: Table
-    __tablename__: str
 
     def __init__(self, **values: Any) -> None:
         columns = self.__table__.c
@@ -111,7 +96,6 @@ ROOMS = Table(
 
 class Room(Base):
     __table__ = ROOMS
-    __tablename__ = "rooms"
     id: str
     game: str
     options: dict[str, Any]
@@ -150,7 +134,6 @@ class Seat(Base):
     """A seat taken by a player; the player is known only by the HMAC of their token."""
 
     __table__ = SEATS
-    __tablename__ = "seats"
     room_id: str
     seat: int
     name: str
@@ -182,7 +165,6 @@ MATCHES = Table(
 
 class Match(Base):
     __table__ = MATCHES
-    __tablename__ = "matches"
     id: int
     room_id: str
     number: int
@@ -213,7 +195,6 @@ ACTIONS = Table(
 
 class ActionRow(Base):
     __table__ = ACTIONS
-    __tablename__ = "actions"
     match_id: int
     ply: int
     seat: int
@@ -233,6 +214,5 @@ REMATCH_REQUESTS = Table(
 
 class RematchRequestRow(Base):
     __table__ = REMATCH_REQUESTS
-    __tablename__ = "rematch_requests"
     match_id: int
     seat: int

@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from app.main import create_app
 from app.settings import Settings
-from app.storage.models import ActionRow, Match
+from app.storage.models import ACTIONS, MATCHES
 from engine import get_game
 from tests.app.tables import Socket, Table
 
@@ -65,7 +65,7 @@ def next_computer_move(ada: Socket) -> dict[str, Any]:
 def stored_actions(table: Table) -> list[tuple[int, bool]]:
     with table.app.state.db_engine.connect() as connection:
         rows = connection.execute(
-            select(ActionRow.seat, ActionRow.by_computer).order_by(ActionRow.ply)
+            select(ACTIONS.c.seat, ACTIONS.c.by_computer).order_by(ACTIONS.c.ply)
         )
         return [(seat, by_computer) for seat, by_computer in rows]
 
@@ -369,7 +369,7 @@ def test_ending_the_match_for_an_absent_player_stores_it_as_abandoned(
     assert result["abandoned_by"] == 1 - absent
     assert present.state["tally"] == {"wins": [0, 0], "draws": 0, "matches": 0}
     with table.app.state.db_engine.connect() as connection:
-        assert connection.scalar(select(Match.status)) == "abandoned"
+        assert connection.scalar(select(MATCHES.c.status)) == "abandoned"
     (listed,) = table.client.get("/api/matches").json()
     assert listed["result"]["reason"] == "abandoned"
     assert table.client.get(f"/api/matches/{listed['match_id']}").json()["result"] == result

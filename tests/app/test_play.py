@@ -12,7 +12,7 @@ from sqlalchemy import select
 from app.main import create_app
 from app.services import texts
 from app.settings import Settings
-from app.storage.models import Match
+from app.storage.models import MATCHES
 from engine import games, get_game
 from tests.app.tables import Socket, Table, play
 
@@ -60,7 +60,7 @@ def test_nobody_receives_a_card_they_may_not_see(table: Table, game: str) -> Non
     assert [socket.seat for socket in sockets] == [*range(len(cookies)), None]
     leaks = play(table, room_id, sockets, random.Random(11))
     with table.app.state.db_engine.connect() as connection:
-        seed = connection.scalar(select(Match.seed))
+        seed = connection.scalar(select(MATCHES.c.seed))
     assert not any(str(seed) in text for socket in sockets for text in socket.texts[:-1])
     close_all(sockets)
     assert leaks == []

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from app.main import create_app
 from app.services.identity import COOKIE, token_hash
 from app.settings import Settings
-from app.storage.models import Seat
+from app.storage.models import SEATS
 from engine import games
 from engine.playout import playout
 from tests.app.tables import Table
@@ -96,7 +96,7 @@ def test_only_an_hmac_of_the_player_token_is_stored(table: Table) -> None:
     room_id = table.create_room("scoundrel")
     _seat, cookie = table.join(room_id, "Ada")
     with table.app.state.db_engine.connect() as connection:
-        stored = connection.scalar(select(Seat.token_hash))
+        stored = connection.scalar(select(SEATS.c.token_hash))
     assert cookie not in stored
     assert stored == token_hash(table.app.state.settings.secret_key, cookie)
 

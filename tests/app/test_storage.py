@@ -23,7 +23,7 @@ from app.services.live import LiveRoom
 from app.settings import Settings
 from app.storage.batching import BatchWriter
 from app.storage.db import create_db_engine, migrate, normalise_url, start_checkpoints
-from app.storage.models import Base, Match, Room
+from app.storage.models import METADATA, Match, Room
 from app.storage.repositories import ActionWrite, PlyTaken, Store
 
 
@@ -32,7 +32,7 @@ def test_migrations_agree_with_the_models(database_url: str) -> None:
     engine = create_db_engine(database_url)
     with engine.connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
-        assert compare_metadata(context, Base.metadata) == []
+        assert compare_metadata(context, METADATA) == []
     engine.dispose()
 
 
@@ -175,7 +175,7 @@ def test_server_processes_starting_together_migrate_one_after_another(database_u
     with engine.connect() as connection:
         context = MigrationContext.configure(connection)
         assert context.get_current_revision() is not None
-        assert compare_metadata(context, Base.metadata) == []
+        assert compare_metadata(context, METADATA) == []
     engine.dispose()
 
 
