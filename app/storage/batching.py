@@ -1,4 +1,5 @@
-"""Group commit for the action path, off the event loop.
+"""Group commit for the action path, off the event loop, for a database over the network
+(PostgreSQL; SQLite's local commit runs on the loop: app/storage/repositories.py).
 
 One thread of its own writes every action the event loop hands it: what queued while the
 previous commit was on its way goes into the next transaction together, so a busy

@@ -162,13 +162,15 @@ class Store:
             engine.dialect, ACTIONS, INSERTED_ACTION_COLUMNS, key=("match_id", "ply")
         )
         self._driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
-        # The action path's commits run on a thread of their own, so that the event loop
-        # serves every other room meanwhile (the driver lets go of the GIL while it writes).
-        self._batcher = BatchWriter(self.record_actions)
         self._remote = engine.dialect.name != "sqlite"
+        # Over the network the action path's commits run on a thread of their own, so that
+        # the event loop serves every other room during each round trip. SQLite's local
+        # commit costs less than handing it to that thread and back (README, Figures).
+        self._batcher = BatchWriter(self.record_actions) if self._remote else None
 
     def close(self) -> None:
-        self._batcher.close()
+        if self._batcher is not None:
+            self._batcher.close()
         if self._writer is not None:
             self._writer.close()
             self._writer = None
@@ -284,9 +286,12 @@ class Store:
     # The action path
 
     async def store_action(self, write: ActionWrite) -> None:
-        """Store one action, or raise PlyTaken. The write leaves the event loop and shares
-        its commit with whatever else waits (app/storage/batching.py)."""
-        await self._batcher.write(write)
+        """Store one action, or raise PlyTaken. Over the network the write leaves the event
+        loop and shares its commit with whatever else waits (app/storage/batching.py)."""
+        if self._batcher is None:
+            self.record_action(write)
+        else:
+            await self._batcher.write(write)
 
     def record_action(self, write: ActionWrite) -> None:
         """Store one action now; raise PlyTaken when that ply is already stored."""
