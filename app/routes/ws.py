@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 from app.connections import SocketConnection, force_close
-from app.limits import Admission, ConnectionCaps, TokenBucket
+from app.limits import Admission, TokenBucket
 from app.observability import WS_CONNECTIONS
 from app.protocol import (
     CLOSE_FORBIDDEN_ORIGIN,
@@ -20,7 +20,7 @@ from app.protocol import (
     CLOSE_UNKNOWN_ROOM,
     ErrorCode,
 )
-from app.routes.deps import player as player_of
+from app.routes import deps
 from app.services.live import LiveRoom
 from app.services.refusals import Refusal, RoomNotFound, parse_message
 from app.services.rooms import RoomService
@@ -89,11 +89,10 @@ async def room_socket(websocket: WebSocket) -> None:
     """PATH, a plain Starlette route (app/main.py): FastAPI's dependency solving and its
     included router's layers kept some 2 KB per open socket alive for as long as it lived."""
     room_id: str = websocket.path_params["room_id"]
-    state = websocket.app.state
-    rooms: RoomService = state.rooms
-    settings: Settings = state.settings
-    caps: ConnectionCaps = state.connection_caps
-    player = await player_of(websocket)
+    rooms = await deps.room_service(websocket)
+    settings = await deps.settings(websocket)
+    caps = await deps.connection_caps(websocket)
+    player = await deps.player(websocket)
     if not origin_allowed(websocket, settings):
         await websocket.accept()
         await refuse(

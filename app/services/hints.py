@@ -26,8 +26,16 @@ def seat_hint(
 ) -> dict[str, Any]:
     """The hint from the seat's views of these states (before each action, and now) only:
     whatever the states hide from the seat cannot change it."""
+    hint_search, args = seat_search(game, states, actions, seat)
+    return answer(game, hint_search(*args))
+
+
+def seat_search(
+    game: Game[Any], states: Sequence[Any], actions: Sequence[dict[str, Any]], seat: int
+) -> tuple[Callable[..., Hint], tuple[Any, ...]]:
+    """The hint's search and what it is given: the seat's views and the actions."""
     views = [game.view(state, seat) for state in states]
-    return answer(game, search(actions)(views, actions))
+    return search(actions), (views, actions)
 
 
 def search(actions: Sequence[dict[str, Any]]) -> Callable[..., Hint]:
@@ -70,6 +78,4 @@ def hint_job(store: Store, game: Game[Any], room_id: str, match_id: int, version
     states = list(replay(game, loaded.match.seed, loaded.match.options, moves))
     if game.is_over(states[-1]):
         raise Refusal("game_over", "the match is over")
-    views = [game.view(state, seat) for state in states]
-    actions = [action for _, action in moves]
-    return search(actions), (views, actions)
+    return seat_search(game, states, [action for _, action in moves], seat)
