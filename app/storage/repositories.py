@@ -324,6 +324,8 @@ class Store:
     def _insert_only(self, driver: Any, rows: list[tuple[Any, ...]]) -> list[bool]:
         """The usual commit, nothing but moves, on the driver's connection alone: SQLAlchemy's
         transaction around it cost as much CPU as the INSERT."""
+        if len(rows) == 1 and self._remote:
+            return self._insert_alone(driver, rows)
         try:
             stored = self._insert_action.run(driver, rows)
             driver.commit()
@@ -332,6 +334,18 @@ class Store:
                 driver.rollback()
             raise
         return stored
+
+    def _insert_alone(self, driver: Any, rows: list[tuple[Any, ...]]) -> list[bool]:
+        """One move over the network: a single statement is its own transaction, one round
+        trip where BEGIN, INSERT and COMMIT took three (psycopg: 60 against 86 us of CPU and
+        190 against 250 us of wall time on loopback)."""
+        driver.autocommit = True
+        try:
+            return self._insert_action.run(driver, rows)
+        finally:
+            # A broken connection refuses the switch; it is replaced after the error anyway.
+            with contextlib.suppress(self._driver_error):
+                driver.autocommit = False
 
     def _insert_with_extras(
         self, connection: Connection, writes: Sequence[ActionWrite], rows: list[tuple[Any, ...]]

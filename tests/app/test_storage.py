@@ -121,6 +121,21 @@ def test_a_failed_move_commit_is_sqlalchemys_error_stores_nothing_and_the_next_o
     assert [stored.ply for stored in store.match_actions(match.id)] == [1]
 
 
+def test_a_move_with_extras_after_a_lone_move_is_still_all_or_nothing(store: Store) -> None:
+    """Over the network a lone move is one statement committing by itself; the next write
+    that also notes the room's activity must still store everything or nothing."""
+    match, now = stored_match(store), datetime.now(UTC)
+    store.record_action(ActionWrite(match.id, 1, 0, {"type": "avoid"}, now))
+    with store.engine.begin() as connection:
+        connection.exec_driver_sql("ALTER TABLE rooms RENAME TO rooms_away")
+    move = ActionWrite(match.id, 2, 0, {"type": "take", "card": "7C"}, now, active_room="r1")
+    with pytest.raises(SQLAlchemyError):
+        store.record_action(move)
+    with store.engine.begin() as connection:
+        connection.exec_driver_sql("ALTER TABLE rooms_away RENAME TO rooms")
+    assert [stored.ply for stored in store.match_actions(match.id)] == [1]
+
+
 def test_writes_that_wait_for_a_commit_share_the_next_one() -> None:
     batches: list[list[int]] = []
     first_started, release = threading.Event(), threading.Event()
