@@ -16,6 +16,7 @@ from pathlib import Path
 import httpx
 import psycopg
 import pytest
+from redis.asyncio.connection import DefaultParser
 from sqlalchemy.engine import make_url
 from websockets.exceptions import ConnectionClosed
 
@@ -205,3 +206,9 @@ def test_the_computer_takes_an_absent_seat_across_two_processes(
         lambda: player1.presence[0]["computer"] is None, SECONDS, "Ada took her seat back"
     )
     assert not (player0.errors or player1.errors)
+
+
+def test_redis_replies_are_parsed_by_hiredis() -> None:
+    """Every message between processes passes redis-py's parser; hiredis's, in C, costs less
+    CPU than its Python one (bench/relay.py)."""
+    assert DefaultParser.__name__ == "_AsyncHiredisParser"
