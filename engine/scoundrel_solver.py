@@ -63,9 +63,11 @@ Line = tuple[Take, ...]
 # (0: none), the highest monster it may still be used on (0 without a weapon), whether the
 # previous room was avoided, cards taken in this room, whether a potion healed in it,
 # whether it is the last room, and a bit mask of every card still to be dealt with.
-Node = tuple[int, tuple[int, ...], tuple[int, ...], int, int, int, bool, int, bool, bool, int]
+# Rows of cards are bytes (a card is its index in DECK): a bytes object hashes once and
+# keeps it, where a tuple hashes every item again at each of a table's lookups.
+Node = tuple[int, bytes, bytes, int, int, int, bool, int, bool, bool, int]
 Child = tuple[Line, "Node | int"]  # the takes of one option, and its table or final score
-Ends = dict[tuple[int, ...], list[tuple[int, int, int, Line]]]
+Ends = dict[bytes, list[tuple[int, int, int, Line]]]
 
 
 class Pause(Exception):
@@ -98,7 +100,7 @@ class Solver:
     def __init__(self, dungeon: Sequence[str], strict_weapons: bool = False,
                  budget: int | None = None) -> None:
         self.strict = strict_weapons
-        self.deck = tuple(INDEX[card] for card in dungeon)
+        self.deck = bytes(INDEX[card] for card in dungeon)
         self.budget = budget
         self.tables = 0
         self.pause_at = 1 << 62  # where the current turn ends, in tables
@@ -107,7 +109,7 @@ class Solver:
         self.walks: dict[tuple[object, ...], tuple[Ends, tuple[int, Line], tuple[int, Line]]] = {}
         self.strengths: dict[tuple[int, int, int], tuple[int, int, int]] = {}
         self.piles: dict[int, tuple[int, int, int, list[int], int]] = {}
-        self.room_costs: dict[tuple[tuple[int, ...], int, int, int, bool, bool], int] = {}
+        self.room_costs: dict[tuple[bytes, int, int, int, bool, bool], int] = {}
         self.below = [0] * (len(self.deck) + 1)  # cards from a depth on, as a mask
         self.monsters_below = [0] * (len(self.deck) + 1)
         for depth in range(len(self.deck) - 1, -1, -1):
@@ -119,8 +121,8 @@ class Solver:
     def node_of(self, state: ScoundrelState) -> Node:
         """The table of a state whose dungeon is this solver's, or what play made of it:
         the rest of this solver's dungeon, then the cards put under it."""
-        room = tuple(INDEX[card] for card in state.room)
-        dungeon = tuple(INDEX[card] for card in state.dungeon)
+        room = bytes(INDEX[card] for card in state.room)
+        dungeon = bytes(INDEX[card] for card in state.dungeon)
         depth = next(depth for depth in range(len(self.deck) + 1)
                      if dungeon[: len(self.deck) - depth] == self.deck[depth:])
         under = dungeon[len(self.deck) - depth :]
@@ -242,8 +244,7 @@ class Solver:
                                      after_limit, False, 0, False, waiting < need, after_left)))
         return found
 
-    def deal(self, depth: int, under: tuple[int, ...], count: int
-             ) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+    def deal(self, depth: int, under: bytes, count: int) -> tuple[bytes, int, bytes]:
         """The next ``count`` cards (fewer if there are not so many), and what remains."""
         dealt = self.deck[depth : depth + count]
         depth += len(dealt)
@@ -252,7 +253,7 @@ class Solver:
             dealt, under = dealt + under[:missing], under[missing:]
         return dealt, depth, under
 
-    def monsters_left(self, depth: int, under: tuple[int, ...]) -> int:
+    def monsters_left(self, depth: int, under: bytes) -> int:
         return self.monsters_below[depth] + sum(POINTS[c] for c in under if KIND[c] == MONSTER)
 
     def ceiling(self, node: Node) -> int:
@@ -273,7 +274,7 @@ class Solver:
                                             False))
         return cost
 
-    def room_cost(self, room: tuple[int, ...], weapon: int, limit: int, best_weapon: int,
+    def room_cost(self, room: bytes, weapon: int, limit: int, best_weapon: int,
                   used: bool, last: bool) -> int:
         key = (room, weapon, limit, best_weapon, used, last)
         known = self.room_costs.get(key)
@@ -316,18 +317,27 @@ class Solver:
         those values as bits."""
         known = self.piles.get(left)
         if known is None:
-            cards = [index for index in range(len(DECK)) if left >> index & 1]
-            potions = [POINTS[c] for c in cards if KIND[c] == POTION]
-            weapons = [POINTS[c] for c in cards if KIND[c] == WEAPON]
-            monsters = [POINTS[c] for c in cards if KIND[c] == MONSTER]
-            known = self.piles[left] = (sum(potions), max(potions, default=0),
-                                        max(weapons, default=0), monsters,
-                                        mask(tuple(monsters)))
+            potions = best_potion = best_weapon = values = 0
+            monsters = []
+            bits = left
+            while bits:
+                card = (bits & -bits).bit_length() - 1
+                bits &= bits - 1
+                points, kind = POINTS[card], KIND[card]
+                if kind == MONSTER:
+                    monsters.append(points)
+                    values |= 1 << points
+                elif kind == WEAPON:
+                    best_weapon = max(best_weapon, points)
+                else:
+                    potions += points
+                    best_potion = max(best_potion, points)
+            known = self.piles[left] = (potions, best_potion, best_weapon, monsters, values)
         return known
 
-    def walk(self, room: tuple[int, ...], health: int, weapon: int, limit: int, taken: int,
+    def walk(self, room: bytes, health: int, weapon: int, limit: int, taken: int,
              used: bool, last: bool) -> tuple[Ends, tuple[int, Line], tuple[int, Line]]:
-        key = (tuple(sorted(room)), health, weapon, limit, taken, used, last)
+        key = (bytes(sorted(room)), health, weapon, limit, taken, used, last)
         known = self.walks.get(key)
         if known is None:
             walk = Walk(self.strict, last)
@@ -351,7 +361,7 @@ class Solver:
 AVOID: Action = {"type": "avoid"}
 
 
-def mask(cards: tuple[int, ...]) -> int:
+def mask(cards: bytes) -> int:
     bits = 0
     for card in cards:
         bits |= 1 << card
@@ -395,7 +405,7 @@ class Walk:
         self.death: tuple[int, Line] = (NO_LINE, ())
         self.win: tuple[int, Line] = (NO_LINE, ())
 
-    def through(self, room: tuple[int, ...], health: int, weapon: int, limit: int,
+    def through(self, room: bytes, health: int, weapon: int, limit: int,
                 taken: int, used: bool, line: Line, card: int) -> None:
         if health <= 0:
             score = health - sum(POINTS[c] for c in room if KIND[c] == MONSTER)
@@ -414,7 +424,7 @@ class Walk:
                 self.take(room[:index] + room[index + 1 :], card, health, weapon, limit,
                           taken + 1, used, line)
 
-    def take(self, rest: tuple[int, ...], card: int, health: int, weapon: int, limit: int,
+    def take(self, rest: bytes, card: int, health: int, weapon: int, limit: int,
              taken: int, used: bool, line: Line) -> None:
         points, kind = POINTS[card], KIND[card]
         if kind == WEAPON:
@@ -430,7 +440,7 @@ class Walk:
             self.through(rest, health - points, weapon, limit, taken, used,
                          (*line, (card, False)), card)
 
-    def end(self, kept: tuple[int, ...], health: int, weapon: int, limit: int,
+    def end(self, kept: bytes, health: int, weapon: int, limit: int,
             line: Line) -> None:
         ways = self.ends.setdefault(kept, [])
         for more, better, looser, _ in ways:
