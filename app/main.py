@@ -93,15 +93,18 @@ def create_app(
             from app.relay import RedisRelay  # imported only when used: it costs memory
 
             relay = RedisRelay(settings.redis_url)
-        rooms = RoomService(settings, store, LocalBroadcaster(), relay=relay)
+        searches = Searches(settings.search_processes, settings.search_queue)
+        matches = MatchService(store, searches)
+        rooms = RoomService(
+            settings, store, LocalBroadcaster(), relay=relay, on_deal=matches.foresee
+        )
         if relay is not None:
             cluster = Cluster(rooms)
             relay.start(cluster.on_event, cluster.resync, cluster.heartbeat)
         app.state.db_engine = db_engine
         app.state.relay = relay
         app.state.rooms = rooms
-        searches = Searches(settings.search_processes, settings.search_queue)
-        app.state.matches = MatchService(store, searches)
+        app.state.matches = matches
         app.state.connection_caps = ConnectionCaps(settings)
         app.state.room_creation_limit = RoomCreationLimit(settings.rooms_per_address_per_minute)
         sweeper = asyncio.create_task(close_idle_rooms_every(rooms, every))

@@ -3,13 +3,18 @@ for Scoundrel the best line the deal allowed."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import threading
+from concurrent.futures import CancelledError, Future
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from app.services.live import last_action
 from app.services.searches import Searches
 from app.storage.repositories import Store
 from engine import Game, get_game, replay
-from engine.scoundrel_solver import OutOfBudget, solve
+from engine.scoundrel_solver import OutOfBudget, Solution, solve
 
 MAX_MATCH_ID = 2**31 - 1  # the id column is a 32-bit integer on PostgreSQL
 ANALYSED = frozenset({"scoundrel"})  # games with a best line after the match
@@ -22,6 +27,36 @@ class MatchService:
         self.store = store
         self.searches = searches
         self.analyses: dict[int, dict[str, Any]] = {}
+        self.foreseen: dict[int, Future[Solution]] = {}
+        self._foreseen_lock = threading.Lock()
+
+    def foresee(self, match_id: int, game: str, dealt: Any) -> None:
+        """Starts a new match's analysis as it is dealt, when the search workers are idle:
+        the deal alone decides the best line, so its search (up to seconds) is over before
+        the match is, and the end screen need not wait. The answer stays in this process
+        until ``analysis`` asks, which it does only once the match has ended. Called on the
+        event loop: the start (a worker process may have to be spawned) runs on a thread."""
+        if game in ANALYSED:
+            asyncio.get_running_loop().run_in_executor(None, self._foresee, match_id, dealt)
+
+    def _foresee(self, match_id: int, dealt: Any) -> None:
+        search = (solve, (dealt, SOLVER_BUDGET))
+        started = self.searches.foresee(("analysis", match_id), lambda: search)
+        if started is None:
+            return
+        with self._foreseen_lock:
+            if len(self.foreseen) >= KEPT_ANALYSES:
+                del self.foreseen[next(iter(self.foreseen))]
+            self.foreseen[match_id] = started
+
+    def _solution(self, match_id: int, dealt: Any) -> Solution:
+        """The deal's best line: from the search started as it was dealt, if there was one."""
+        with self._foreseen_lock:
+            foreseen = self.foreseen.pop(match_id, None)
+        if foreseen is not None:
+            with contextlib.suppress(BrokenProcessPool, CancelledError):  # search again
+                return foreseen.result()
+        return self.searches.run(("analysis", match_id), lambda: (solve, (dealt, SOLVER_BUDGET)))
 
     def history(
         self,
@@ -113,9 +148,7 @@ class MatchService:
             "your_score": played and played.scores[0],
         }
         try:
-            solution = self.searches.run(
-                ("analysis", match_id), lambda: (solve, (states[0], SOLVER_BUDGET))
-            )
+            solution = self._solution(match.id, states[0])
         except OutOfBudget:
             answer |= {"solved": False, "best_score": None, "winnable": None, "result": None,
                        "steps": []}

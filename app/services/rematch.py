@@ -68,6 +68,7 @@ class Rematches:
             logger.exception("storing a rematch failed", extra={"room_id": room.id})
             raise Refusal("unavailable", "the rematch could not be saved; try again") from None
         room.match = LiveMatch.of(row, state)
+        rooms.on_deal(row.id, game.name, state)
         room.turn_since = time.monotonic()
         room.rematch.clear()
         logger.info(

@@ -61,8 +61,11 @@ class RoomService:
         broadcaster: Broadcaster,
         clock: Callable[[], datetime] = utc_now,
         relay: Relay | None = None,
+        on_deal: Callable[[int, str, Any], None] | None = None,
     ) -> None:
         self.settings = settings
+        # Told of every match dealt here (its id, game and first state): MatchService.foresee.
+        self.on_deal = on_deal or (lambda match_id, game, state: None)
         self.store = store
         self.broadcaster = broadcaster
         self.clock = clock
@@ -113,6 +116,7 @@ class RoomService:
             seats[-1] = Holder(COMPUTER_NAME, COMPUTER, computer)
             stored.append(computer_seat(room_id, game.seats - 1, computer))
         self.store.create_room(row, match, stored)
+        self.on_deal(match.id, game.name, state)
         room = LiveRoom(
             id=room_id,
             game=game,

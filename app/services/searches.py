@@ -51,6 +51,8 @@ class Searches:
         self._lock = threading.Lock()
         self._pending: dict[Hashable, Future[Any]] = {}
         self._waiting = 0  # callers in run()
+        self._ahead: Hashable = None  # the key of the last search started by foresee()
+        self._closed = False
 
     def run(self, key: Hashable, job: Job[T]) -> T:
         """What the search of ``job()`` answers, computed in a worker process; or the answer
@@ -59,7 +61,8 @@ class Searches:
         with self._lock:
             shared = self._pending.get(key)
             first = shared is None
-            if self._waiting >= 2 * self.queue or (first and len(self._pending) >= self.queue):
+            queued = len(self._pending) - (self._ahead in self._pending)
+            if self._waiting >= 2 * self.queue or (first and queued >= self.queue):
                 raise SearchesBusy
             if shared is None:
                 shared = self._pending[key] = Future()
@@ -74,6 +77,20 @@ class Searches:
             with self._lock:
                 self._waiting -= 1
 
+    def foresee(self, key: Hashable, job: Job[T]) -> Future[T] | None:
+        """Starts the search of ``job()`` now if no other search waits or runs, else nothing:
+        a search that only spares someone a wait later. So at most one runs at a time, it
+        takes no place of ``queue``, and a search asked for meanwhile waits for this one
+        at most. Its answer is the returned future's; ``run`` with the same key joins it."""
+        with self._lock:
+            if self._pending or self._closed:
+                return None
+            shared: Future[T] = Future()
+            self._pending[key] = shared
+            self._ahead = key
+        self._start(key, job, shared)
+        return shared
+
     def _start(self, key: Hashable, job: Job[T], shared: Future[T]) -> None:
         try:
             search, args = job()
@@ -87,6 +104,8 @@ class Searches:
         """Hands the search's answer (or what failed) to everyone waiting for the key."""
         with self._lock:
             del self._pending[key]
+            if key == self._ahead:
+                self._ahead = None
         if isinstance(done, BaseException):
             shared.set_exception(done)
         elif done.cancelled():
@@ -99,6 +118,8 @@ class Searches:
     def close(self) -> None:
         """Drops what waits and ends a search under way (it may take a minute, and the
         server's exit would wait for it)."""
+        with self._lock:
+            self._closed = True  # no search foreseen from now on starts a new pool
         self.workers.close()
 
 

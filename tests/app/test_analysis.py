@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+import time
+from concurrent.futures import Future
 
 import pytest
 
 from engine import get_game, replay
+from engine.scoundrel_solver import Solution
 from tests.app.tables import Table, play
 
 GAME = get_game("scoundrel")
@@ -25,6 +28,15 @@ def finished_match(table: Table) -> int:
     (listed,) = table.client.get("/api/matches").json()
     match_id: int = listed["match_id"]
     return match_id
+
+
+def foreseen(table: Table, match_id: int) -> Future[Solution]:
+    """The search started as the match was dealt (on a thread of the server's loop)."""
+    deadline = time.monotonic() + 10
+    while match_id not in table.app.state.matches.foreseen and time.monotonic() < deadline:
+        time.sleep(0.01)
+    found: Future[Solution] = table.app.state.matches.foreseen[match_id]
+    return found
 
 
 def test_the_analysis_of_a_running_match_is_refused_and_names_no_card(table: Table) -> None:
@@ -67,3 +79,21 @@ def test_a_game_without_an_analysis_answers_not_found(table: Table) -> None:
     (listed,) = table.client.get("/api/matches").json()
     response = table.client.get(f"/api/matches/{listed['match_id']}/analysis")
     assert response.status_code == 404
+
+
+def test_the_analysis_is_searched_as_the_match_is_dealt(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The deal alone decides the best line: its search starts with the match, so the end
+    screen need not wait for it, and its answer is given only once the match is over."""
+    matches = table.app.state.matches
+    match_id = finished_match(table)
+    assert foreseen(table, match_id).result(timeout=10).score > 0
+
+    def searched_again(*args: object) -> None:
+        raise AssertionError("searched again at the end")
+
+    monkeypatch.setattr(matches.searches, "run", searched_again)
+    analysis = table.client.get(f"/api/matches/{match_id}/analysis").json()
+    assert analysis["solved"] and analysis["best_score"] > 0
+    assert match_id not in matches.foreseen, "handed over once"

@@ -16,7 +16,7 @@ import pytest
 
 from app.services.searches import Searches, SearchesBusy, SearchFailed
 from tests.app.tables import Table
-from tests.app.test_analysis import QUICK_DEAL, finished_match
+from tests.app.test_analysis import QUICK_DEAL, finished_match, foreseen
 from tests.app.test_hint import hint
 
 
@@ -99,6 +99,8 @@ def test_an_analysis_while_the_searches_are_busy_is_refused_and_not_kept(
     monkeypatch.setattr("app.services.live.secrets.randbits", lambda bits: QUICK_DEAL)
     match_id = finished_match(table)
     matches = table.app.state.matches
+    foreseen(table, match_id).result(timeout=10)
+    del matches.foreseen[match_id]  # as in a process that did not deal this match
     matches.searches.queue = 0
     response = table.client.get(f"/api/matches/{match_id}/analysis")
     assert response.status_code == 503
@@ -175,3 +177,29 @@ def test_at_most_twice_the_queue_wait_even_for_one_search() -> None:
         assert searches.run("one", job(where))[0] > 0
     finally:
         searches.close()
+
+
+def test_a_foreseen_search_starts_only_when_no_other_search_waits_or_runs(
+    searches: Searches,
+) -> None:
+    searches.run("warm", job(where))
+    with ThreadPoolExecutor(1) as threads:
+        running = threads.submit(searches.run, "asked", job(where, 0.5))
+        time.sleep(0.1)
+        assert searches.foresee("ahead", job(where)) is None
+        running.result()
+    ahead = searches.foresee("ahead", job(where))
+    assert ahead is not None and ahead.result()[0] > 0
+
+
+def test_a_foreseen_search_takes_no_place_of_the_queue_and_is_joined_when_asked_for(
+    searches: Searches,
+) -> None:
+    searches.run("warm", job(where))
+    ahead = searches.foresee("match 9", job(where, 0.5))
+    assert ahead is not None
+    with ThreadPoolExecutor(3) as threads:
+        asked = [threads.submit(searches.run, key, job(where)) for key in ("one", "two")]
+        joined = threads.submit(searches.run, "match 9", job(where))
+        assert all(future.result()[0] > 0 for future in asked), "the queue holds two"
+        assert joined.result() == ahead.result(), "joined, not searched again"
