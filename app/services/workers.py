@@ -56,9 +56,13 @@ class Workers:
         with self._lock:
             if self._pool is not None:
                 workers = list(self._pool._processes.values())  # public only from Python 3.14
-                self._pool.shutdown(wait=False, cancel_futures=True)
                 for worker in workers:
                     worker.terminate()
+                # Waits for the pool's own thread to see them gone and let go of its queues:
+                # their named semaphores are unlinked when collected or at exit, and uvicorn
+                # ends the process by raising the SIGTERM it caught again, which runs no exit
+                # cleanup (the resource tracker then warns of leaked semaphores).
+                self._pool.shutdown(wait=True, cancel_futures=True)
                 self._pool = None
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from app.services.workers import Workers
 
 
@@ -31,3 +34,19 @@ def test_a_worker_gives_back_the_memory_its_work_left_behind() -> None:
     finally:
         workers.close()
     assert after < before + 20, f"{before:.0f} MiB before, {after:.0f} MiB after"
+
+
+def named_semaphores() -> set[Path]:
+    return set(Path("/dev/shm").glob("sem.mp-*"))
+
+
+def test_closing_the_workers_unlinks_their_pools_semaphores() -> None:
+    """The server's process ends by the SIGTERM that uvicorn raises again after shutting
+    down, which runs no exit cleanup: what close() leaves stays (and the log gets a
+    resource tracker's warning, test_self_hosting)."""
+    before = named_semaphores()
+    workers = Workers(1)
+    workers.submit(os.getpid).result()
+    assert named_semaphores() - before, "a pool holds named semaphores"
+    workers.close()
+    assert named_semaphores() - before == set()
