@@ -129,8 +129,9 @@ class MatchService:
     def analysis(self, match_id: int) -> dict[str, Any] | None:
         """The best line a finished match's deal allowed, step by step, beside the score
         played; None if the match is not finished or its game has no analysis. The search
-        runs in a worker process (up to seconds; raises ``SearchesBusy`` when too many
-        wait): call it off the event loop. Kept per match."""
+        started as the match was dealt (``foresee``) answers if there was one, else one runs
+        now in a worker process (up to seconds; raises ``SearchesBusy`` when too many wait):
+        call it off the event loop. Kept per match."""
         known = self.analyses.get(match_id)
         if known is not None:
             return known

@@ -12,7 +12,9 @@ the first one's answer instead of searching again, and at most ``queue`` differe
 searches are waiting or running, and at most twice as many callers wait for them (each
 holds a thread of FastAPI's pool, which every plain ``def`` route shares): beyond that
 the caller is told to try again (``SearchesBusy``), so a flood of requests costs one
-worker and a few threads, not the server.
+worker and a few threads, not the server. A search that only spares someone a wait later
+(``foresee``: Scoundrel's best line as its match is dealt) starts only when none waits or
+runs, and takes no place of the queue.
 
 ``run`` blocks its caller's thread (a plain ``def`` route runs in FastAPI's thread pool)
 without holding the GIL while the worker searches.
