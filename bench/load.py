@@ -388,7 +388,7 @@ async def flooder(base: str, room_id: str, address: str, stop: asyncio.Event) ->
                 writer.write(JUNK)
                 await asyncio.wait_for(writer.drain(), 1)
                 await asyncio.sleep(0)  # drain() does not yield while the socket takes it all
-        except (TimeoutError, OSError):
+        except (TimeoutError, OSError, RuntimeError):  # uvloop: a transport closed meanwhile
             pass
         drain.cancel()
         writer.close()
