@@ -8,7 +8,7 @@ import contextlib
 import threading
 from concurrent.futures import CancelledError, Future
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from app.services.live import last_action
 from app.services.searches import Searches
@@ -20,6 +20,7 @@ MAX_MATCH_ID = 2**31 - 1  # the id column is a 32-bit integer on PostgreSQL
 ANALYSED = frozenset({"scoundrel"})  # games with a best line after the match
 SOLVER_BUDGET = 1_000_000  # tables: over 5x the most any of 1,000 deals needed (bench/bots.py)
 KEPT_ANALYSES = 256
+V = TypeVar("V")
 
 
 class MatchService:
@@ -40,14 +41,10 @@ class MatchService:
             asyncio.get_running_loop().run_in_executor(None, self._foresee, match_id, dealt)
 
     def _foresee(self, match_id: int, dealt: Any) -> None:
-        search = (solve, (dealt, SOLVER_BUDGET))
-        started = self.searches.foresee(("analysis", match_id), lambda: search)
-        if started is None:
-            return
-        with self._foreseen_lock:
-            if len(self.foreseen) >= KEPT_ANALYSES:
-                del self.foreseen[next(iter(self.foreseen))]
-            self.foreseen[match_id] = started
+        started = self.searches.foresee(("analysis", match_id), lambda: best_line(dealt))
+        if started is not None:
+            with self._foreseen_lock:
+                keep(self.foreseen, match_id, started)
 
     def _solution(self, match_id: int, dealt: Any) -> Solution:
         """The deal's best line: from the search started as it was dealt, if there was one."""
@@ -56,7 +53,7 @@ class MatchService:
         if foreseen is not None:
             with contextlib.suppress(BrokenProcessPool, CancelledError):  # search again
                 return foreseen.result()
-        return self.searches.run(("analysis", match_id), lambda: (solve, (dealt, SOLVER_BUDGET)))
+        return self.searches.run(("analysis", match_id), lambda: best_line(dealt))
 
     def history(
         self,
@@ -160,10 +157,20 @@ class MatchService:
             answer |= {"solved": True, "best_score": solution.score,
                        "winnable": solution.winnable, "result": best and best.to_json(),
                        "steps": revealed_steps(game, best_line, best_states)}
-        if len(self.analyses) >= KEPT_ANALYSES:
-            del self.analyses[next(iter(self.analyses))]
-        self.analyses[match_id] = answer
+        keep(self.analyses, match_id, answer)
         return answer
+
+
+def best_line(dealt: Any) -> tuple[Any, tuple[Any, ...]]:
+    """The search for a deal's best line, as a worker runs it (Searches' job)."""
+    return solve, (dealt, SOLVER_BUDGET)
+
+
+def keep(kept: dict[int, V], match_id: int, value: V) -> None:
+    """Keeps a match's value, dropping the oldest one kept beyond KEPT_ANALYSES."""
+    if len(kept) >= KEPT_ANALYSES:
+        del kept[next(iter(kept))]
+    kept[match_id] = value
 
 
 def revealed_steps(
