@@ -41,7 +41,7 @@ class MatchService:
             asyncio.get_running_loop().run_in_executor(None, self._foresee, match_id, dealt)
 
     def _foresee(self, match_id: int, dealt: Any) -> None:
-        started = self.searches.foresee(("analysis", match_id), lambda: best_line(dealt))
+        started = self.searches.foresee(("analysis", match_id), lambda: best_line_search(dealt))
         if started is not None:
             with self._foreseen_lock:
                 keep(self.foreseen, match_id, started)
@@ -53,7 +53,7 @@ class MatchService:
         if foreseen is not None:
             with contextlib.suppress(BrokenProcessPool, CancelledError):  # search again
                 return foreseen.result()
-        return self.searches.run(("analysis", match_id), lambda: best_line(dealt))
+        return self.searches.run(("analysis", match_id), lambda: best_line_search(dealt))
 
     def history(
         self,
@@ -161,7 +161,7 @@ class MatchService:
         return answer
 
 
-def best_line(dealt: Any) -> tuple[Any, tuple[Any, ...]]:
+def best_line_search(dealt: Any) -> tuple[Any, tuple[Any, ...]]:
     """The search for a deal's best line, as a worker runs it (Searches' job)."""
     return solve, (dealt, SOLVER_BUDGET)
 
