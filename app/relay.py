@@ -5,14 +5,15 @@ stored here. Announcing never waits: events go on a bounded outbox that a publis
 drains in order, everything that queued during the previous publish in one message (so a
 busy process pays one round trip for many moves), on a connection of its own: redis-py's
 client takes a pooled connection per command, which cost more CPU than the publish itself
-(bench/relay.py). Every process subscribes to one channel
-and hands each event of another process to the room service (``app/services/cluster.py``),
-which delivers to its own sockets.
+(bench/relay.py). Every process subscribes to one channel, also on a connection of its
+own that it reads directly, and hands each event of another process to the room service
+(``app/services/cluster.py``), which delivers to its own sockets.
 
 When Redis goes away, events are dropped (they are only news of what is stored); once it
 is back, ``on_resync`` runs so that every process catches its rooms up from the database
 and re-announces its presence. A heartbeat per process lets the others forget the
-presence of a process that died.
+presence of a process that died, and a subscriber that hears no heartbeat at all (its own
+included) for five beats takes Redis as gone, even when its socket stays open.
 """
 
 from __future__ import annotations
@@ -107,9 +108,12 @@ class RedisRelay:
     ) -> None:
         first = True
         while True:
-            pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+            # A connection of its own, read directly: PubSub.get_message's layers (health
+            # check, retry and timing wrappers per read) cost more CPU than the event.
+            listener = self.client.connection_pool.make_connection()
             try:
-                await pubsub.subscribe(CHANNEL)
+                await listener.send_command("SUBSCRIBE", CHANNEL)
+                await listener.read_response(push_request=True)  # the confirmation
                 if not first:
                     logger.info("redis is back; catching up every room from the database")
                     await on_resync()
@@ -117,10 +121,17 @@ class RedisRelay:
                 first = False
                 self.connected = True
                 while True:
-                    message = await pubsub.get_message(timeout=HEARTBEAT_SECONDS * 5)
+                    # Every process (this one too) beats each HEARTBEAT_SECONDS: silence
+                    # this long means the connection is gone.
+                    message = await listener.read_response(
+                        timeout=HEARTBEAT_SECONDS * 5, push_request=True
+                    )
                     if message is None:
+                        raise TimeoutError("no heartbeat on the channel")
+                    kind, _, data = message
+                    if kind != b"message":
                         continue
-                    events = orjson.loads(message["data"])
+                    events = orjson.loads(data)
                     if isinstance(events, dict):  # from a process of the previous release
                         events = [events]
                     if events[0].get("proc") != self.process:  # one process's events
@@ -132,7 +143,7 @@ class RedisRelay:
                 await asyncio.sleep(RETRY_SECONDS)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                    await listener.disconnect()
 
     async def _beat(self, on_heartbeat: Callable[[], Awaitable[None]]) -> None:
         while True:

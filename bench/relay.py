@@ -3,8 +3,9 @@
 The relay (``app/relay.py``) publishes one message per batch of room events and every
 other process receives it. This prints the CPU of one PUBLISH through redis-py's client
 (a pooled connection per command) and through one connection of its own (what the relay
-does), and of receiving one message through a ``PubSub``, each alternating twice in one
-run. Needs Redis on 127.0.0.1:6379 (``make services``).
+does), and of receiving one message through a ``PubSub`` and straight off a connection of
+its own (what the relay does), each alternating twice in one run. Needs Redis on
+127.0.0.1:6379 (``make services``).
 
     .venv/bin/python bench/relay.py --messages 10000
 """
@@ -51,30 +52,52 @@ async def publish_figures(count: int) -> dict[str, float]:
     return figures
 
 
-async def receive_figure(count: int) -> float:
-    """CPU of receiving: publishing and receiving, less publishing alone."""
+async def receive_figures(count: int) -> dict[str, float]:
+    """CPU of receiving one message, the messages published beforehand (unmeasured):
+    through a ``PubSub``, and read straight off a connection of its own (the relay's way)."""
     listener, sender = redis.Redis.from_url(URL), redis.Redis.from_url(URL)
     pubsub = listener.pubsub(ignore_subscribe_messages=True)
     await pubsub.subscribe(CHANNEL)
-    alone = await cpu_per_call(lambda: sender.publish("kartenrunde:nobody", EVENT), count)
-    started = time.process_time()
-    for _ in range(count):
-        await sender.publish(CHANNEL, EVENT)
+    while await pubsub.get_message(timeout=1) is not None:
+        pass
+    own = listener.connection_pool.make_connection()
+    await own.send_command("SUBSCRIBE", CHANNEL)
+    await own.read_response(push_request=True)
+
+    async def via_pubsub() -> None:
         while await pubsub.get_message(timeout=1) is None:
             pass
-    both = (time.process_time() - started) / count * 1e6
+
+    async def on_own_connection() -> None:
+        await own.read_response(timeout=1, push_request=True)
+
+    figures = {}
+    for name, receive, other in (("PubSub", via_pubsub, on_own_connection),
+                                 ("own connection", on_own_connection, via_pubsub)):
+        async with sender.pipeline(transaction=False) as pipe:
+            for _ in range(count):
+                pipe.publish(CHANNEL, EVENT)
+            await pipe.execute()
+        started = time.process_time()
+        for _ in range(count):
+            await receive()
+        figures[name] = (time.process_time() - started) / count * 1e6
+        for _ in range(count):  # the other reader's copies, unmeasured
+            await other()
+    await own.disconnect()
     await pubsub.aclose()
     await listener.aclose()
     await sender.aclose()
-    return both - alone
+    return figures
 
 
 async def main(count: int) -> None:
     for round_ in (1, 2):
         publish = await publish_figures(count)
-        receive = await receive_figure(count)
-        cells = "  ".join(f"{name} {us:.1f} us" for name, us in publish.items())
-        print(f"round {round_}: PUBLISH {cells}  |  receive via PubSub {receive:.1f} us")
+        receive = await receive_figures(count)
+        sent = "  ".join(f"{name} {us:.1f} us" for name, us in publish.items())
+        heard = "  ".join(f"{name} {us:.1f} us" for name, us in receive.items())
+        print(f"round {round_}: PUBLISH {sent}  |  receive {heard}")
 
 
 if __name__ == "__main__":

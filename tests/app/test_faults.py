@@ -10,6 +10,7 @@ import contextlib
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -266,6 +267,27 @@ def test_redis_restarted_mid_match_refuses_moves_meanwhile_and_play_resumes(
     assert [readiness(app) for app in apps] == [200, 200]
     table.finish(rng)
     assert all(p.process is not None and p.process.poll() is None for p in apps)
+
+
+def test_a_frozen_redis_is_noticed_by_its_silence_and_play_resumes_when_it_thaws(
+    setup: tuple[list[AppProcess], Nginx, Redis, str],
+) -> None:
+    """A Redis that keeps its sockets open but answers nothing (stopped, or a network that
+    drops packets) is noticed when no heartbeat arrives for five beats."""
+    apps, proxy, redis, _database_url = setup
+    rng = random.Random(11)
+    room_id, cookies = seated(proxy)
+    table = Table(proxy, room_id, cookies)
+    for _ in range(5):
+        assert table.step(rng)
+    assert redis.process is not None
+    redis.process.send_signal(signal.SIGSTOP)
+    try:
+        wait_for(lambda: [readiness(app) for app in apps] == [503, 503], 15, "silence noticed")
+    finally:
+        redis.process.send_signal(signal.SIGCONT)
+    wait_for(lambda: [readiness(app) for app in apps] == [200, 200], 15, "Redis heard again")
+    table.finish(rng)
 
 
 def readiness(app: AppProcess) -> int:
