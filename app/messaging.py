@@ -81,11 +81,11 @@ class LocalBroadcaster:
         return list(self._rooms.get(room_id, {}))
 
     def publish(self, room_id: str, texts: Mapping[Audience, str]) -> None:
-        for audience, connections in list(self._rooms.get(room_id, {}).items()):
-            text = texts.get(audience)
-            if text is not None:
-                for connection in list(connections):
-                    connection.send(text)
+        """Each audience its text, in the order of ``texts``."""
+        audiences = self._rooms.get(room_id, {})
+        for audience, text in texts.items():
+            for connection in list(audiences.get(audience, ())):
+                connection.send(text)
 
     def publish_all(self, room_id: str, text: str) -> None:
         for connections in list(self._rooms.get(room_id, {}).values()):

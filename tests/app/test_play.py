@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from app.connections import SocketConnection
 from app.main import create_app
 from app.services import texts
 from app.settings import Settings
@@ -109,6 +110,37 @@ def test_the_leak_check_finds_a_planted_leak(
     leaks = play(table, room_id, sockets, random.Random(5), plies=2)
     close_all(sockets)
     assert leaks
+
+
+def test_the_seat_to_move_hears_each_new_state_first(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It is the one waiting: then the other seat, then the spectators."""
+    heard: list[int | None] = []
+    send = SocketConnection.send
+
+    def noting(connection: SocketConnection, text: str) -> None:
+        if text.startswith('{"type":"state"'):
+            heard.append(connection.seat)
+        send(connection, text)
+
+    monkeypatch.setattr(SocketConnection, "send", noting)
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    rng = random.Random(4)
+    with (
+        table.socket(room_id, cookies[0]) as ada,
+        table.socket(room_id, cookies[1]) as bo,
+        table.socket(room_id) as spectator,
+    ):
+        sockets = [ada, bo]
+        for version in range(1, 7):
+            mover = sockets[ada.state["to_move"]]
+            heard.clear()
+            mover.act(rng.choice(mover.state["legal_actions"]))
+            for socket in (ada, bo, spectator):
+                socket.wait_version(1, version)
+            to_move = ada.state["to_move"]
+            assert heard == [to_move, 1 - to_move, None]
 
 
 def test_a_reconnecting_player_gets_a_full_sync_and_keeps_the_seat(table: Table) -> None:
