@@ -210,21 +210,22 @@ def setup(
         redis.stop()
 
 
-def seated(proxy: Nginx) -> tuple[str, list[str]]:
+def under_way(proxy: Nginx, seed: int, moves: int) -> tuple[random.Random, Table]:
+    """A match of two players and a spectator through the proxy, ``moves`` moves in."""
     room_id = create_room(proxy.base_url, rounds=1)
     cookies = [join(proxy.base_url, room_id, name)[1] for name in ("Ada", "Bo")]
-    return room_id, cookies
+    rng = random.Random(seed)
+    table = Table(proxy, room_id, cookies)
+    for _ in range(moves):
+        assert table.step(rng)
+    return rng, table
 
 
 def test_a_killed_process_loses_no_accepted_action_and_its_clients_finish_elsewhere(
     setup: tuple[list[AppProcess], Nginx, Redis, str],
 ) -> None:
     apps, proxy, _redis, database_url = setup
-    rng = random.Random(9)
-    room_id, cookies = seated(proxy)
-    table = Table(proxy, room_id, cookies)
-    for _ in range(15):
-        assert table.step(rng)
+    rng, table = under_way(proxy, seed=9, moves=15)
     victim = max(apps, key=served_sockets)
     assert served_sockets(victim) >= 1
     victim.kill()
@@ -242,11 +243,7 @@ def test_redis_restarted_mid_match_refuses_moves_meanwhile_and_play_resumes(
     setup: tuple[list[AppProcess], Nginx, Redis, str],
 ) -> None:
     apps, proxy, redis, database_url = setup
-    rng = random.Random(10)
-    room_id, cookies = seated(proxy)
-    table = Table(proxy, room_id, cookies)
-    for _ in range(10):
-        assert table.step(rng)
+    rng, table = under_way(proxy, seed=10, moves=10)
     redis.stop()
     before = table.version()
     # While Redis is away: a move is refused with `unavailable`, and nothing is stored.
@@ -275,11 +272,7 @@ def test_a_frozen_redis_is_noticed_by_its_silence_and_play_resumes_when_it_thaws
     """A Redis that keeps its sockets open but answers nothing (stopped, or a network that
     drops packets) is noticed when no heartbeat arrives for five beats."""
     apps, proxy, redis, _database_url = setup
-    rng = random.Random(11)
-    room_id, cookies = seated(proxy)
-    table = Table(proxy, room_id, cookies)
-    for _ in range(5):
-        assert table.step(rng)
+    rng, table = under_way(proxy, seed=12, moves=5)
     assert redis.process is not None
     redis.process.send_signal(signal.SIGSTOP)
     try:
@@ -354,11 +347,7 @@ def test_postgres_restarted_mid_match_refuses_moves_meanwhile_and_play_resumes(
         redis.start()
         apps = start_apps(tmp_path, postgres.url, redis.url, MESSAGES_PER_SECOND="1000")
         nginx = start_nginx(tmp_path, apps)
-        rng = random.Random(11)
-        room_id, cookies = seated(nginx)
-        table = Table(nginx, room_id, cookies)
-        for _ in range(10):
-            assert table.step(rng)
+        rng, table = under_way(nginx, seed=11, moves=10)
         before = table.version()
         postgres.stop()
         lead = max(table.clients, key=lambda c: int(c.state["version"]))
