@@ -128,10 +128,9 @@ class RedisRelay:
                     )
                     if message is None:
                         raise TimeoutError("no heartbeat on the channel")
-                    kind, _, data = message
-                    if kind != b"message":
+                    if message[0] != b"message":  # a (un)subscribe confirmation
                         continue
-                    events = orjson.loads(data)
+                    events = orjson.loads(message[2])
                     if isinstance(events, dict):  # from a process of the previous release
                         events = [events]
                     if events[0].get("proc") != self.process:  # one process's events
