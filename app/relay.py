@@ -130,10 +130,8 @@ class RedisRelay:
                         raise TimeoutError("no heartbeat on the channel")
                     if message[0] != b"message":  # a (un)subscribe confirmation
                         continue
-                    events = orjson.loads(message[2])
-                    if isinstance(events, dict):  # from a process of the previous release
-                        events = [events]
-                    if events[0].get("proc") != self.process:  # one process's events
+                    events = events_of(message[2])
+                    if events and events[0].get("proc") != self.process:  # one process's events
                         await handle(events, on_event)
             except (RedisError, OSError) as error:
                 if self.connected:
@@ -152,6 +150,23 @@ class RedisRelay:
             except Exception:
                 logger.exception("presence heartbeat failed")
             await asyncio.sleep(HEARTBEAT_SECONDS)
+
+
+def events_of(data: bytes) -> list[Event]:
+    """The events of a message on the channel, each with its type; none (and a warning)
+    for anything else: a stray publish must not end the subscription."""
+    try:
+        events = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        events = None
+    if isinstance(events, dict):  # from a process of the previous release
+        events = [events]
+    if not isinstance(events, list) or not all(
+        isinstance(event, dict) and "t" in event for event in events
+    ):
+        logger.warning("ignored a message on %s that is not a list of events", CHANNEL)
+        return []
+    return events
 
 
 async def handle(events: list[Event], on_event: Callable[[Event], Awaitable[None]]) -> None:

@@ -1,0 +1,55 @@
+"""The relay between server processes (app/relay.py) on the machine's Redis, each test on a
+channel of its own."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Callable
+
+import orjson
+import pytest
+import redis.asyncio as redis
+
+from app import relay
+from app.relay import Event, RedisRelay
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+async def until(condition: Callable[[], object], seconds: float = 10) -> None:
+    async with asyncio.timeout(seconds):
+        while not condition():
+            await asyncio.sleep(0.02)
+
+
+def test_a_stray_message_on_the_channel_reaches_no_room_and_ends_no_subscription(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(relay, "CHANNEL", f"kartenrunde:test:{uuid.uuid4().hex}")
+    heard: list[Event] = []
+
+    async def on_event(event: Event) -> None:
+        heard.append(event)
+
+    async def nothing() -> None:
+        pass
+
+    async def scenario() -> None:
+        listener = RedisRelay(REDIS_URL)
+        listener.start(on_event, nothing, nothing)
+        sender = redis.Redis.from_url(REDIS_URL)
+        try:
+            await until(lambda: listener.connected)
+            for stray in (b"hello", b"[]", b"[1]", b"{}", b'[{"t": "x"}, 2]', b"\xff"):
+                await sender.publish(relay.CHANNEL, stray)
+            event = {"t": "online", "room": "r", "seats": [1, 0], "proc": "another"}
+            await sender.publish(relay.CHANNEL, orjson.dumps([event]))
+            await until(lambda: heard)
+            assert heard == [event]
+            assert listener.connected
+        finally:
+            await sender.aclose()
+            await listener.stop()
+
+    asyncio.run(scenario())
