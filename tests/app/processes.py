@@ -24,6 +24,7 @@ from websockets.sync.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP_SECONDS = 45
+SHARED_REDIS = "redis://127.0.0.1:6379/0"  # the machine's Redis (scripts/ensure-services)
 SECRET = "cluster-tests-" + "c" * 32
 
 

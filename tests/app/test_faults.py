@@ -37,7 +37,6 @@ from tests.app.processes import (
 )
 from tests.app.test_self_hosting import fresh_database  # noqa: F401 (a fixture)
 
-SHARED_REDIS = "redis://127.0.0.1:6379/0"
 STEP_SECONDS = 3.0  # a step (a move heard by everyone) that takes longer is retried
 MATCH_SECONDS = 90.0  # the whole match, faults included: a hang guard
 

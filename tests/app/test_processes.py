@@ -22,6 +22,7 @@ from websockets.exceptions import ConnectionClosed
 
 from app.protocol import CLOSE_ROOM_CLOSED
 from tests.app.processes import (
+    SHARED_REDIS,
     AppProcess,
     Client,
     Nginx,
@@ -32,14 +33,13 @@ from tests.app.processes import (
 )
 from tests.app.test_self_hosting import fresh_database  # noqa: F401 (a fixture)
 
-REDIS_URL = "redis://127.0.0.1:6379/0"
 SECONDS = 5.0  # a hang guard per step on a busy machine; each takes milliseconds
 
 
 @pytest.fixture
 def scaled(tmp_path: Path, fresh_database: str) -> Iterator[tuple[list[AppProcess], Nginx]]:  # noqa: F811
     apps = start_apps(
-        tmp_path, fresh_database, REDIS_URL, IDLE_CHECK_SECONDS="0.5", MESSAGES_PER_SECOND="1000"
+        tmp_path, fresh_database, SHARED_REDIS, IDLE_CHECK_SECONDS="0.5", MESSAGES_PER_SECOND="1000"
     )
     nginx = start_nginx(tmp_path, apps)
     try:
@@ -163,7 +163,7 @@ def scaled_quick(
     apps = start_apps(
         tmp_path,
         fresh_database,
-        REDIS_URL,
+        SHARED_REDIS,
         MESSAGES_PER_SECOND="1000",
         BOT_MOVE_DELAY_SECONDS="0",
         TAKEOVER_SECONDS="1",

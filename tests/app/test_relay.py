@@ -13,8 +13,7 @@ import redis.asyncio as redis
 
 from app import relay
 from app.relay import Event, RedisRelay
-
-REDIS_URL = "redis://127.0.0.1:6379/0"
+from tests.app.processes import SHARED_REDIS
 
 
 async def until(condition: Callable[[], object], seconds: float = 10) -> None:
@@ -36,9 +35,9 @@ def test_a_stray_message_on_the_channel_reaches_no_room_and_ends_no_subscription
         pass
 
     async def scenario() -> None:
-        listener = RedisRelay(REDIS_URL)
+        listener = RedisRelay(SHARED_REDIS)
         listener.start(on_event, nothing, nothing)
-        sender = redis.Redis.from_url(REDIS_URL)
+        sender = redis.Redis.from_url(SHARED_REDIS)
         try:
             await until(lambda: listener.connected)
             for stray in (b"hello", b"[]", b"[1]", b"{}", b'[{"t": "x"}, 2]', b"\xff"):
