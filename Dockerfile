@@ -1,8 +1,9 @@
 # Kartenrunde server image: docker compose up (README.md, "Self-hosting").
 #
 # The builder stage installs the pinned dependencies of requirements.lock (the versions
-# the tests passed with; not the dev extras) into a virtualenv; the runtime stage copies
-# that virtualenv and the source, nothing else. Migrations are applied by the app itself
+# the tests passed with; not the dev extras) into a virtualenv and compiles the solver's
+# search; the runtime stage copies that virtualenv, the compiled module and the source,
+# nothing else. Migrations are applied by the app itself
 # at start-up (its lifespan runs `alembic upgrade head`), so starting a new image is the
 # whole upgrade.
 
@@ -17,6 +18,16 @@ COPY requirements.lock /tmp/requirements.lock
 RUN python -m venv --without-pip /opt/venv \
     && python -m pip --python /opt/venv/bin/python install --no-deps --require-hashes \
         -r /tmp/requirements.lock
+# The Scoundrel solver's search is the one compiled module (setup.py): a C++ compiler and
+# Cython (pinned in requirements-build.lock) live in this stage only.
+RUN apt-get update && apt-get install -y --no-install-recommends g++ \
+    && rm -rf /var/lib/apt/lists/*
+COPY requirements-build.lock /tmp/requirements-build.lock
+RUN python -m pip install --require-hashes -r /tmp/requirements-build.lock
+WORKDIR /build
+COPY setup.py ./
+COPY engine/ engine/
+RUN python setup.py build_ext --inplace
 
 FROM python:3.11-slim AS runtime
 ENV PATH=/opt/venv/bin:$PATH \
@@ -29,6 +40,7 @@ WORKDIR /srv/kartenrunde
 COPY --from=builder /opt/venv /opt/venv
 COPY app/ app/
 COPY engine/ engine/
+COPY --from=builder /build/engine/*.so engine/
 COPY static/ static/
 COPY templates/ templates/
 COPY migrations/ migrations/

@@ -7,8 +7,8 @@ STAMP := $(VENV)/.installed
 
 # The exact versions (with hashes) of requirements-dev.lock, the ones the tests pass with;
 # the image installs the same pins from requirements.lock. Then the project itself,
-# editable and without dependencies.
-$(STAMP): requirements-dev.lock pyproject.toml
+# editable and without dependencies, which compiles the solver's search (setup.py).
+$(STAMP): requirements-dev.lock pyproject.toml setup.py engine/scoundrel_search.pyx
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
@@ -23,6 +23,9 @@ lock:
 	@test -x $(VENV)/bin/uv || $(MAKE) $(STAMP)
 	$(LOCK) -o requirements.lock
 	$(LOCK) --extra dev --constraint requirements.lock -o requirements-dev.lock
+	$(PY) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'], sep='\n')" \
+		| $(VENV)/bin/uv pip compile - --quiet --universal --python-version 3.11 --generate-hashes \
+		--custom-compile-command 'make lock' -o requirements-build.lock
 
 run: $(STAMP)
 	$(PY) -m app

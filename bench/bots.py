@@ -12,12 +12,13 @@ matches at once, each on a core of its own; every match is seeded alone, so the 
 do not depend on it, and ``--first`` splits a long run (``--first 100 --matches 100`` plays
 seeds 100 to 199). Then the Scoundrel solver on deals 0, 1, 2, ...: CPU time and
 tables searched per deal and the share of winnable deals (95% interval), so far after
-every hundred deals.
+every hundred deals; ``--reference`` times the Python ``Solver`` on the same deals too
+(the same tables; the ratio of their CPU).
 
     .venv/bin/python bench/bots.py --jobs 2                 # everything, 1 s a move (hours)
     .venv/bin/python bench/bots.py --only expeditionen --jobs 2 --deals 0
     .venv/bin/python bench/bots.py --only pilzwanderung --table morels --playouts 48
-    .venv/bin/python bench/bots.py --only scoundrel --deals 1000
+    .venv/bin/python bench/bots.py --only scoundrel --deals 1000 [--reference]
 
 The figures are in the README (Figures); what earlier versions measured, in the commit messages.
 """
@@ -39,7 +40,7 @@ from typing import Any
 
 from engine import Game, games, get_game
 from engine.bots import Bot, bot_levels, get_bot
-from engine.scoundrel_solver import Solver
+from engine.scoundrel_solver import Solver, make_solver
 
 # The tables each game's bots are measured on: a label and the match options.
 TABLES: dict[str, list[tuple[str, dict[str, Any]]]] = {
@@ -195,38 +196,51 @@ def bot_figures(
                 report(label, hero, villain, tally)
 
 
-def solver_figures(deals: int) -> None:
-    """Solves deals 0, 1, 2, ... and prints the figures so far after every hundred."""
+def solver_figures(deals: int, reference: bool) -> None:
+    """Solves deals 0, 1, 2, ... with the search ``solve`` uses (the compiled one where it
+    was built) and prints the figures so far after every hundred; with ``reference``, the
+    Python ``Solver`` too, deal by deal in the same process, and the ratio of the two."""
     game = get_game("scoundrel")
-    times: list[float] = []
-    tables: list[int] = []
+    runs: dict[str, tuple[list[float], list[int]]] = {"solver": ([], [])}
+    if reference:
+        runs["reference"] = ([], [])
     scores: list[int] = []
+    kinds: dict[str, str] = {}
     for seed in range(deals):
         state = game.new(seed=seed)
-        started = time.process_time()
-        solver = Solver(state.dungeon, state.strict_weapons)
-        node = solver.node_of(state)
-        score = solver.best(node)
-        line = solver.line(node)
-        times.append(time.process_time() - started)
-        tables.append(solver.tables)
+        for name, (times, tables) in runs.items():
+            started = time.process_time()
+            solver = (Solver if name == "reference" else make_solver)(state.dungeon)
+            kinds[name] = type(solver).__name__
+            node = solver.node_of(state)
+            score = solver.best(node)
+            line = solver.line(node)
+            times.append(time.process_time() - started)
+            tables.append(solver.tables)
+        assert len({tables[-1] for _, tables in runs.values()}) == 1, seed
         for action in line:
             state = game.apply(state, 0, action)
         outcome = game.result(state)
         assert outcome is not None and outcome.scores[0] == score, seed
         scores.append(score)
         if len(scores) % 100 == 0 or len(scores) == deals:
-            solver_report(times, tables, scores)
+            for name, (times, tables) in runs.items():
+                solver_report(f"{name} ({kinds[name]})", times, tables, scores)
+            if reference:
+                ratio = sum(runs["reference"][0]) / sum(runs["solver"][0])
+                print(f"  reference CPU / solver CPU, all deals so far: {ratio:.1f}x", flush=True)
 
 
-def solver_report(times: list[float], tables: list[int], scores: list[int]) -> None:
+def solver_report(name: str, times: list[float], tables: list[int], scores: list[int]) -> None:
     deals, winnable = len(scores), sum(score > 0 for score in scores)
     low, high = wilson(winnable, deals)
+    slowest = max(range(deals), key=times.__getitem__)
     times, tables = sorted(times), sorted(tables)
     print(
-        f"scoundrel solver: {deals} deals, CPU s per deal mean {statistics.mean(times):.3f}, "
+        f"scoundrel {name}: {deals} deals, CPU s per deal mean {statistics.mean(times):.3f}, "
         f"median {statistics.median(times):.3f}, p95 {times[int(0.95 * (deals - 1))]:.3f}, "
-        f"max {times[-1]:.3f}; tables searched median {statistics.median(tables):.0f}, "
+        f"max {times[-1]:.3f} (deal {slowest}), {sum(t > 1 for t in times)} over 1 s; "
+        f"tables searched median {statistics.median(tables):.0f}, "
         f"max {tables[-1]}; winnable {100 * winnable / deals:.1f}% "
         f"[{100 * low:.1f}, {100 * high:.1f}]; mean best score {statistics.mean(scores):.1f}",
         flush=True,
@@ -251,6 +265,9 @@ def main() -> None:
     budget.add_argument("--seconds", type=float, default=1.0, help="strong bot per move")
     budget.add_argument("--playouts", type=int, help="strong bot per move, instead of seconds")
     parser.add_argument("--deals", type=int, default=1000, help="Scoundrel deals to solve")
+    parser.add_argument(
+        "--reference", action="store_true", help="also time the Python Solver on each deal"
+    )
     parser.add_argument("--only", choices=["expeditionen", "scoundrel", *[g.name for g in games()]])
     labels = [label for tables in TABLES.values() for label, _ in tables]
     parser.add_argument("--table", choices=labels, help="only this table (a game's preset)")
@@ -268,7 +285,7 @@ def main() -> None:
         seeds = range(args.first, args.first + args.matches)
         bot_figures(seeds, chosen, args.only, args.table, args.jobs)
     if args.only in (None, "scoundrel") and args.deals:
-        solver_figures(args.deals)
+        solver_figures(args.deals, args.reference)
 
 
 if __name__ == "__main__":

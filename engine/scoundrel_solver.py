@@ -5,7 +5,10 @@
 line of actions that reaches it, and whether the deal could be won at all. The rules are
 those of ``engine.scoundrel``; the search works on plain numbers (see ``Solver``): cards
 are their index in ``DECK``, a table is a tuple, and every way through a room is walked
-once per room and strength and remembered. What a deal costs: ``bench/bots.py``.
+once per room and strength and remembered. ``solve`` runs the same search compiled
+(``engine/scoundrel_search.pyx``, built at install by setup.py: the same tables in the same
+order, about ten times faster); ``Solver`` here is its reference, the one to read. What a
+deal costs: ``bench/bots.py``.
 
 ``win_chances(views, actions)`` is the hint during play: for each legal action, the share
 of sampled dungeons (the cards the player has not seen, in random order below what the
@@ -85,7 +88,67 @@ class Solution:
     winnable: bool
 
 
-class Solver:
+class Lines:
+    """What a search answers, read for play: the table of a state, the best score, and the
+    line to it. For ``Solver`` and its compiled twin (``make_solver``), which provide
+    ``deck``, ``below``, ``search``, ``ceiling`` and ``step``."""
+
+    deck: bytes
+    below: list[int]
+    tables: int  # searched so far
+
+    def search(self, node: Node, target: int) -> int:
+        raise NotImplementedError
+
+    def ceiling(self, node: Node) -> int:
+        raise NotImplementedError
+
+    def step(self, node: Node) -> tuple[Line, Node | int] | None:
+        raise NotImplementedError
+
+    def node_of(self, state: ScoundrelState) -> Node:
+        """The table of a state whose dungeon is this solver's, or what play made of it:
+        the rest of this solver's dungeon, then the cards put under it."""
+        room = bytes(INDEX[card] for card in state.room)
+        dungeon = bytes(INDEX[card] for card in state.dungeon)
+        depth = next(depth for depth in range(len(self.deck) + 1)
+                     if dungeon[: len(self.deck) - depth] == self.deck[depth:])
+        under = dungeon[len(self.deck) - depth :]
+        weapon = value(state.weapon) if state.weapon is not None else 0
+        limit = ANY if weapon else 0
+        if weapon and state.stack:
+            limit = value(state.stack[-1]) - (1 if state.strict_weapons else 0)
+        left = self.below[depth]
+        for card in under + room:
+            left |= 1 << card
+        return (depth, under, room, state.health, weapon, limit, state.avoided_last_room,
+                state.taken, state.potion_used, state.last_room, left)
+
+    def best(self, node: Node) -> int:
+        target = self.ceiling(node)
+        while (score := self.search(node, target)) < target:
+            target = score
+        return score
+
+    def reaches(self, node: Node, target: int) -> bool:
+        return self.search(node, target) >= target
+
+    def line(self, node: Node) -> list[Action]:
+        """The actions of the line found from a node."""
+        actions: list[Action] = []
+        while (found := self.step(node)) is not None:
+            takes, after = found
+            actions += [AVOID if card == AVOIDED else
+                        {"type": "take", "card": DECK[card], "weapon": weapon}
+                        for card, weapon in takes]
+            if isinstance(after, int):
+                break
+            node = after
+        return actions
+
+
+
+class Solver(Lines):
     """Exact search for a line reaching a target score, memoized, with bounds.
 
     ``search(node, target)`` answers a score at least ``target`` that some line reaches
@@ -117,33 +180,6 @@ class Solver:
             self.below[depth] = self.below[depth + 1] | 1 << card
             points = POINTS[card] if KIND[card] == MONSTER else 0
             self.monsters_below[depth] = self.monsters_below[depth + 1] + points
-
-    def node_of(self, state: ScoundrelState) -> Node:
-        """The table of a state whose dungeon is this solver's, or what play made of it:
-        the rest of this solver's dungeon, then the cards put under it."""
-        room = bytes(INDEX[card] for card in state.room)
-        dungeon = bytes(INDEX[card] for card in state.dungeon)
-        depth = next(depth for depth in range(len(self.deck) + 1)
-                     if dungeon[: len(self.deck) - depth] == self.deck[depth:])
-        under = dungeon[len(self.deck) - depth :]
-        weapon = value(state.weapon) if state.weapon is not None else 0
-        limit = ANY if weapon else 0
-        if weapon and state.stack:
-            limit = value(state.stack[-1]) - (1 if state.strict_weapons else 0)
-        left = self.below[depth]
-        for card in under + room:
-            left |= 1 << card
-        return (depth, under, room, state.health, weapon, limit, state.avoided_last_room,
-                state.taken, state.potion_used, state.last_room, left)
-
-    def best(self, node: Node) -> int:
-        target = self.ceiling(node)
-        while (score := self.search(node, target)) < target:
-            target = score
-        return score
-
-    def reaches(self, node: Node, target: int) -> bool:
-        return self.search(node, target) >= target
 
     def search(self, node: Node, target: int) -> int:
         found = self.lines.get(node)
@@ -345,18 +381,21 @@ class Solver:
             known = self.walks[key] = (walk.ends, walk.death, walk.win)
         return known
 
-    def line(self, node: Node) -> list[Action]:
-        """The actions of the line found from a node."""
-        actions: list[Action] = []
-        while (found := self.lines.get(node)) is not None:
-            actions += [AVOID if card == AVOIDED else
-                        {"type": "take", "card": DECK[card], "weapon": weapon}
-                        for card, weapon in found[1]]
-            if isinstance(found[2], int):
-                break
-            node = found[2]
-        return actions
+    def step(self, node: Node) -> tuple[Line, Node | int] | None:
+        """The takes of the line found from a table and the table or score they lead to."""
+        found = self.lines.get(node)
+        return None if found is None else (found[1], found[2])
 
+
+def make_solver(dungeon: Sequence[str], strict_weapons: bool = False,
+                budget: int | None = None) -> Lines:
+    """The search compiled from ``engine/scoundrel_search.pyx`` (the same tables, some 30
+    times faster) where it was built at install, else ``Solver``."""
+    try:
+        from engine.scoundrel_search import FastSolver
+    except ImportError:
+        return Solver(dungeon, strict_weapons, budget)
+    return FastSolver(dungeon, strict_weapons, budget)
 
 AVOID: Action = {"type": "avoid"}
 
@@ -457,7 +496,7 @@ def solve(state: ScoundrelState, budget: int | None = None) -> Solution:
     outcome = GAME.result(state)
     if outcome is not None:
         return Solution(score=int(outcome.scores[0]), line=[], winnable=outcome.winner == 0)
-    solver = Solver(state.dungeon, state.strict_weapons, budget)
+    solver = make_solver(state.dungeon, state.strict_weapons, budget)
     node = solver.node_of(state)
     score = solver.best(node)
     return Solution(score=score, line=solver.line(node), winnable=score > 0)
@@ -539,7 +578,7 @@ def win_chances(
     while tried < samples and (tried == 0 or seconds is None or clock() - started < seconds):
         tried += 1
         world = unseen.sample(rng)
-        solver = Solver(world.dungeon, world.strict_weapons, budget)
+        solver = make_solver(world.dungeon, world.strict_weapons, budget)
         try:
             won = [still_winnable(solver, GAME.apply(world, 0, action)) for action in legal]
         except OutOfBudget:
@@ -550,7 +589,7 @@ def win_chances(
     return Hint(chances=chances, samples=done)
 
 
-def still_winnable(solver: Solver, state: ScoundrelState) -> bool:
+def still_winnable(solver: Lines, state: ScoundrelState) -> bool:
     outcome = GAME.result(state)
     if outcome is not None:
         return outcome.winner is not None

@@ -1,7 +1,9 @@
 """The Scoundrel solver against brute force, on small stacked dungeons built by hand.
 
 Brute force walks every legal action through the engine itself (no memo, no bounds), so
-it shares nothing with the solver but the rules.
+it shares nothing with the solver but the rules. Every test runs twice: with the compiled
+search (engine/scoundrel_search.pyx, what ``solve`` uses) and with the reference
+``Solver`` in Python.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import pytest
 
 from engine import get_game, scoundrel_solver
 from engine.scoundrel import DECK, ScoundrelState
+from engine.scoundrel_search import FastSolver
 from engine.scoundrel_solver import (
     OutOfBudget,
     Solution,
@@ -24,6 +27,15 @@ from engine.scoundrel_solver import (
 )
 
 GAME = get_game("scoundrel")
+SolverClass = type[Solver] | type[FastSolver]
+
+
+@pytest.fixture(autouse=True, params=[FastSolver, Solver], ids=["compiled", "reference"])
+def solver_class(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> SolverClass:
+    """The search every test here runs on, through ``solve`` too."""
+    chosen: SolverClass = request.param
+    monkeypatch.setattr(scoundrel_solver, "make_solver", chosen)
+    return chosen
 
 
 def start(*top: str) -> ScoundrelState:
@@ -192,43 +204,47 @@ def tables_on_a_random_line(state: ScoundrelState, seed: int) -> list[ScoundrelS
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_no_line_scores_above_the_ceiling(seed: int) -> None:
+def test_no_line_scores_above_the_ceiling(seed: int, solver_class: SolverClass) -> None:
     state = small_dungeon(seed, cards=7 + seed % 3)
     if seed % 2:  # with a worn weapon
         unseen = [card for card in DECK if card not in state.room + state.dungeon]
         state.weapon = next(card for card in unseen if card[-1] == "D")
         state.stack = [random.Random(seed).choice([c for c in unseen if c[-1] in "CS"])]
     for table_now in tables_on_a_random_line(state, seed):
-        solver = Solver(table_now.dungeon, table_now.strict_weapons)
+        solver = solver_class(table_now.dungeon, table_now.strict_weapons)
         assert solver.ceiling(solver.node_of(table_now)) >= brute_force(table_now)
 
 
 @pytest.mark.parametrize("seed", range(24))
-def test_a_failed_search_answers_a_bound_no_line_beats(seed: int) -> None:
+def test_a_failed_search_answers_a_bound_no_line_beats(
+    seed: int, solver_class: SolverClass
+) -> None:
     # One solver asked for every target from its ceiling down, as ``best`` does: each
     # failed search answers a bound below its target and at or above the best score, also
     # where it reuses what the searches before learned of the tables beneath.
     state = small_dungeon(seed, cards=8 + seed % 2)  # 10 cards: seconds of brute force each
     for table_now in tables_on_a_random_line(state, seed)[:2]:
-        solver = Solver(table_now.dungeon, table_now.strict_weapons)
+        solver = solver_class(table_now.dungeon, table_now.strict_weapons)
         node, best = solver.node_of(table_now), brute_force(table_now)
         for target in range(solver.ceiling(node), best, -1):
             assert best <= solver.search(node, target) < target
         assert solver.search(node, best) == best
 
 
-def test_a_room_that_must_be_entered_meets_its_monsters_with_the_weapon_at_hand() -> None:
+def test_a_room_that_must_be_entered_meets_its_monsters_with_the_weapon_at_hand(
+    solver_class: SolverClass,
+) -> None:
     # The 10D comes too late for both monsters, one of them must be fought bare-handed
     # now, and only one potion heals: 10 is the best score, and the ceiling sees it.
     state = table(["KS", "QC", "5H", "4H"], ["10D"], avoided_last_room=True)
-    solver = Solver(state.dungeon, state.strict_weapons)
+    solver = solver_class(state.dungeon, state.strict_weapons)
     assert brute_force(state) == 10
     assert solver.ceiling(solver.node_of(state)) == 10
 
 
-def test_the_solver_reads_the_table_it_is_given() -> None:
+def test_the_solver_reads_the_table_it_is_given(solver_class: SolverClass) -> None:
     state = table(["5D", "7C", "3H", "JS"], ["2C", "4S", "9H", "6D"], health=9)
-    solver = Solver(state.dungeon)
+    solver = solver_class(state.dungeon)
     assert solver.best(solver.node_of(state)) == brute_force(state)
 
 

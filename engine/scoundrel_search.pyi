@@ -1,0 +1,16 @@
+from collections.abc import Sequence
+
+from engine.scoundrel_solver import Line, Lines, Node
+
+class Search:
+    deck: bytes
+    below: list[int]
+    tables: int
+    def __init__(
+        self, dungeon: Sequence[str], strict_weapons: bool = False, budget: int | None = None
+    ) -> None: ...
+    def search(self, node: Node, target: int) -> int: ...
+    def ceiling(self, node: Node) -> int: ...
+    def step(self, node: Node) -> tuple[Line, Node | int] | None: ...
+
+class FastSolver(Search, Lines): ...
