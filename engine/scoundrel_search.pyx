@@ -4,15 +4,16 @@
 order, the same bounds and answers, some 20 to 40 times faster.
 
 ``scoundrel_solver.py`` is the reference and says what every step means; this file
-follows it function by function on C++ data: a table is a ``Node`` (rows of cards are
-strings of card indices), the memo maps are keyed by a table's bytes, a line is a string
-of takes (card * 2 + with the weapon, or ``AVOID``), and an option's turn ending (``Pause``
-there) is a flag that unwinds the search. ``tests/engine/test_scoundrel_solver.py`` keeps
+follows it function by function on C++ data: a table is a ``Node`` of plain numbers (its
+room packed four cards to an int, the cards put under the dungeon a row interned once per
+search: ``Search.rows``), what the search learned of a table is one ``Memo`` under a
+64-bit key, a line is a string of takes (card * 2 + with the weapon, or ``AVOID``), and an
+option's turn ending (``Pause`` there) is a flag that unwinds the search. ``tests/engine/test_scoundrel_solver.py`` keeps
 the two equal: the same score and the same count of tables on whole deals.
 """
 
 from cython.operator cimport dereference as deref
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint32_t, uint64_t
 from libcpp.string cimport string
 from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
@@ -65,12 +66,15 @@ cdef enum:
     RUNNING = 0
     PAUSED = 1
     OVER_BUDGET = 2
+    ROW_BITS = 25  # the id of a row put under, in a table's key (33 million rows)
 
 
 cdef cppclass Node:
     int depth, health, weapon, limit, taken
     bint avoided, used, last
-    string under, room
+    int under  # the cards put under the dungeon: Search.rows[under]
+    int size  # cards in the room
+    uint32_t room  # the room in reveal order, a card a byte
     uint64_t left
 
 
@@ -82,8 +86,18 @@ cdef cppclass Option:
     Node after
 
 
+cdef cppclass Found:
+    int health, weapon, limit
+    Option option
+
+
 cdef cppclass Bound:
     int health, weapon, limit, bound
+
+
+cdef cppclass Memo:
+    vector[Found] lines
+    vector[Bound] bounds
 
 
 cdef cppclass Way:
@@ -106,12 +120,28 @@ cdef inline int card_at(const string& row, size_t index) noexcept:
     return <unsigned char>row[index]
 
 
-cdef inline uint64_t mask(const string& cards) noexcept:
+cdef inline int room_card(uint32_t room, int index) noexcept:
+    return (room >> (8 * index)) & 0xFF
+
+
+cdef inline uint32_t with_card(uint32_t room, int index, int card) noexcept:
+    return room | (<uint32_t>card << (8 * index))
+
+
+cdef inline uint64_t room_mask(uint32_t room, int size) noexcept:
     cdef uint64_t bits = 0
-    cdef size_t i
-    for i in range(cards.size()):
-        bits |= (<uint64_t>1) << card_at(cards, i)
+    cdef int i
+    for i in range(size):
+        bits |= (<uint64_t>1) << room_card(room, i)
     return bits
+
+
+cdef inline string room_row(uint32_t room, int size) noexcept:
+    cdef string row
+    cdef int i
+    for i in range(size):
+        row.push_back(<char>room_card(room, i))
+    return row
 
 
 cdef inline int bit_length(uint64_t bits) noexcept:
@@ -154,18 +184,17 @@ cdef int wasted(int* potions, int count, bint used) noexcept:
     return total
 
 
-cdef int room_cost(const string& room, int weapon, int limit, int best_weapon, bint used,
+cdef int room_cost(uint32_t room, int size, int weapon, int limit, int best_weapon, bint used,
                    bint last) noexcept:
     cdef int at_hand = 0, extra_sum = 0, extra_max = 0, monsters = 0, count = 0
     cdef int potions[8]
-    cdef int card, points, held, extra, i, j, known
-    cdef size_t k
-    for k in range(room.size()):
-        card = card_at(room, k)
+    cdef int card, points, held, extra, i, k, known
+    for k in range(size):
+        card = room_card(room, k)
         if kind_of[card] == C_WEAPON and points_of[card] > at_hand:
             at_hand = points_of[card]
-    for k in range(room.size()):
-        card = card_at(room, k)
+    for k in range(size):
+        card = room_card(room, k)
         points = points_of[card]
         if kind_of[card] == C_MONSTER:
             held = weapon if points <= limit else 0
@@ -201,9 +230,12 @@ cdef class Search:
     cdef int interrupt
     cdef string deck_row
     cdef vector[int] monsters_below
-    cdef unordered_map[string, Option] lines
-    cdef unordered_map[string, vector[Bound]] bounds
-    cdef unordered_map[string, Walked] walks
+    cdef vector[string] rows  # the rows of cards put under the dungeon, each once
+    cdef vector[int] row_monsters  # the monsters' values in each row
+    cdef unordered_map[string, int] row_ids
+    cdef unordered_map[uint64_t, int] rows_after  # (row, room avoided or cards dealt): row
+    cdef unordered_map[uint64_t, Memo] memos
+    cdef unordered_map[uint64_t, Walked] walks
 
     def __init__(self, dungeon, strict_weapons=False, budget=None):
         self.strict = strict_weapons
@@ -225,40 +257,67 @@ cdef class Search:
     # Python's side: tables as the reference's tuples
 
     def search(self, node, int target):
-        cdef Node table = to_node(node)
+        cdef Node table = self.to_node(node)
         cdef int score = self.find(table, target)
         if self.interrupt == OVER_BUDGET:
             raise OutOfBudget
         return score
 
     def ceiling(self, node):
-        cdef Node table = to_node(node)
+        cdef Node table = self.to_node(node)
         return self.ceiling_at(table)
 
     def step(self, node):
         """The takes of the line found from a table and the table or score they lead to."""
-        cdef string key = node_key(to_node(node))
-        found = self.lines.find(key)
-        if found == self.lines.end():
+        cdef Node table = self.to_node(node)
+        found = self.memos.find(table_key(table))
+        if found == self.memos.end():
             return None
-        cdef Option* option = &deref(found).second
-        after = option.score if option.final else from_node(option.after)
+        cdef Found* line = find_line(&deref(found).second, table)
+        if line == NULL:
+            return None
+        cdef Option* option = &line.option
+        after = option.score if option.final else self.from_node(option.after)
         return takes_of(option.line), after
+
+    cdef Node to_node(self, tuple node) except *:
+        cdef Node table
+        cdef bytes under, room
+        (table.depth, under, room, table.health, table.weapon, table.limit, table.avoided,
+         table.taken, table.used, table.last, table.left) = node
+        if len(room) > C_ROOM_SIZE:
+            raise ValueError(f"a room holds at most {C_ROOM_SIZE} cards")
+        table.under = self.row_id(under)
+        table.size = len(room)
+        table.room = 0
+        for index, card in enumerate(room):
+            table.room = with_card(table.room, index, card)
+        return table
+
+    cdef tuple from_node(self, Node& node):
+        cdef bytes under = self.rows[node.under]
+        cdef bytes room = room_row(node.room, node.size)
+        return (node.depth, under, room, node.health, node.weapon, node.limit, bool(node.avoided), node.taken,
+                bool(node.used), bool(node.last), node.left)
 
     # The search
 
     cdef int find(self, Node& node, int target) noexcept:
-        cdef string key = node_key(node)
-        found = self.lines.find(key)
-        if found != self.lines.end() and deref(found).second.score >= target:
-            return deref(found).second.score
-        cdef string table = table_key(node)
-        bounds = self.bounds.find(table)
+        if self.interrupt != RUNNING:
+            return 0
+        cdef uint64_t key = table_key(node)
+        cdef Memo* memo = NULL
+        cdef Found* line
         cdef Bound* bound
         cdef size_t i
-        if bounds != self.bounds.end():
-            for i in range(deref(bounds).second.size()):
-                bound = &deref(bounds).second[i]
+        known = self.memos.find(key)
+        if known != self.memos.end():
+            memo = &deref(known).second
+            line = find_line(memo, node)
+            if line != NULL and line.option.score >= target:
+                return line.option.score
+            for i in range(memo.bounds.size()):
+                bound = &memo.bounds[i]
                 if (bound.bound < target and bound.health >= node.health
                         and bound.weapon >= node.weapon and bound.limit >= node.limit):
                     return bound.bound
@@ -311,14 +370,14 @@ cdef class Search:
                 continue
             if score >= target:
                 options[ranks[index]].score = score
-                self.lines[key] = options[ranks[index]]
+                keep_line(&self.memos[key], node, options[ranks[index]])
                 return score
             best = max(best, score)
             done[index] = 1
         cdef Bound learned
         learned.health, learned.weapon, learned.limit, learned.bound = (
             node.health, node.weapon, node.limit, best)
-        self.bounds[table].push_back(learned)
+        self.memos[key].bounds.push_back(learned)
         return best
 
     cdef int option(self, Option& option, int target, long turn, bint* answered) noexcept:
@@ -364,14 +423,15 @@ cdef class Search:
 
     cdef void choices(self, Node& node, vector[Option]& found) noexcept:
         cdef Option option
-        cdef string dealt, rest
-        cdef int deeper
+        cdef uint32_t dealt
+        cdef int deeper, rest, count
         if node.taken == 0 and not node.avoided and not node.last:
-            self.deal(node.depth, node.under + node.room, C_ROOM_SIZE, &dealt, &deeper, &rest)
+            self.deal(node.depth, self.put_under(node), 0, 0, &dealt, &count, &deeper, &rest)
             option.line = string(1, AVOID)
             option.final = False
             option.after = node
-            option.after.depth, option.after.under, option.after.room = deeper, rest, dealt
+            option.after.depth, option.after.under = deeper, rest
+            option.after.room, option.after.size = dealt, count
             option.after.avoided, option.after.taken = True, 0
             option.after.used, option.after.last = False, False
             found.push_back(option)
@@ -386,25 +446,31 @@ cdef class Search:
             option.score = walked.win_score
             found.push_back(option)
         option.final = False
-        cdef int waiting = <int>self.deck_row.size() - node.depth + <int>node.under.size()
-        cdef uint64_t beyond_room = node.left & ~mask(node.room)
+        cdef int waiting = (<int>self.deck_row.size() - node.depth
+                            + <int>self.rows[node.under].size())
+        cdef uint64_t beyond_room = node.left & ~room_mask(node.room, node.size)
         cdef uint64_t after_left, values
-        cdef int need, weapon, limit
+        cdef uint32_t kept
+        cdef int need, weapon, limit, size
         cdef size_t e, w
         cdef End* end
         cdef Way* way
         for e in range(walked.ends.size()):
             end = &walked.ends[e]
-            need = C_ROOM_SIZE - <int>end.kept.size()
-            self.deal(node.depth, node.under, need, &dealt, &deeper, &rest)
-            after_left = beyond_room | mask(end.kept)
+            size = <int>end.kept.size()
+            kept = 0
+            for w in range(end.kept.size()):
+                kept = with_card(kept, w, card_at(end.kept, w))
+            need = C_ROOM_SIZE - size
+            self.deal(node.depth, node.under, kept, size, &dealt, &count, &deeper, &rest)
+            after_left = beyond_room | room_mask(kept, size)
             values = monster_values(after_left)
             for w in range(end.ways.size()):
                 way = &end.ways[w]
                 worth(way.weapon, way.limit, values, &weapon, &limit)
                 option.line = way.line
                 option.after.depth, option.after.under = deeper, rest
-                option.after.room = end.kept + dealt
+                option.after.room, option.after.size = dealt, count
                 option.after.health, option.after.weapon, option.after.limit = (
                     way.health, weapon, limit)
                 option.after.avoided, option.after.taken, option.after.used = False, 0, False
@@ -412,26 +478,64 @@ cdef class Search:
                 option.after.left = after_left
                 found.push_back(option)
 
-    cdef void deal(self, int depth, const string& under, int count, string* dealt, int* deeper,
-                   string* rest) noexcept:
-        """The next ``count`` cards (fewer if there are not so many), and what remains."""
-        dealt[0] = self.deck_row.substr(min(<size_t>depth, self.deck_row.size()), count)
-        deeper[0] = depth + <int>dealt.size()
-        cdef size_t missing
-        if <int>dealt.size() < count:
-            missing = min(<size_t>(count - <int>dealt.size()), under.size())
-            dealt[0] = dealt[0] + under.substr(0, missing)
-            rest[0] = under.substr(missing)
-        else:
-            rest[0] = under
+    cdef void deal(self, int depth, int under, uint32_t room, int size, uint32_t* dealt,
+                   int* count, int* deeper, int* rest) noexcept:
+        """The room (``size`` cards) filled to four from the dungeon, then from the row put
+        under it (fewer if there are not so many), and what is left of that row."""
+        while size < C_ROOM_SIZE and depth < <int>self.deck_row.size():
+            room = with_card(room, size, card_at(self.deck_row, depth))
+            size += 1
+            depth += 1
+        deeper[0] = depth
+        rest[0] = under
+        cdef size_t taken = 0
+        if size < C_ROOM_SIZE and self.rows[under].size():
+            while size < C_ROOM_SIZE and taken < self.rows[under].size():
+                room = with_card(room, size, card_at(self.rows[under], taken))
+                size += 1
+                taken += 1
+            rest[0] = self.rest_of(under, <int>taken)
+        dealt[0], count[0] = room, size
 
-    cdef int monsters_left(self, int depth, const string& under) noexcept:
-        cdef int total = self.monsters_below[depth]
+    cdef int put_under(self, Node& node) noexcept:
+        """The row under the dungeon once the room is avoided: the room goes under it."""
+        cdef uint64_t key = ((<uint64_t>node.under << 32 | node.room) << 3 | node.size) << 1
+        known = self.rows_after.find(key)
+        if known != self.rows_after.end():
+            return deref(known).second
+        cdef int row = self.row_id(self.rows[node.under] + room_row(node.room, node.size))
+        self.rows_after[key] = row
+        return row
+
+    cdef int rest_of(self, int under, int dealt) noexcept:
+        """The row under the dungeon once its first ``dealt`` cards are dealt."""
+        cdef uint64_t key = (<uint64_t>under << 3 | dealt) << 1 | 1
+        known = self.rows_after.find(key)
+        if known != self.rows_after.end():
+            return deref(known).second
+        cdef int row = self.row_id(self.rows[under].substr(dealt))
+        self.rows_after[key] = row
+        return row
+
+    cdef int row_id(self, const string& row) noexcept:
+        known = self.row_ids.find(row)
+        if known != self.row_ids.end():
+            return deref(known).second
+        cdef int id = <int>self.rows.size()
+        cdef int monsters = 0
+        if id >> ROW_BITS:
+            self.interrupt = OVER_BUDGET  # more rows than a key holds: far past any budget
         cdef size_t i
-        for i in range(under.size()):
-            if kind_of[card_at(under, i)] == C_MONSTER:
-                total += points_of[card_at(under, i)]
-        return total
+        for i in range(row.size()):
+            if kind_of[card_at(row, i)] == C_MONSTER:
+                monsters += points_of[card_at(row, i)]
+        self.rows.push_back(row)
+        self.row_monsters.push_back(monsters)
+        self.row_ids[row] = id
+        return id
+
+    cdef int monsters_left(self, int depth, int under) noexcept:
+        return self.monsters_below[depth] + self.row_monsters[under]
 
     cdef int ceiling_at(self, Node& node) noexcept:
         cdef int strength, best_potion, best_weapon
@@ -439,15 +543,32 @@ cdef class Search:
         return ceiling_of(node.health + strength - self.forced(node, best_weapon), best_potion)
 
     cdef int forced(self, Node& node, int best_weapon) noexcept:
-        cdef int cost = room_cost(node.room, node.weapon, node.limit, best_weapon, node.used,
-                                  node.last)
-        cdef string dealt, rest
-        cdef int deeper
+        cdef int cost = room_cost(node.room, node.size, node.weapon, node.limit, best_weapon,
+                                  node.used, node.last)
         if cost and node.taken == 0 and not node.avoided and not node.last:
-            self.deal(node.depth, node.under + node.room, C_ROOM_SIZE, &dealt, &deeper, &rest)
-            cost = min(cost, room_cost(dealt, node.weapon, node.limit, best_weapon, False,
-                                       False))
+            cost = min(cost, room_cost(self.next_room(node), C_ROOM_SIZE, node.weapon,
+                                       node.limit, best_weapon, False, False))
         return cost
+
+    cdef uint32_t next_room(self, Node& node) noexcept:
+        """The room after avoiding this one (as ``deal`` would, without keeping the rows)."""
+        cdef uint32_t room = 0
+        cdef int size = 0, depth = node.depth
+        cdef size_t i = 0
+        while size < C_ROOM_SIZE and depth < <int>self.deck_row.size():
+            room = with_card(room, size, card_at(self.deck_row, depth))
+            size += 1
+            depth += 1
+        while size < C_ROOM_SIZE and i < self.rows[node.under].size():
+            room = with_card(room, size, card_at(self.rows[node.under], i))
+            size += 1
+            i += 1
+        i = 0
+        while size < C_ROOM_SIZE:
+            room = with_card(room, size, room_card(node.room, <int>i))
+            size += 1
+            i += 1
+        return room
 
     cdef void strength(self, uint64_t left, int weapon, int limit, int* strength,
                        int* best_potion, int* best_weapon) noexcept:
@@ -476,21 +597,22 @@ cdef class Search:
     # Every way through a room
 
     cdef Walked* walk(self, Node& node) noexcept:
-        cdef string key = node.room
-        sort_row(key)
-        key.push_back(<char>node.health)
-        key.push_back(<char>node.weapon)
-        key.push_back(<char>node.limit)
-        key.push_back(<char>node.taken)
-        key.push_back(<char>node.used)
-        key.push_back(<char>node.last)
+        cdef string room = room_row(node.room, node.size)
+        cdef string ordered = room
+        sort_row(ordered)
+        cdef uint64_t key = node.size
+        cdef size_t i
+        for i in range(ordered.size()):
+            key = key << 6 | card_at(ordered, i)
+        key = (((((key << 5 | node.health) << 4 | node.weapon) << 7 | node.limit) << 3
+                | node.taken) << 1 | node.used) << 1 | node.last
         found = self.walks.find(key)
         if found != self.walks.end():
             return &deref(found).second
         cdef Walked* walked = &self.walks[key]
         walked.death_score = C_NO_LINE
         walked.win_score = C_NO_LINE
-        self.through(walked, node.last, node.room, node.health, node.weapon, node.limit,
+        self.through(walked, node.last, room, node.health, node.weapon, node.limit,
                      node.taken, node.used, string(), -1)
         return walked
 
@@ -594,39 +716,34 @@ cdef void sort_row(string& row) noexcept:
         row[j] = card
 
 
-cdef string table_key(Node& node) noexcept:
-    cdef string key
-    key.reserve(6 + node.room.size() + node.under.size())
-    key.push_back(<char>node.depth)
-    key.push_back(<char>node.avoided)
-    key.push_back(<char>node.taken)
-    key.push_back(<char>node.used)
-    key.push_back(<char>node.last)
-    key.push_back(<char>node.room.size())
-    key.append(node.room)
-    key.append(node.under)
-    return key
+cdef uint64_t table_key(Node& node) noexcept:
+    """Depth (6 bits), the flags, the room (3 + 4 x 6 bits), the row put under (the rest)."""
+    cdef uint64_t key = node.depth
+    key = (((key << 1 | node.avoided) << 3 | node.taken) << 1 | node.used) << 1 | node.last
+    key = key << 3 | node.size
+    cdef int i
+    for i in range(C_ROOM_SIZE):
+        key = key << 6 | (room_card(node.room, i) if i < node.size else 0)
+    return key << ROW_BITS | node.under
 
 
-cdef string node_key(Node& node) noexcept:
-    cdef string key = table_key(node)
-    key.push_back(<char>node.health)
-    key.push_back(<char>node.weapon)
-    key.push_back(<char>node.limit)
-    return key
+cdef Found* find_line(Memo* memo, Node& node) noexcept:
+    cdef size_t i
+    for i in range(memo.lines.size()):
+        if (memo.lines[i].health == node.health and memo.lines[i].weapon == node.weapon
+                and memo.lines[i].limit == node.limit):
+            return &memo.lines[i]
+    return NULL
 
 
-cdef Node to_node(tuple node):
-    cdef Node table
-    (table.depth, table.under, table.room, table.health, table.weapon, table.limit,
-     table.avoided, table.taken, table.used, table.last, table.left) = node
-    return table
-
-
-cdef tuple from_node(Node& node):
-    return (node.depth, <bytes>node.under, <bytes>node.room, node.health, node.weapon,
-            node.limit, bool(node.avoided), node.taken, bool(node.used), bool(node.last),
-            node.left)
+cdef void keep_line(Memo* memo, Node& node, Option& option) noexcept:
+    cdef Found* line = find_line(memo, node)
+    cdef Found fresh
+    if line == NULL:
+        fresh.health, fresh.weapon, fresh.limit = node.health, node.weapon, node.limit
+        memo.lines.push_back(fresh)
+        line = &memo.lines.back()
+    line.option = option
 
 
 cdef tuple takes_of(const string& line):
