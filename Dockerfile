@@ -19,8 +19,11 @@ RUN python -m venv --without-pip /opt/venv \
     && python -m pip --python /opt/venv/bin/python install --no-deps --require-hashes \
         -r /tmp/requirements.lock
 # The Scoundrel solver's search is the one compiled module (setup.py): a C++ compiler and
-# Cython (pinned in requirements-build.lock) live in this stage only.
+# Cython (pinned in requirements-build.lock) live in this stage only, and Python's headers
+# where the base image has none.
 RUN apt-get update && apt-get install -y --no-install-recommends g++ \
+    && (python -c "import sysconfig, pathlib, sys; sys.exit(not pathlib.Path(sysconfig.get_paths()['include'], 'Python.h').exists())" \
+        || apt-get install -y --no-install-recommends python3-dev) \
     && rm -rf /var/lib/apt/lists/*
 COPY requirements-build.lock /tmp/requirements-build.lock
 RUN python -m pip install --require-hashes -r /tmp/requirements-build.lock

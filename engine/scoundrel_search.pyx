@@ -14,6 +14,7 @@ the two equal: the same score and the same count of tables on whole deals.
 
 from cython.operator cimport dereference as deref
 from libc.stdint cimport uint32_t, uint64_t
+from libcpp.deque cimport deque
 from libcpp.string cimport string
 from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
@@ -236,6 +237,11 @@ cdef class Search:
     cdef unordered_map[uint64_t, int] rows_after  # (row, room avoided or cards dealt): row
     cdef unordered_map[uint64_t, Memo] memos
     cdef unordered_map[uint64_t, Walked] walks
+    # The options of the table searched at each level of the search, reused from table
+    # to table (a deque: a level's vector stays where it is while deeper ones are added).
+    cdef deque[vector[Option]] options
+    cdef deque[vector[size_t]] ranks
+    cdef size_t level
 
     def __init__(self, dungeon, strict_weapons=False, budget=None):
         self.strict = strict_weapons
@@ -246,6 +252,8 @@ cdef class Search:
         self.pause_at = 1 << 62
         self.first_turn, self.avoid_turn = reference.FIRST_TURN, reference.AVOID_TURN
         self.interrupt = RUNNING
+        self.level = 0
+        self.memos.reserve(1 << 14)  # the median deal's tables, without growing
         self.below = [0] * (len(self.deck) + 1)
         self.monsters_below.resize(len(self.deck) + 1, 0)
         for depth in range(len(self.deck) - 1, -1, -1):
@@ -329,51 +337,59 @@ cdef class Search:
             self.interrupt = PAUSED
             return 0
         cdef int best = C_NO_LINE
-        cdef vector[Option] options
-        cdef vector[size_t] ranks
-        options.reserve(16)
-        self.ranked(node, options, ranks)
+        if self.level == self.options.size():
+            self.options.push_back(vector[Option]())
+            self.ranks.push_back(vector[size_t]())
+        cdef vector[Option]* options = &self.options[self.level]
+        cdef vector[size_t]* ranks = &self.ranks[self.level]
+        options.clear()
+        self.ranked(node, deref(options), deref(ranks))
         cdef size_t hopeful = ranks.size()
         for i in range(ranks.size()):
-            if options[ranks[i]].hope < target:
-                best = max(best, options[ranks[i]].hope)
+            if deref(options)[deref(ranks)[i]].hope < target:
+                best = max(best, deref(options)[deref(ranks)[i]].hope)
                 hopeful = i
                 break
         cdef size_t avoid = 0
         for i in range(hopeful):
-            if options[ranks[i]].line[0] == AVOID:
+            if deref(options)[deref(ranks)[i]].line[0] == AVOID:
                 avoid = i
                 break
-        cdef vector[size_t] order
-        cdef vector[long] turns
-        if avoid:
-            order.push_back(0)
-            turns.push_back(self.first_turn)
-            order.push_back(avoid)
-            turns.push_back(self.avoid_turn)
-        for i in range(hopeful):
-            order.push_back(i)
-            turns.push_back(-1)
-        cdef vector[char] done
-        done.resize(hopeful, 0)
+        # The most hopeful option's turn and the avoid's (if any), then every option in
+        # order; one answered in its turn is not searched again.
+        cdef size_t first = 2 if avoid else 0
+        cdef bint answered_first = False, answered_avoid = False
         cdef int score
         cdef bint answered
         cdef size_t index
-        for i in range(order.size()):
-            index = order[i]
-            if done[index]:
-                continue
-            score = self.option(options[ranks[index]], target, turns[i], &answered)
+        cdef long turn
+        self.level += 1
+        for i in range(first + hopeful):
+            if i < first:
+                index = 0 if i == 0 else avoid
+                turn = self.first_turn if i == 0 else self.avoid_turn
+            else:
+                index, turn = i - first, -1
+                if (index == 0 and answered_first) or (avoid and index == avoid
+                                                       and answered_avoid):
+                    continue
+            score = self.option(deref(options)[deref(ranks)[index]], target, turn, &answered)
             if self.interrupt != RUNNING:
+                self.level -= 1
                 return 0
             if not answered:
                 continue
             if score >= target:
-                options[ranks[index]].score = score
-                keep_line(&self.memos[key], node, options[ranks[index]])
+                self.level -= 1
+                deref(options)[deref(ranks)[index]].score = score
+                keep_line(&self.memos[key], node, deref(options)[deref(ranks)[index]])
                 return score
             best = max(best, score)
-            done[index] = 1
+            if index == 0:
+                answered_first = True
+            elif index == avoid:
+                answered_avoid = True
+        self.level -= 1
         cdef Bound learned
         learned.health, learned.weapon, learned.limit, learned.bound = (
             node.health, node.weapon, node.limit, best)
