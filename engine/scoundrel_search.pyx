@@ -1,15 +1,17 @@
 # distutils: language = c++
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The search of ``engine.scoundrel_solver.Solver``, compiled: the same tables in the same
-order, the same bounds and answers, some 20 to 40 times faster.
+order, the same bounds and answers, twelve to sixteen times faster (``bench/bots.py
+--only scoundrel --reference``).
 
 ``scoundrel_solver.py`` is the reference and says what every step means; this file
 follows it function by function on C++ data: a table is a ``Node`` of plain numbers (its
 room packed four cards to an int, the cards put under the dungeon a row interned once per
 search: ``Search.rows``), what the search learned of a table is one ``Memo`` under a
 64-bit key, a line is a string of takes (card * 2 + with the weapon, or ``AVOID``), and an
-option's turn ending (``Pause`` there) is a flag that unwinds the search. ``tests/engine/test_scoundrel_solver.py`` keeps
-the two equal: the same score and the same count of tables on whole deals.
+option's turn ending (``Pause`` there) is a flag that unwinds the search.
+``tests/engine/test_scoundrel_search.py`` keeps the two equal: the same score, count of
+tables and line on whole deals.
 """
 
 from cython.operator cimport dereference as deref
@@ -305,8 +307,8 @@ cdef class Search:
     cdef tuple from_node(self, Node& node):
         cdef bytes under = self.rows[node.under]
         cdef bytes room = room_row(node.room, node.size)
-        return (node.depth, under, room, node.health, node.weapon, node.limit, bool(node.avoided), node.taken,
-                bool(node.used), bool(node.last), node.left)
+        return (node.depth, under, room, node.health, node.weapon, node.limit,
+                bool(node.avoided), node.taken, bool(node.used), bool(node.last), node.left)
 
     # The search
 
@@ -314,21 +316,9 @@ cdef class Search:
         if self.interrupt != RUNNING:
             return 0
         cdef uint64_t key = table_key(node)
-        cdef Memo* memo = NULL
-        cdef Found* line
-        cdef Bound* bound
-        cdef size_t i
-        known = self.memos.find(key)
-        if known != self.memos.end():
-            memo = &deref(known).second
-            line = find_line(memo, node)
-            if line != NULL and line.option.score >= target:
-                return line.option.score
-            for i in range(memo.bounds.size()):
-                bound = &memo.bounds[i]
-                if (bound.bound < target and bound.health >= node.health
-                        and bound.weapon >= node.weapon and bound.limit >= node.limit):
-                    return bound.bound
+        cdef int score
+        if self.recalled(key, node, target, &score):
+            return score
         self.tables += 1
         if self.budget >= 0 and self.tables > self.budget:
             self.interrupt = OVER_BUDGET
@@ -336,34 +326,58 @@ cdef class Search:
         if self.tables > self.pause_at:
             self.interrupt = PAUSED
             return 0
-        cdef int best = C_NO_LINE
         if self.level == self.options.size():
             self.options.push_back(vector[Option]())
             self.ranks.push_back(vector[size_t]())
-        cdef vector[Option]* options = &self.options[self.level]
-        cdef vector[size_t]* ranks = &self.ranks[self.level]
+        self.level += 1
+        score = self.search_options(node, key, target, self.options[self.level - 1],
+                                    self.ranks[self.level - 1])
+        self.level -= 1
+        return score
+
+    cdef bint recalled(self, uint64_t key, Node& node, int target, int* score) noexcept:
+        """A line found from this table reaching the target, or a bound learned of it (with
+        no less health, weapon and limit) below the target."""
+        known = self.memos.find(key)
+        if known == self.memos.end():
+            return False
+        cdef Memo* memo = &deref(known).second
+        cdef Found* line = find_line(memo, node)
+        if line != NULL and line.option.score >= target:
+            score[0] = line.option.score
+            return True
+        cdef Bound* bound
+        cdef size_t i
+        for i in range(memo.bounds.size()):
+            bound = &memo.bounds[i]
+            if (bound.bound < target and bound.health >= node.health
+                    and bound.weapon >= node.weapon and bound.limit >= node.limit):
+                score[0] = bound.bound
+                return True
+        return False
+
+    cdef int search_options(self, Node& node, uint64_t key, int target,
+                            vector[Option]& options, vector[size_t]& ranks) noexcept:
         options.clear()
-        self.ranked(node, deref(options), deref(ranks))
-        cdef size_t hopeful = ranks.size()
+        self.ranked(node, options, ranks)
+        cdef int best = C_NO_LINE
+        cdef size_t hopeful = ranks.size(), avoid = 0, i
         for i in range(ranks.size()):
-            if deref(options)[deref(ranks)[i]].hope < target:
-                best = max(best, deref(options)[deref(ranks)[i]].hope)
+            if options[ranks[i]].hope < target:
+                best = max(best, options[ranks[i]].hope)
                 hopeful = i
                 break
-        cdef size_t avoid = 0
         for i in range(hopeful):
-            if deref(options)[deref(ranks)[i]].line[0] == AVOID:
+            if options[ranks[i]].line[0] == AVOID:
                 avoid = i
                 break
         # The most hopeful option's turn and the avoid's (if any), then every option in
         # order; one answered in its turn is not searched again.
         cdef size_t first = 2 if avoid else 0
-        cdef bint answered_first = False, answered_avoid = False
-        cdef int score
-        cdef bint answered
+        cdef bint answered_first = False, answered_avoid = False, answered
         cdef size_t index
         cdef long turn
-        self.level += 1
+        cdef int score
         for i in range(first + hopeful):
             if i < first:
                 index = 0 if i == 0 else avoid
@@ -373,23 +387,18 @@ cdef class Search:
                 if (index == 0 and answered_first) or (avoid and index == avoid
                                                        and answered_avoid):
                     continue
-            score = self.option(deref(options)[deref(ranks)[index]], target, turn, &answered)
+            score = self.option(options[ranks[index]], target, turn, &answered)
             if self.interrupt != RUNNING:
-                self.level -= 1
                 return 0
             if not answered:
                 continue
             if score >= target:
-                self.level -= 1
-                deref(options)[deref(ranks)[index]].score = score
-                keep_line(&self.memos[key], node, deref(options)[deref(ranks)[index]])
+                options[ranks[index]].score = score
+                keep_line(&self.memos[key], node, options[ranks[index]])
                 return score
             best = max(best, score)
-            if index == 0:
-                answered_first = True
-            elif index == avoid:
-                answered_avoid = True
-        self.level -= 1
+            answered_first = answered_first or index == 0
+            answered_avoid = answered_avoid or index == avoid
         cdef Bound learned
         learned.health, learned.weapon, learned.limit, learned.bound = (
             node.health, node.weapon, node.limit, best)
