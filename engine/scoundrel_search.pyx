@@ -622,13 +622,18 @@ cdef class Search:
     # Every way through a room
 
     cdef Walked* walk(self, Node& node) noexcept:
-        cdef string room = room_row(node.room, node.size)
-        cdef string ordered = room
-        sort_row(ordered)
+        cdef int ordered[4]
+        cdef int i, j, card
+        for i in range(node.size):  # the room's cards in rising order: rooms alike walk alike
+            card = room_card(node.room, i)
+            j = i
+            while j > 0 and ordered[j - 1] > card:
+                ordered[j] = ordered[j - 1]
+                j -= 1
+            ordered[j] = card
         cdef uint64_t key = node.size
-        cdef size_t i
-        for i in range(ordered.size()):
-            key = key << 6 | card_at(ordered, i)
+        for i in range(node.size):
+            key = key << 6 | ordered[i]
         key = (((((key << 5 | node.health) << 4 | node.weapon) << 7 | node.limit) << 3
                 | node.taken) << 1 | node.used) << 1 | node.last
         found = self.walks.find(key)
@@ -637,8 +642,8 @@ cdef class Search:
         cdef Walked* walked = &self.walks[key]
         walked.death_score = C_NO_LINE
         walked.win_score = C_NO_LINE
-        self.through(walked, node.last, room, node.health, node.weapon, node.limit,
-                     node.taken, node.used, string(), -1)
+        self.through(walked, node.last, room_row(node.room, node.size), node.health,
+                     node.weapon, node.limit, node.taken, node.used, string(), -1)
         return walked
 
     cdef void through(self, Walked* walked, bint last, const string& room, int health,
@@ -727,18 +732,6 @@ cdef inline bint rated_below(Option& one, Option& other) noexcept:
     if one.final_first != other.final_first:
         return one.final_first < other.final_first
     return one.end < other.end
-
-
-cdef void sort_row(string& row) noexcept:
-    cdef size_t i, j
-    cdef char card
-    for i in range(1, row.size()):
-        card = row[i]
-        j = i
-        while j > 0 and <unsigned char>row[j - 1] > <unsigned char>card:
-            row[j] = row[j - 1]
-            j -= 1
-        row[j] = card
 
 
 cdef uint64_t table_key(Node& node) noexcept:
