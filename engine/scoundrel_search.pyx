@@ -1,7 +1,7 @@
 # distutils: language = c++
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The search of ``engine.scoundrel_solver.Solver``, compiled: the same tables in the same
-order, the same bounds and answers, twelve to sixteen times faster (``bench/bots.py
+order, the same bounds and answers, some 18 times faster (``bench/bots.py
 --only scoundrel --reference``).
 
 ``scoundrel_solver.py`` is the reference and says what every step means; this file

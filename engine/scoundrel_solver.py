@@ -7,7 +7,7 @@ those of ``engine.scoundrel``; the search works on plain numbers (see ``Solver``
 are their index in ``DECK``, a table is a tuple, and every way through a room is walked
 once per room and strength and remembered. ``solve`` runs the same search compiled
 (``engine/scoundrel_search.pyx``, built at install by setup.py: the same tables in the same
-order, about ten times faster); ``Solver`` here is its reference, the one to read. What a
+order, some 18 times faster); ``Solver`` here is its reference, the one to read. What a
 deal costs: ``bench/bots.py``.
 
 ``win_chances(views, actions)`` is the hint during play: for each legal action, the share
@@ -389,7 +389,7 @@ class Solver(Lines):
 
 def make_solver(dungeon: Sequence[str], strict_weapons: bool = False,
                 budget: int | None = None) -> Lines:
-    """The search compiled from ``engine/scoundrel_search.pyx`` (the same tables, some 30
+    """The search compiled from ``engine/scoundrel_search.pyx`` (the same tables, some 18
     times faster) where it was built at install, else ``Solver``."""
     try:
         from engine.scoundrel_search import FastSolver
