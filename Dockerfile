@@ -3,9 +3,8 @@
 # The builder stage installs the pinned dependencies of requirements.lock (the versions
 # the tests passed with; not the dev extras) into a virtualenv and compiles the solver's
 # search; the runtime stage copies that virtualenv, the compiled module and the source,
-# nothing else. Migrations are applied by the app itself
-# at start-up (its lifespan runs `alembic upgrade head`), so starting a new image is the
-# whole upgrade.
+# nothing else. Migrations are applied by the app itself at start-up (its lifespan runs
+# `alembic upgrade head`), so starting a new image is the whole upgrade.
 
 FROM python:3.11-slim AS builder
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -22,7 +21,8 @@ RUN python -m venv --without-pip /opt/venv \
 # Cython (pinned in requirements-build.lock) live in this stage only, and Python's headers
 # where the base image has none.
 RUN apt-get update && apt-get install -y --no-install-recommends g++ \
-    && (python -c "import sysconfig, pathlib, sys; sys.exit(not pathlib.Path(sysconfig.get_paths()['include'], 'Python.h').exists())" \
+    && (python -c "import sysconfig, pathlib, sys; \
+            sys.exit(not pathlib.Path(sysconfig.get_path('include'), 'Python.h').exists())" \
         || apt-get install -y --no-install-recommends python3-dev) \
     && rm -rf /var/lib/apt/lists/*
 COPY requirements-build.lock /tmp/requirements-build.lock

@@ -147,7 +147,6 @@ class Lines:
         return actions
 
 
-
 class Solver(Lines):
     """Exact search for a line reaching a target score, memoized, with bounds.
 
