@@ -3,12 +3,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench services browser proxy clean lock
+.PHONY: run test lint bench services browser proxy compiler clean lock
 
 # The exact versions (with hashes) of requirements-dev.lock, the ones the tests pass with;
 # the image installs the same pins from requirements.lock. Then the project itself,
 # editable and without dependencies, which compiles the solver's search (setup.py).
-$(STAMP): requirements-dev.lock pyproject.toml setup.py engine/scoundrel_search.pyx
+$(STAMP): requirements-dev.lock pyproject.toml setup.py engine/scoundrel_search.pyx | compiler
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
@@ -29,6 +29,12 @@ lock:
 
 run: $(STAMP)
 	$(PY) -m app
+
+# The solver's search is compiled at install (setup.py): Debian's g++ and Python's headers.
+compiler:
+	@command -v g++ >/dev/null && python3 -c "import sysconfig, pathlib, sys; \
+		sys.exit(not pathlib.Path(sysconfig.get_path('include'), 'Python.h').exists())" || \
+		(apt-get update -qq && apt-get install -y -qq g++ python3-dev)
 
 # The browser tests drive Debian's Chromium; Playwright's own browser download fails here.
 browser:
