@@ -147,6 +147,19 @@ cdef inline string room_row(uint32_t room, int size) noexcept:
     return row
 
 
+cdef uint32_t fill(uint32_t room, int* size, const string& row, size_t start,
+                   size_t* taken) noexcept:
+    """The room with cards of ``row`` from ``start`` on added until it holds four (or the
+    row ends); ``size`` and ``taken`` count them."""
+    cdef size_t at = start
+    while size[0] < C_ROOM_SIZE and at < row.size():
+        room = with_card(room, size[0], card_at(row, at))
+        size[0] += 1
+        at += 1
+    taken[0] += at - start
+    return room
+
+
 cdef inline int bit_length(uint64_t bits) noexcept:
     return 0 if bits == 0 else 64 - clz(bits)
 
@@ -507,18 +520,13 @@ cdef class Search:
                    int* count, int* deeper, int* rest) noexcept:
         """The room (``size`` cards) filled to four from the dungeon, then from the row put
         under it (fewer if there are not so many), and what is left of that row."""
-        while size < C_ROOM_SIZE and depth < <int>self.deck_row.size():
-            room = with_card(room, size, card_at(self.deck_row, depth))
-            size += 1
-            depth += 1
-        deeper[0] = depth
-        rest[0] = under
         cdef size_t taken = 0
+        room = fill(room, &size, self.deck_row, depth, &taken)
+        deeper[0] = depth + <int>taken
+        rest[0] = under
         if size < C_ROOM_SIZE and self.rows[under].size():
-            while size < C_ROOM_SIZE and taken < self.rows[under].size():
-                room = with_card(room, size, card_at(self.rows[under], taken))
-                size += 1
-                taken += 1
+            taken = 0
+            room = fill(room, &size, self.rows[under], 0, &taken)
             rest[0] = self.rest_of(under, <int>taken)
         dealt[0], count[0] = room, size
 
@@ -577,20 +585,13 @@ cdef class Search:
 
     cdef uint32_t next_room(self, Node& node) noexcept:
         """The room after avoiding this one (as ``deal`` would, without keeping the rows)."""
-        cdef uint32_t room = 0
-        cdef int size = 0, depth = node.depth
-        cdef size_t i = 0
-        while size < C_ROOM_SIZE and depth < <int>self.deck_row.size():
-            room = with_card(room, size, card_at(self.deck_row, depth))
-            size += 1
-            depth += 1
-        while size < C_ROOM_SIZE and i < self.rows[node.under].size():
-            room = with_card(room, size, card_at(self.rows[node.under], i))
-            size += 1
-            i += 1
-        i = 0
-        while size < C_ROOM_SIZE:
-            room = with_card(room, size, room_card(node.room, <int>i))
+        cdef int size = 0
+        cdef size_t taken = 0
+        cdef uint32_t room = fill(0, &size, self.deck_row, node.depth, &taken)
+        room = fill(room, &size, self.rows[node.under], 0, &taken)
+        cdef int i = 0
+        while size < C_ROOM_SIZE and i < node.size:  # then the avoided room itself
+            room = with_card(room, size, room_card(node.room, i))
             size += 1
             i += 1
         return room
