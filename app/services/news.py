@@ -24,11 +24,8 @@ class RoomNews:
     # This process's sockets
 
     def state(self, room: LiveRoom) -> None:
-        """Each audience (a seat, the spectators) its own ``state``: the seat to move first,
-        since it is the one waiting for it."""
-        to_move = room.to_move()
+        """Each audience (a seat, the spectators) its own ``state``."""
         audiences = self.broadcaster.audiences(room.id)
-        audiences.sort(key=lambda audience: audience != to_move)
         self.broadcaster.publish(room.id, texts.state_texts(room, audiences))
 
     def presence(self, room: LiveRoom) -> None:

@@ -38,9 +38,11 @@ def takeover_text(seat: int | None, levels: list[str]) -> str:
 
 
 def state_texts(room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience, str]:
-    """One `state` text per audience: each seat's own view, one shared by spectators."""
+    """One `state` text per audience: each seat's own view, one shared by spectators; the
+    seat to move first (it is the one waiting: texts are sent in this order)."""
     game, match = room.game, room.match
     to_move = room.to_move()
+    audiences = sorted(audiences, key=lambda audience: audience != to_move)
     over = match.status == "finished"
     common = {
         "room_id": room.id,
