@@ -7,6 +7,10 @@ For each room count, in one run on one machine: `bench/load.py`'s clients play E
 - `--processes` server processes on a fresh PostgreSQL database with Redis fan-out, behind
   Debian's nginx (round robin, no stickiness; the pieces of `tests/app/processes.py`),
 - the bare FastAPI/uvicorn websocket server (`bench/bare_server.py`), the floor,
+- the bare server storing each action (`--store`) in SQLite, and `--processes` of them
+  storing in PostgreSQL and fanning out over Redis (`--relay`) behind the same nginx: the
+  floor with nothing but the pieces issue 14 prescribes, which shows how much of the
+  budget those pieces alone take,
 
 and prints moves/s, p50/p99 from an action to the opponent's new view, errors, the server
 CPU per move (summed over all server processes; nginx, PostgreSQL and Redis not counted)
@@ -32,7 +36,7 @@ import psycopg
 import uvloop
 
 from bench import load
-from tests.app.processes import start_apps, start_nginx
+from tests.app.processes import AppProcess, start_apps, start_nginx
 
 ADMIN = os.environ.get("BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/0")
@@ -52,19 +56,23 @@ def fresh_database() -> Iterator[str]:
             admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
-def several(args: argparse.Namespace) -> dict[str, float]:
-    """`args.processes` servers on PostgreSQL + Redis behind nginx."""
+def several(args: argparse.Namespace, bare: bool = False) -> dict[str, float]:
+    """`args.processes` servers on PostgreSQL + Redis behind nginx: ours, or with `bare`
+    the bare server storing and relaying."""
     with tempfile.TemporaryDirectory() as tmp, fresh_database() as database:
-        apps = start_apps(
-            Path(tmp),
-            database,
-            REDIS_URL,
-            count=args.processes,
-            LOG_LEVEL="WARNING",
-            MESSAGES_PER_SECOND="1000",
-            ROOMS_PER_ADDRESS_PER_MINUTE="1000000",
-            MAX_CONNECTIONS_PER_ADDRESS="1000000",
-        )
+        if bare:
+            apps = [bare_app(database) for _ in range(args.processes)]
+        else:
+            apps = start_apps(
+                Path(tmp),
+                database,
+                REDIS_URL,
+                count=args.processes,
+                LOG_LEVEL="WARNING",
+                MESSAGES_PER_SECOND="1000",
+                ROOMS_PER_ADDRESS_PER_MINUTE="1000000",
+                MAX_CONNECTIONS_PER_ADDRESS="1000000",
+            )
         nginx = start_nginx(Path(tmp), apps)
         try:
             pids = [app.process.pid for app in apps if app.process is not None]
@@ -73,6 +81,15 @@ def several(args: argparse.Namespace) -> dict[str, float]:
             nginx.stop()
             for app in apps:
                 app.stop()
+
+
+def bare_app(database: str) -> AppProcess:
+    """A bare server that stores in `database` and relays over Redis, once it answers."""
+    port = load.free_port()
+    app = AppProcess(port, {}, Path("/dev/null"))
+    app.process = load.start_bare(port, "--store", database, "--relay", REDIS_URL)
+    uvloop.run(load.wait_ready(app.base_url))
+    return app
 
 
 def row(label: str, figures: dict[str, float], bare: dict[str, float]) -> str:
@@ -107,11 +124,16 @@ def main() -> None:
             processes=options.processes,
         )
         bare = uvloop.run(load.run(args, bare=True))
+        stored = uvloop.run(load.run(args, bare=True, stored=True))
         one = uvloop.run(load.run(args))
+        bare_many = several(args, bare=True)
         many = several(args)
+        processes = f"{options.processes} processes, PostgreSQL + Redis"
         print(row("bare", bare, bare), flush=True)
+        print(row("bare, SQLite", stored, bare), flush=True)
         print(row("1 process, SQLite", one, bare), flush=True)
-        print(row(f"{options.processes} processes, PostgreSQL + Redis", many, bare), flush=True)
+        print(row(f"bare, {processes}", bare_many, bare), flush=True)
+        print(row(processes, many, bare), flush=True)
 
 
 if __name__ == "__main__":

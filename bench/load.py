@@ -237,15 +237,18 @@ async def act(
     await ws.send(json.dumps({"type": "action", "version": version, "action": action}))
 
 
-def start_bare(port: int) -> subprocess.Popen[bytes]:
-    """The floor: bench/bare_server.py, uvicorn with the launcher's flags, no rules, no storage."""
+def start_bare(port: int, *options: str) -> subprocess.Popen[bytes]:
+    """The floor: bench/bare_server.py, uvicorn with the launcher's flags, no rules, no
+    storage (unless its `options` ask for it)."""
     command = [sys.executable, "bench/bare_server.py", "--host", "127.0.0.1", "--port", str(port)]
-    return subprocess.Popen(command, cwd=ROOT)
+    return subprocess.Popen([*command, *options], cwd=ROOT)
 
 
 async def run(
-    args: argparse.Namespace, attack: bool = False, bare: bool = False
+    args: argparse.Namespace, attack: bool = False, bare: bool = False, stored: bool = False
 ) -> dict[str, float]:
+    """Our server, or with `bare` the bare one; `stored`: the bare one storing each action
+    in the database ours would use."""
     if args.url and not bare:
         await wait_ready(args.url)
         return await drive(args, args.url, args.pid or [], attack)
@@ -253,7 +256,10 @@ async def run(
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as db_dir:
         url = args.database_url or f"sqlite:///{db_dir}/load.db"
-        server = start_bare(port) if bare else start_server(port, url, defaults=args.attack)
+        if bare:
+            server = start_bare(port, *(["--store", url] if stored else []))
+        else:
+            server = start_server(port, url, defaults=args.attack)
         try:
             await wait_ready(base)
             return await drive(args, base, [server.pid], attack)
