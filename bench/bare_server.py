@@ -18,47 +18,40 @@ benchmarks can tell how much of our cost those pieces alone take:
   channel (redis.asyncio, a connection of its own, batched like app/relay.py) and every
   process sends the new views to its own sockets of that room when it hears it.
 
-    .venv/bin/python bench/bare_server.py --port 8001
-    .venv/bin/python bench/bare_server.py --port 8001 --store sqlite:////tmp/floor.db
+    .venv/bin/python -m bench.bare_server --port 8001
+    .venv/bin/python -m bench.bare_server --port 8001 --store sqlite:////tmp/floor.db
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import secrets
-import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-import psycopg
-import redis.asyncio as redis
 import uvicorn
 from fastapi import FastAPI, Request, Response, WebSocket, WebSocketDisconnect
-from psycopg.types.json import Json
 
 from engine import get_game
+
+if TYPE_CHECKING:
+    from bench.floor_pieces import PostgresStore, Relay, SqliteStore
 
 GAME = get_game("expeditionen")
 STATE = GAME.new(seed=1, options={})
 VIEWS = [GAME.view(STATE, seat) for seat in range(2)]
 LEGAL = GAME.legal_actions(STATE, GAME.to_move(STATE))
 PLAYERS = [{"seat": s, "name": n, "connected": True} for s, n in enumerate(("Ada", "Bo"))]
-CHANNEL = b"bare:rooms"
-# The columns of our actions table (app/storage/models.py), in each database's types.
-TABLE = (
-    "CREATE TABLE IF NOT EXISTS actions (match_id TEXT, ply INTEGER, seat INTEGER,"
-    " action {json} NOT NULL, created_at {time} NOT NULL, PRIMARY KEY (match_id, ply))"
-)
 
 
 @asynccontextmanager
 async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    if store is not None:
+        await store.open()
     if relay is not None:
-        relay.start()
+        relay.start(on_move)
     yield
 
 
@@ -70,78 +63,8 @@ def new_room() -> dict[str, Any]:
     return {"version": 0, "to_move": 0, "seats": 0, "sockets": [None, None]}
 
 
-def json_text(value: Any) -> str:
-    return orjson.dumps(value).decode()
-
-
-class SqliteStore:
-    def __init__(self, path: str) -> None:
-        self.db = sqlite3.connect(path, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute(TABLE.format(json="TEXT", time="TEXT"))
-
-    async def insert(self, room_id: str, ply: int, seat: int, action: Any) -> None:
-        row = (room_id, ply, seat, json_text(action), datetime.now(UTC).isoformat())
-        with self.db:
-            self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?)", row)
-
-
-class PostgresStore:
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.db: psycopg.AsyncConnection[Any] | None = None
-
-    async def insert(self, room_id: str, ply: int, seat: int, action: Any) -> None:
-        if self.db is None:
-            self.db = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-            await self.db.execute(TABLE.format(json="JSON", time="TIMESTAMPTZ"))
-        row = (room_id, ply, seat, Json(action, dumps=json_text), datetime.now(UTC))
-        await self.db.execute("INSERT INTO actions VALUES (%s, %s, %s, %s, %s)", row)
-
-
-class Relay:
-    """One channel for all processes; each event is prefixed with its process's name, so
-    that a process skips its own without parsing them."""
-
-    def __init__(self, url: str) -> None:
-        self.client = redis.Redis.from_url(url)
-        self.me = secrets.token_hex(6).encode()
-        self.outbox: asyncio.Queue[bytes] = asyncio.Queue()
-        self.tasks: list[asyncio.Task[None]] = []
-
-    def start(self) -> None:
-        loop = asyncio.get_running_loop()
-        self.tasks = [loop.create_task(self.publish()), loop.create_task(self.listen())]
-
-    def announce(self, room_id: str, seat: int, version: int) -> None:
-        self.outbox.put_nowait(orjson.dumps([room_id, seat, version]))
-
-    async def publish(self) -> None:
-        connection = self.client.connection_pool.make_connection()
-        while True:
-            events = [await self.outbox.get()]
-            while not self.outbox.empty():
-                events.append(self.outbox.get_nowait())
-            message = self.me + b"[" + b",".join(events) + b"]"
-            await connection.send_command("PUBLISH", CHANNEL, message)
-            await connection.read_response()
-
-    async def listen(self) -> None:
-        connection = self.client.connection_pool.make_connection()
-        await connection.send_command("SUBSCRIBE", CHANNEL)
-        while True:
-            message = await connection.read_response(push_request=True)
-            if message[0] != b"message" or message[2].startswith(self.me):
-                continue
-            for room_id, seat, version in orjson.loads(message[2][len(self.me) :]):
-                room = rooms.get(room_id)
-                if room is not None:
-                    await moved(room_id, room, seat, version)
-
-
-store: SqliteStore | PostgresStore | None = None
-relay: Relay | None = None
+store: SqliteStore | PostgresStore | None = None  # --store
+relay: Relay | None = None  # --relay
 
 
 @app.get("/healthz")
@@ -162,8 +85,8 @@ async def join(room_id: str, request: Request, response: Response) -> dict[str, 
     if relay is None:
         seat = room["seats"]
         room["seats"] += 1
-    else:  # the other seat may have joined through another process
-        seat = await relay.client.incr(f"bare:{room_id}") - 1
+    else:
+        seat = await relay.seat(room_id)
     response.set_cookie("kr_player", f"{seat}-{secrets.token_urlsafe(16)}")
     return {"seat": seat}
 
@@ -199,6 +122,13 @@ async def moved(room_id: str, room: dict[str, Any], seat: int, version: int) -> 
             await peer.send_text(state_text(room_id, room, other, seat))
 
 
+async def on_move(room_id: str, seat: int, version: int) -> None:
+    """Another process's move: our sockets of that room, if any, their new views."""
+    room = rooms.get(room_id)
+    if room is not None:
+        await moved(room_id, room, seat, version)
+
+
 @app.websocket("/ws/rooms/{room_id}")
 async def socket(websocket: WebSocket, room_id: str) -> None:
     await websocket.accept()
@@ -230,11 +160,12 @@ def main() -> None:
     parser.add_argument("--relay", help="redis://...: one server of several, over Redis")
     args = parser.parse_args()
     if args.store:
-        if args.store.startswith("sqlite:///"):
-            store = SqliteStore(args.store.removeprefix("sqlite:///"))
-        else:
-            store = PostgresStore(args.store.replace("postgresql+psycopg://", "postgresql://"))
+        from bench.floor_pieces import open_store
+
+        store = open_store(args.store)
     if args.relay:
+        from bench.floor_pieces import Relay
+
         relay = Relay(args.relay)
     uvicorn.run(
         app,

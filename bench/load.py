@@ -240,8 +240,8 @@ async def act(
 def start_bare(port: int, *options: str) -> subprocess.Popen[bytes]:
     """The floor: bench/bare_server.py, uvicorn with the launcher's flags, no rules, no
     storage (unless its `options` ask for it)."""
-    command = [sys.executable, "bench/bare_server.py", "--host", "127.0.0.1", "--port", str(port)]
-    return subprocess.Popen([*command, *options], cwd=ROOT)
+    command = [sys.executable, "-m", "bench.bare_server", "--host", "127.0.0.1"]
+    return subprocess.Popen([*command, "--port", str(port), *options], cwd=ROOT)
 
 
 async def run(
