@@ -90,7 +90,8 @@ class Relay:
     with its process's name, so that a process skips its own without parsing them."""
 
     def __init__(self, url: str) -> None:
-        self.client = redis.Redis.from_url(url)
+        # No read timeout: the channel is silent while the rooms are seated.
+        self.client = redis.Redis.from_url(url, socket_timeout=None)
         self.me = secrets.token_hex(6).encode()
         self.outbox: asyncio.Queue[bytes] = asyncio.Queue()
         self.tasks: list[asyncio.Task[None]] = []
@@ -98,6 +99,8 @@ class Relay:
     def start(self, on_move: OnMove) -> None:
         loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(self.publish()), loop.create_task(self.listen(on_move))]
+        for task in self.tasks:  # a relay that stopped must say so: its rooms stop too
+            task.add_done_callback(lambda done: done.cancelled() or done.result())
 
     async def seat(self, room_id: str) -> int:
         """The next seat of the room, whichever process its players join through."""
