@@ -79,6 +79,12 @@ class PostgresStore:
         await self.db.execute("INSERT INTO actions VALUES (%s, %s, %s, %s, %s)", row)
 
 
+def raise_why_it_stopped(task: asyncio.Task[None]) -> None:
+    """A relay task ends only by an error, which stops every room: the loop logs it."""
+    if not task.cancelled():
+        task.result()
+
+
 def open_store(url: str) -> SqliteStore | PostgresStore:
     if url.startswith("sqlite:///"):
         return SqliteStore(url.removeprefix("sqlite:///"))
@@ -100,8 +106,8 @@ class Relay:
     def start(self, on_move: OnMove) -> None:
         loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(self.publish()), loop.create_task(self.listen(on_move))]
-        for task in self.tasks:  # a relay that stopped must say so: its rooms stop too
-            task.add_done_callback(lambda done: done.cancelled() or done.result())
+        for task in self.tasks:
+            task.add_done_callback(raise_why_it_stopped)
 
     async def seat(self, room_id: str) -> int:
         """The next seat of the room, whichever process its players join through."""
