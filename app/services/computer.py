@@ -15,8 +15,10 @@ both ways). A room has at most one move being thought about; closing the room ca
 that dies costs one more try with new workers; the server's shutdown ends the workers.
 
 When the seat to move belongs to a person with no socket for TAKEOVER_SECONDS of their
-turn, every socket of the room is told (a ``takeover`` message); the other players may
-keep waiting, let the computer play the seat, or end the match as abandoned.
+turn, and another seat is a person's (someone who could answer), every socket of the room
+is told (a ``takeover`` message); the other players may keep waiting, let the computer
+play the seat, or end the match as abandoned. A solo game, or a person against the
+computer's own seat, has nobody to ask: no offer.
 """
 
 from __future__ import annotations
@@ -136,6 +138,8 @@ class ComputerPlayers:
             else:
                 room.away_since.setdefault(other, now)
         if seat is None or room.played_by_computer(seat) or room.connected(seat):
+            return None
+        if not room.another_person(seat):  # nobody could answer an offer
             return None
         return max(room.away_since[seat], room.turn_since) + self.settings.takeover_seconds
 

@@ -111,6 +111,15 @@ class LiveRoom:
             for seat, holder in enumerate(self.seats)
         ]
 
+    def another_person(self, seat: int) -> bool:
+        """A person in another seat, who could answer for ``seat`` (a spectator cannot, nor
+        the computer's own seat; a solo game has nobody)."""
+        return any(
+            holder is not None and not holder.is_computer
+            for other, holder in enumerate(self.seats)
+            if other != seat
+        )
+
     def played_by_computer(self, seat: int) -> bool:
         holder = self.seats[seat]
         return holder is not None and holder.computer is not None

@@ -321,6 +321,29 @@ def test_no_takeover_is_offered_while_the_absent_player_is_not_to_move(table: Ta
         assert "takeover" not in [m["type"] for m in mover.drain()]
 
 
+def test_a_solo_game_offers_no_takeover(table: Table) -> None:
+    room_id, (cookie,) = table.seated_room("scoundrel")
+    with table.socket(room_id) as spectator:
+        with table.socket(room_id, cookie):
+            pass
+        time.sleep(TAKEOVER * 2)
+        assert "takeover" not in [m["type"] for m in spectator.drain()]
+        rooms = table.app.state.rooms
+        assert rooms.computer.absent_seat(rooms.room(room_id)) is None
+
+
+def test_a_person_away_from_a_game_against_the_computer_is_offered_to_nobody(
+    table: Table,
+) -> None:
+    room_id, cookie = room_against(table)
+    with table.socket(room_id) as spectator:
+        with table.socket(room_id, cookie) as ada:
+            while ada.state["to_move"] != 0:  # the computer may start
+                ada.next("state")
+        time.sleep(TAKEOVER * 2)
+        assert "takeover" not in [m["type"] for m in spectator.drain()]
+
+
 def test_keep_waiting_starts_the_wait_again(duel: tuple[str, list[str], Socket, int]) -> None:
     _, _, present, absent = duel
     offer(present)
