@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
@@ -15,6 +15,7 @@ from app.messaging import Connection
 from app.services import texts
 from app.services.live import LiveMatch, LiveRoom, check_open, new_match
 from app.services.refusals import Refusal
+from app.storage.models import Match
 
 if TYPE_CHECKING:
     from app.services.rooms import RoomService
@@ -35,40 +36,40 @@ class Rematches:
             rooms.news.require_peers()
             if room.match.status != "finished":
                 raise Refusal("illegal", "a rematch can be asked for once the match is over")
+            computers = {seat for seat, h in enumerate(room.seats) if h and h.is_computer}
+            # Dealt now, stored only if this request is the last one (in the same commit).
+            row, state = self._next_match(room)
             try:
-                # Stored, so that a restart keeps it (and other processes see it).
-                stored = rooms.store.request_rematch(room.match.id, connection.seat)
+                asked, started = rooms.store.request_rematch(
+                    room.match.id, connection.seat, computers, room.game.seats, row
+                )
+            except IntegrityError:
+                # Another process started this rematch first (the room's match numbers are unique).
+                await rooms.cache.catch_up(room)
             except SQLAlchemyError:
                 logger.exception("storing a rematch request failed", extra={"room_id": room.id})
                 raise Refusal("unavailable", "the request could not be saved; try again") from None
-            room.rematch.update(stored)
-            room.last_active = rooms.clock()
-            computers = {seat for seat, h in enumerate(room.seats) if h and h.is_computer}
-            if len(room.rematch | computers) < room.game.seats:
-                rooms.news.to_everyone(room, texts.rematch_text(room))
-                rooms.news.announce({"t": "rematch", "room": room.id})
-                return
-            await self._start(room)
+            else:
+                room.last_active = rooms.clock()
+                if not started:
+                    room.rematch.update(asked)
+                    rooms.news.to_everyone(room, texts.rematch_text(room))
+                    rooms.news.announce({"t": "rematch", "room": room.id})
+                    return
+                self._started(room, row, state)
             rooms.news.state(room)
             rooms.news.announce({"t": "rematch", "room": room.id})
             rooms.computer.update(room)
 
-    async def _start(self, room: LiveRoom) -> None:
-        rooms, game, previous = self.rooms, room.game, room.match
+    def _next_match(self, room: LiveRoom) -> tuple[Match, Any]:
+        """The room's next match, with the options the game chooses for it."""
+        game, previous = room.game, room.match
         options = game.rematch_options(room.options, previous.result, previous.first_seat)
-        number, now = previous.number + 1, rooms.clock()
-        row, state = new_match(room.id, game, options, number, "playing", now)
-        try:
-            rooms.store.add_match(row)
-        except IntegrityError:
-            # Another process started this rematch first (the room's match numbers are unique).
-            await rooms.cache.catch_up(room)
-            return
-        except SQLAlchemyError:
-            logger.exception("storing a rematch failed", extra={"room_id": room.id})
-            raise Refusal("unavailable", "the rematch could not be saved; try again") from None
+        return new_match(room.id, game, options, previous.number + 1, "playing", self.rooms.clock())
+
+    def _started(self, room: LiveRoom, row: Match, state: Any) -> None:
         room.match = LiveMatch.of(row, state)
-        rooms.on_deal(row.id, game.name, state)
+        self.rooms.on_deal(row.id, room.game.name, state)
         room.turn_since = time.monotonic()
         room.rematch.clear()
         logger.info(

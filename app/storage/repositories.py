@@ -41,6 +41,12 @@ ACTION_COLUMNS = select(
 INSERTED_ACTION_COLUMNS = ("match_id", "ply", "seat", "action", "created_at", "by_computer")
 
 
+def _dialect_insert(dialect: Dialect) -> Any:
+    """The dialect's own INSERT (with ON CONFLICT), from its module only: SQLite's server
+    need not load PostgreSQL's (2 MB)."""
+    return importlib.import_module(f"sqlalchemy.dialects.{dialect.name}").insert
+
+
 class PreparedInsert:
     """An INSERT compiled once and run on the driver's own connection: the action path's one
     statement per move, without SQLAlchemy's per-execution work (cache key, compile cache,
@@ -52,9 +58,7 @@ class PreparedInsert:
     def __init__(
         self, dialect: Dialect, table: Table, columns: tuple[str, ...], key: tuple[str, ...]
     ) -> None:
-        # The dialect's own module only: SQLite's server need not load PostgreSQL's (2 MB).
-        insert = importlib.import_module(f"sqlalchemy.dialects.{dialect.name}").insert
-        statement = insert(table).on_conflict_do_nothing(index_elements=key)
+        statement = _dialect_insert(dialect)(table).on_conflict_do_nothing(index_elements=key)
         compiled = statement.compile(dialect=dialect, column_keys=list(columns))
         self.sql = str(compiled)
         order = compiled.positiontup if dialect.positional else columns
@@ -268,20 +272,33 @@ class Store:
             )
             return ended.rowcount == 1
 
-    def add_match(self, match: Match) -> None:
+    def request_rematch(
+        self, match_id: int, seat: int, agreeing: set[int], seats: int, next_match: Match
+    ) -> tuple[set[int], bool]:
+        """Store a seat's rematch request (again is fine). When with it every seat has asked
+        (``agreeing``: the seats that always agree, the computer's), ``next_match`` is stored
+        in the same commit: no crash can leave every request stored and no match started.
+        Return every seat that asked and whether the next match was stored; IntegrityError
+        when another process stored that match first."""
         with self.engine.begin() as connection:
-            _insert(connection, match)
-
-    def request_rematch(self, match_id: int, seat: int) -> set[int]:
-        """Store a seat's rematch request (again is fine); return every seat that asked."""
-        with contextlib.suppress(IntegrityError), self.engine.begin() as connection:
-            connection.execute(insert(REMATCH_REQUESTS).values(match_id=match_id, seat=seat))
-        with self.engine.connect() as connection:
-            return set(
+            # PostgreSQL: requests for one match one at a time, so that the later of two at
+            # once sees the other's (SQLite's writers queue anyway; it renders no lock).
+            connection.execute(
+                select(MATCHES.c.id).where(MATCHES.c.id == match_id).with_for_update()
+            )
+            request = _dialect_insert(connection.dialect)(REMATCH_REQUESTS)
+            connection.execute(
+                request.values(match_id=match_id, seat=seat).on_conflict_do_nothing()
+            )
+            asked = set(
                 connection.scalars(
                     select(REMATCH_REQUESTS.c.seat).where(REMATCH_REQUESTS.c.match_id == match_id)
                 )
             )
+            if len(asked | agreeing) < seats:
+                return asked, False
+            _insert(connection, next_match)
+            return asked, True
 
     # The action path
 

@@ -7,13 +7,18 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import Connection
+from sqlalchemy.exc import OperationalError
 
 from app.main import create_app
 from app.settings import Settings
+from app.storage import repositories
+from app.storage.models import Base, Match
 from engine import Outcome, get_game
 from tests.app.tables import Socket, Table, play
 
 FIXED_SEED = 424242  # a deal in which the random play below has a winner
+stored_insert = repositories._insert
 
 
 @pytest.fixture
@@ -114,3 +119,33 @@ def test_a_rematch_request_survives_a_restart(settings: Settings, fixed_deals: N
             assert bo.state["rematch"] == {"requested_by": [0]}
             bo.send({"type": "rematch"})
             assert bo.wait_version(2, 0)["match_number"] == 2
+
+
+def test_the_last_request_and_the_rematch_are_stored_together(
+    settings: Settings, fixed_deals: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure in storing the next match (or a crash before it) keeps the last request
+    too: no restart finds every seat asking and no match started."""
+    with TestClient(create_app(settings)) as client:
+        table = Table(client)
+        room_id, cookies = table.seated_room("expeditionen", preset="short")
+        with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, cookies[1]) as bo:
+            finished(table, [ada, bo], room_id)
+            ada.send({"type": "rematch"})
+            assert bo.next("rematch")["requested_by"] == [0]
+            with monkeypatch.context() as failing:
+                failing.setattr(repositories, "_insert", insert_failing_for_matches)
+                bo.send({"type": "rematch"})
+                assert bo.error()["code"] == "unavailable"
+    with TestClient(create_app(settings)) as client:  # a new server process
+        table = Table(client)
+        with table.socket(room_id, cookies[1]) as bo:
+            assert (bo.state["match_number"], bo.state["rematch"]) == (1, {"requested_by": [0]})
+            bo.send({"type": "rematch"})
+            assert bo.wait_version(2, 0)["match_number"] == 2
+
+
+def insert_failing_for_matches(connection: Connection, row: Base) -> None:
+    if isinstance(row, Match):
+        raise OperationalError("INSERT INTO matches", {}, Exception("the database went away"))
+    stored_insert(connection, row)

@@ -160,7 +160,10 @@ def test_writes_that_wait_for_a_commit_share_the_next_one() -> None:
     outcomes = asyncio.run(main())
     assert batches == [[1], [2, 3, 4]]
     assert [repr(outcome) for outcome in outcomes] == [
-        "None", repr(ValueError(2)), "None", repr(ValueError(4))
+        "None",
+        repr(ValueError(2)),
+        "None",
+        repr(ValueError(4)),
     ]
 
 
@@ -244,3 +247,38 @@ def test_a_room_asked_for_by_many_at_once_is_read_from_the_database_once(store: 
 
     rooms = asyncio.run(main())
     assert reads == ["r1"] and all(room is rooms[0] for room in rooms)
+
+
+def test_two_seats_asking_for_a_rematch_at_once_start_it_exactly_once(store: Store) -> None:
+    """The later of two requests at the same moment sees the other's and stores the next
+    match (without the row lock on PostgreSQL each could see only its own: none started)."""
+    match = stored_match(store)
+    for number in range(2, 22):
+        (match,) = started_by_both_at_once(store, match, number)
+
+
+def started_by_both_at_once(store: Store, finished: Match, number: int) -> list[Match]:
+    """Seats 0 and 1 ask for the rematch of ``finished`` together; the matches stored."""
+    together = threading.Barrier(2)
+    started: list[Match] = []
+
+    def ask(seat: int) -> None:
+        following = Match(
+            room_id="r1",
+            number=number,
+            game="scoundrel",
+            seed=seat,
+            options={},
+            first_seat=0,
+            status="playing",
+        )
+        together.wait()
+        if store.request_rematch(finished.id, seat, set(), 2, following)[1]:
+            started.append(following)
+
+    threads = [threading.Thread(target=ask, args=(seat,)) for seat in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return started
