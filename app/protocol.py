@@ -58,6 +58,8 @@ CLOSE_RATE_LIMITED = 4429
 CLOSE_RESTART = 1012
 # The database could not be reached when the socket opened (the standard "try again later").
 CLOSE_TRY_AGAIN = 1013
+# A text frame that is not UTF-8 (the standard "invalid frame payload data").
+CLOSE_INVALID_TEXT = 1007
 # A frame above the transport's limit (TRANSPORT_MAX_BYTES) is closed with the standard 1009.
 CLOSE_TOO_BIG = 1009
 TRANSPORT_MAX_BYTES = 64 * 1024

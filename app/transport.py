@@ -7,6 +7,10 @@ closing the socket. Here the bytes wait unparsed (with reading paused) until the
 taken every message parsed so far, and are then parsed a slice at a time: a flood costs
 the messages the app reads, plus one slice.
 
+A text frame that is no UTF-8 closes the socket with 1007, as uvicorn would, but without
+uvicorn's ERROR and traceback (one client could write one per socket it opens): the app
+logs it as a refusal and penalizes the address (``invalid_text``).
+
 It also takes a refused handshake (an HTTP response instead of the upgrade) as complete,
 and lets a connection write a text frame at once when the socket takes it without waiting
 (``send_now``), without a task switch and the ASGI layers of every send.
@@ -19,6 +23,8 @@ from typing import Any
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 
+from app.protocol import CLOSE_INVALID_TEXT
+
 # Bytes parsed per step: a whole action message, or some 70 one-byte junk frames.
 SLICE_BYTES = 512
 
@@ -27,6 +33,7 @@ class PacedWebSocketProtocol(WebSocketsSansIOProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.unparsed = bytearray()
+        self.invalid_text = False
 
     def data_received(self, data: bytes) -> None:
         self.unparsed += data
@@ -41,6 +48,15 @@ class PacedWebSocketProtocol(WebSocketsSansIOProtocol):
         if self.unparsed and not self.read_paused:
             self.read_paused = True
             self.transport.pause_reading()
+
+    def send_receive_event_to_app(self) -> None:
+        if self.curr_msg_data_type == "text" and not self.close_sent and not utf8(self.frames):
+            self.frames = []
+            self.invalid_text = True
+            self.conn.send_close(CLOSE_INVALID_TEXT, "a text frame that is not UTF-8")
+            self.handle_parser_exception()  # the app hears of the close, the socket ends
+            return
+        super().send_receive_event_to_app()
 
     def discard_unparsed(self) -> None:
         """The socket is being closed for misbehaviour: what it sent is never parsed."""
@@ -71,3 +87,14 @@ class PacedWebSocketProtocol(WebSocketsSansIOProtocol):
         if self.unparsed:
             self.parse_ahead()
         return message
+
+
+def utf8(frames: list[bytes]) -> bool:
+    data = frames[0] if len(frames) == 1 else b"".join(frames)
+    if data.isascii():  # most messages: no second decoding
+        return True
+    try:
+        data.decode()
+    except UnicodeDecodeError:
+        return False
+    return True

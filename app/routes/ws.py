@@ -10,11 +10,12 @@ from fastapi import WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import InterfaceError, OperationalError
 
-from app.connections import SocketConnection, force_close
+from app.connections import SocketConnection, force_close, paced_protocol
 from app.limits import Admission, TokenBucket
 from app.observability import WS_CONNECTIONS
 from app.protocol import (
     CLOSE_FORBIDDEN_ORIGIN,
+    CLOSE_INVALID_TEXT,
     CLOSE_RATE_LIMITED,
     CLOSE_TRY_AGAIN,
     CLOSE_UNKNOWN_ROOM,
@@ -113,7 +114,7 @@ async def room_socket(websocket: WebSocket) -> None:
         close_code = await serve(websocket, room_id, rooms, settings, player, address)
     finally:
         caps.release(address, room_id)
-    if close_code == CLOSE_RATE_LIMITED:
+    if close_code in (CLOSE_RATE_LIMITED, CLOSE_INVALID_TEXT):
         caps.penalize(address)
 
 
@@ -144,7 +145,10 @@ async def serve(
         return None
     except (OperationalError, InterfaceError):
         await refuse(
-            websocket, room_id, "unavailable", "the database is unreachable; try again",
+            websocket,
+            room_id,
+            "unavailable",
+            "the database is unreachable; try again",
             CLOSE_TRY_AGAIN,
         )
         return None
@@ -153,6 +157,10 @@ async def serve(
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
+                if sent_invalid_text(websocket):
+                    refusal = Refusal("malformed", "a text frame that is not UTF-8; closed")
+                    log_refusal(room, connection, refusal)
+                    return CLOSE_INVALID_TEXT
                 break
             if connection.closing:
                 break  # closed by the server: read no more (the writer closes the socket)
@@ -187,6 +195,12 @@ async def receive(
     except Refusal as refusal:
         log_refusal(room, connection, refusal)
         connection.send(error_text(refusal.code, refusal.message))
+
+
+def sent_invalid_text(websocket: WebSocket) -> bool:
+    """The transport closed the socket for a text frame that is not UTF-8 (app/transport.py)."""
+    protocol = paced_protocol(websocket)
+    return protocol is not None and protocol.invalid_text
 
 
 def log_refusal(room: LiveRoom, connection: SocketConnection, refusal: Refusal) -> None:

@@ -4,19 +4,29 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect as ws_connect
 
 from app.main import create_app
-from app.protocol import CLOSE_FORBIDDEN_ORIGIN, CLOSE_RATE_LIMITED, CLOSE_UNKNOWN_ROOM
+from app.protocol import (
+    CLOSE_FORBIDDEN_ORIGIN,
+    CLOSE_INVALID_TEXT,
+    CLOSE_RATE_LIMITED,
+    CLOSE_UNKNOWN_ROOM,
+)
 from app.settings import Settings
 from engine import Game, games, get_game
+from tests.app.processes import SECRET, AppProcess, create_room, free_port
 from tests.app.tables import Socket, Table, play
 
 
@@ -290,3 +300,50 @@ def test_each_refusal_is_logged_with_room_match_seat_and_code(
     assert entry.room_id == room_id  # type: ignore[attr-defined]
     assert entry.match_id == mover.state["match_id"]  # type: ignore[attr-defined]
     assert entry.seat == waiter.state["seat"]  # type: ignore[attr-defined]
+
+
+def test_text_that_is_no_utf8_closes_with_1007_logs_one_line_and_penalizes(
+    tmp_path: Path,
+) -> None:
+    """On the real transport (``python -m app``): no ERROR with a traceback per socket, as
+    uvicorn writes; the refusal is logged once, and the address waits like a flooder."""
+    server = AppProcess(free_port(), server_env(tmp_path), tmp_path / "app.log").start()
+    try:
+        url = server.base_url.replace("http://", "ws://") + "/ws/rooms/"
+        url += create_room(server.base_url, "scoundrel")
+        answers = [no_utf8_text(url) for _ in range(30)]
+        log = server.log.read_text()
+    finally:
+        server.stop()
+    assert answers[0] == CLOSE_INVALID_TEXT
+    assert answers[-5:] == [429] * 5  # refused in the handshake once its handler ended
+    assert set(answers) <= {CLOSE_INVALID_TEXT, 429}
+    assert "UnicodeDecodeError" not in log and "Invalid UTF-8" not in log
+    assert log.count("not UTF-8") == answers.count(CLOSE_INVALID_TEXT)
+    assert log.count("sent too fast") == 1  # once per penalty, not per refused socket
+
+
+def no_utf8_text(url: str) -> int:
+    """Open a socket and send a text frame that is no UTF-8: the close code, or the HTTP
+    status of a refused handshake."""
+    try:
+        with ws_connect(url, open_timeout=5, close_timeout=2) as socket:
+            socket.recv(timeout=5)  # the state
+            socket.send(b'{"type": "ping\xff"}', text=True)
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    socket.recv(timeout=5)
+    except InvalidStatus as refused:
+        return refused.response.status_code
+    assert closed.value.rcvd is not None
+    return closed.value.rcvd.code
+
+
+def server_env(tmp_path: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path}/kartenrunde.db",
+        "SECRET_KEY": SECRET,
+        "ENVIRONMENT": "development",
+        "LOG_LEVEL": "INFO",
+    }

@@ -62,6 +62,7 @@ def test_every_error_code_is_documented(code: str) -> None:
         protocol.CLOSE_RESTART,
         protocol.CLOSE_TRY_AGAIN,
         protocol.CLOSE_TOO_BIG,
+        protocol.CLOSE_INVALID_TEXT,
     ],
 )
 def test_every_close_code_is_documented(code: int) -> None:
