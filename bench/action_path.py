@@ -91,8 +91,10 @@ def main() -> None:
         if profiler:
             profiler.disable()
         elapsed = time.process_time() - started
-    print(f"moves={played}  cpu_us_per_move={elapsed / played * 1e6:.1f}  "
-          "(two seats and a spectator per room, every move stored in SQLite)")
+    print(
+        f"moves={played}  cpu_us_per_move={elapsed / played * 1e6:.1f}  "
+        "(two seats and a spectator per room, every move stored in SQLite)"
+    )
     if profiler:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(35)
 

@@ -339,8 +339,9 @@ async def drive(
         "flooder_sockets": opened.get("flooder", 0),
         "slow_reader_sockets": opened.get("slow_reader", 0),
         "hints_answered": opened.get("hint 200", 0),
-        "hints_refused": sum(n for kind, n in opened.items() if kind.startswith("hint ")
-                             and kind != "hint 200"),
+        "hints_refused": sum(
+            n for kind, n in opened.items() if kind.startswith("hint ") and kind != "hint 200"
+        ),
         "server_cpu_ms_per_move": (sum(cpu_after) - sum(cpu_before)) * 1000 / moves,
         "of_which_system_ms": (cpu_after[1] - cpu_before[1]) * 1000 / moves,
         "server_peak_mib": max((peak_memory_mib(pid) for pid in pids), default=float("nan")),

@@ -23,8 +23,19 @@ import uvloop
 URL = "redis://127.0.0.1:6379/0"
 CHANNEL = "kartenrunde:bench"
 # An action event as the relay sends it.
-EVENT = orjson.dumps([{"t": "action", "room": "x" * 22, "match": "y" * 22, "v": 17, "seat": 0,
-                       "action": {"type": "play", "card": "R7"}, "proc": "z" * 12}])
+EVENT = orjson.dumps(
+    [
+        {
+            "t": "action",
+            "room": "x" * 22,
+            "match": "y" * 22,
+            "v": 17,
+            "seat": 0,
+            "action": {"type": "play", "card": "R7"},
+            "proc": "z" * 12,
+        }
+    ]
+)
 
 
 async def cpu_per_call(call: Callable[[], Awaitable[object]], count: int) -> float:
@@ -72,8 +83,10 @@ async def receive_figures(count: int) -> dict[str, float]:
         await own.read_response(timeout=1, push_request=True)
 
     figures = {}
-    for name, receive, other in (("PubSub", via_pubsub, on_own_connection),
-                                 ("own connection", on_own_connection, via_pubsub)):
+    for name, receive, other in (
+        ("PubSub", via_pubsub, on_own_connection),
+        ("own connection", on_own_connection, via_pubsub),
+    ):
         async with sender.pipeline(transaction=False) as pipe:
             for _ in range(count):
                 pipe.publish(CHANNEL, EVENT)

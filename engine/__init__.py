@@ -1,9 +1,9 @@
 """Pure game rules, no I/O. Every game registers here by name.
 
-    from engine import get_game, IllegalAction
-    game = get_game("scoundrel")
-    state = game.new(seed=7)
-    game.legal_actions(state, 0)
+from engine import get_game, IllegalAction
+game = get_game("scoundrel")
+state = game.new(seed=7)
+game.legal_actions(state, 0)
 """
 
 from engine.base import (

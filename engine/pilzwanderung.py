@@ -860,8 +860,10 @@ class PilzwanderungGame:
                 for index, card in enumerate(state.forest, start=1)
             ],
             "decay": list(state.decay),
-            "discard": {"top": state.discard[-1] if state.discard else None,
-                        "size": len(state.discard)},
+            "discard": {
+                "top": state.discard[-1] if state.discard else None,
+                "size": len(state.discard),
+            },
             "draw_pile": len(state.draw_pile),
             "night_deck": len(state.night_deck),
             "displays": [display(state, side) for side in SEATS],

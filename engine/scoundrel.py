@@ -139,8 +139,7 @@ class ScoundrelGame:
             help={
                 "de": "Der Ablagestapel liegt offen: Du siehst, was schon weg ist, statt "
                 "es dir zu merken.",
-                "en": "The discard pile lies face up: see what has gone instead of "
-                "remembering it.",
+                "en": "The discard pile lies face up: see what has gone instead of remembering it.",
             },
         ),
     )
@@ -311,8 +310,10 @@ def checked_deck(deck: list[str]) -> list[str]:
     """A stacked dungeon must be exactly the 44 Scoundrel cards, top first."""
     cards = list(deck)
     if not all(isinstance(card, str) for card in cards) or sorted(cards) != sorted(DECK):
-        raise ValueError("a Scoundrel deck is exactly the 44 cards: clubs and spades 2..A, "
-                         "diamonds and hearts 2..10, each once")
+        raise ValueError(
+            "a Scoundrel deck is exactly the 44 cards: clubs and spades 2..A, "
+            "diamonds and hearts 2..10, each once"
+        )
     return cards
 
 

@@ -43,9 +43,19 @@ POINTS = [value(card) for card in DECK]
 MAX_MONSTER = max(POINTS[card] for card in range(len(DECK)) if KIND[card] == MONSTER)
 INDEX = {card: index for index, card in enumerate(DECK)}
 # The monster of the other black suit with the same value: the rules never tell them apart.
-TWIN = [next((other for other in range(len(DECK)) if other != card and KIND[other] == MONSTER
-              and POINTS[other] == POINTS[card]), card) if KIND[card] == MONSTER else card
-        for card in range(len(DECK))]
+TWIN = [
+    next(
+        (
+            other
+            for other in range(len(DECK))
+            if other != card and KIND[other] == MONSTER and POINTS[other] == POINTS[card]
+        ),
+        card,
+    )
+    if KIND[card] == MONSTER
+    else card
+    for card in range(len(DECK))
+]
 NO_LINE = -(10**6)  # below every score
 AVOIDED = -1  # in a line, the card of an avoid
 # An avoid loses nothing the ceiling sees, so it would always be tried first; it only puts
@@ -111,8 +121,11 @@ class Lines:
         the rest of this solver's dungeon, then the cards put under it."""
         room = bytes(INDEX[card] for card in state.room)
         dungeon = bytes(INDEX[card] for card in state.dungeon)
-        depth = next(depth for depth in range(len(self.deck) + 1)
-                     if dungeon[: len(self.deck) - depth] == self.deck[depth:])
+        depth = next(
+            depth
+            for depth in range(len(self.deck) + 1)
+            if dungeon[: len(self.deck) - depth] == self.deck[depth:]
+        )
         under = dungeon[len(self.deck) - depth :]
         weapon = value(state.weapon) if state.weapon is not None else 0
         limit = ANY if weapon else 0
@@ -121,8 +134,19 @@ class Lines:
         left = self.below[depth]
         for card in under + room:
             left |= 1 << card
-        return (depth, under, room, state.health, weapon, limit, state.avoided_last_room,
-                state.taken, state.potion_used, state.last_room, left)
+        return (
+            depth,
+            under,
+            room,
+            state.health,
+            weapon,
+            limit,
+            state.avoided_last_room,
+            state.taken,
+            state.potion_used,
+            state.last_room,
+            left,
+        )
 
     def best(self, node: Node) -> int:
         target = self.ceiling(node)
@@ -138,9 +162,10 @@ class Lines:
         actions: list[Action] = []
         while (found := self.step(node)) is not None:
             takes, after = found
-            actions += [AVOID if card == AVOIDED else
-                        {"type": "take", "card": DECK[card], "weapon": weapon}
-                        for card, weapon in takes]
+            actions += [
+                AVOID if card == AVOIDED else {"type": "take", "card": DECK[card], "weapon": weapon}
+                for card, weapon in takes
+            ]
             if isinstance(after, int):
                 break
             node = after
@@ -159,8 +184,9 @@ class Solver(Lines):
     after a first turn for the most hopeful and one for the avoid (``FIRST_TURN``).
     ``budget`` caps the tables searched (``OutOfBudget``): a safety net for a server."""
 
-    def __init__(self, dungeon: Sequence[str], strict_weapons: bool = False,
-                 budget: int | None = None) -> None:
+    def __init__(
+        self, dungeon: Sequence[str], strict_weapons: bool = False, budget: int | None = None
+    ) -> None:
         self.strict = strict_weapons
         self.deck = bytes(INDEX[card] for card in dungeon)
         self.budget = budget
@@ -258,9 +284,12 @@ class Solver(Lines):
         found: list[Child] = []
         if taken == 0 and not avoided and not last:
             dealt, deeper, rest = self.deal(depth, under + room, ROOM_SIZE)
-            found.append((((AVOIDED, False),),
-                          (deeper, rest, dealt, health, weapon, limit, True, 0, False, False,
-                           left)))
+            found.append(
+                (
+                    ((AVOIDED, False),),
+                    (deeper, rest, dealt, health, weapon, limit, True, 0, False, False, left),
+                )
+            )
         ends, death, win = self.walk(room, health, weapon, limit, taken, used, last)
         if death[0] > NO_LINE:
             found.append((death[1], death[0] - self.monsters_left(depth, under)))
@@ -275,8 +304,24 @@ class Solver(Lines):
             values = self.cards_left(after_left)[4]
             for after_health, after_weapon, after_limit, line in ways:
                 after_weapon, after_limit = worth(after_weapon, after_limit, values)
-                found.append((line, (deeper, rest, kept + dealt, after_health, after_weapon,
-                                     after_limit, False, 0, False, waiting < need, after_left)))
+                found.append(
+                    (
+                        line,
+                        (
+                            deeper,
+                            rest,
+                            kept + dealt,
+                            after_health,
+                            after_weapon,
+                            after_limit,
+                            False,
+                            0,
+                            False,
+                            waiting < need,
+                            after_left,
+                        ),
+                    )
+                )
         return found
 
     def deal(self, depth: int, under: bytes, count: int) -> tuple[bytes, int, bytes]:
@@ -305,12 +350,12 @@ class Solver(Lines):
         cost = self.room_cost(room, weapon, limit, best_weapon, used, last)
         if cost and taken == 0 and not avoided and not last:
             after_avoid = self.deal(depth, under + room, ROOM_SIZE)[0]
-            cost = min(cost, self.room_cost(after_avoid, weapon, limit, best_weapon, False,
-                                            False))
+            cost = min(cost, self.room_cost(after_avoid, weapon, limit, best_weapon, False, False))
         return cost
 
-    def room_cost(self, room: bytes, weapon: int, limit: int, best_weapon: int,
-                  used: bool, last: bool) -> int:
+    def room_cost(
+        self, room: bytes, weapon: int, limit: int, best_weapon: int, used: bool, last: bool
+    ) -> int:
         key = (room, weapon, limit, best_weapon, used, last)
         known = self.room_costs.get(key)
         if known is None:
@@ -320,8 +365,10 @@ class Solver(Lines):
                 if KIND[card] == MONSTER:
                     points = POINTS[card]
                     held = weapon if points <= limit else 0
-                    extra.append(max(0, points - max(at_hand, held))
-                                 - max(0, points - max(best_weapon, held)))
+                    extra.append(
+                        max(0, points - max(at_hand, held))
+                        - max(0, points - max(best_weapon, held))
+                    )
             potions = sorted(POINTS[c] for c in room if KIND[c] == POTION)
             known = sum(extra) + wasted(potions, used)
             if not last and extra:
@@ -343,8 +390,11 @@ class Solver(Lines):
                 met = weapon if weapon > best_weapon and points <= limit else best_weapon
                 if points > met:
                     cost += points - met
-            known = self.strengths[(left, weapon, limit)] = (potions - cost, best_potion,
-                                                              best_weapon)
+            known = self.strengths[(left, weapon, limit)] = (
+                potions - cost,
+                best_potion,
+                best_weapon,
+            )
         return known
 
     def cards_left(self, left: int) -> tuple[int, int, int, list[int], int]:
@@ -370,8 +420,9 @@ class Solver(Lines):
             known = self.piles[left] = (potions, best_potion, best_weapon, monsters, values)
         return known
 
-    def walk(self, room: bytes, health: int, weapon: int, limit: int, taken: int,
-             used: bool, last: bool) -> tuple[Ends, tuple[int, Line], tuple[int, Line]]:
+    def walk(
+        self, room: bytes, health: int, weapon: int, limit: int, taken: int, used: bool, last: bool
+    ) -> tuple[Ends, tuple[int, Line], tuple[int, Line]]:
         key = (bytes(sorted(room)), health, weapon, limit, taken, used, last)
         known = self.walks.get(key)
         if known is None:
@@ -386,8 +437,9 @@ class Solver(Lines):
         return None if found is None else (found[1], found[2])
 
 
-def make_solver(dungeon: Sequence[str], strict_weapons: bool = False,
-                budget: int | None = None) -> Lines:
+def make_solver(
+    dungeon: Sequence[str], strict_weapons: bool = False, budget: int | None = None
+) -> Lines:
     """The search compiled from ``engine/scoundrel_search.pyx`` (the same tables, some 18
     times faster) where it was built at install, else ``Solver``."""
     try:
@@ -395,6 +447,7 @@ def make_solver(dungeon: Sequence[str], strict_weapons: bool = False,
     except ImportError:
         return Solver(dungeon, strict_weapons, budget)
     return FastSolver(dungeon, strict_weapons, budget)
+
 
 AVOID: Action = {"type": "avoid"}
 
@@ -443,8 +496,17 @@ class Walk:
         self.death: tuple[int, Line] = (NO_LINE, ())
         self.win: tuple[int, Line] = (NO_LINE, ())
 
-    def through(self, room: bytes, health: int, weapon: int, limit: int,
-                taken: int, used: bool, line: Line, card: int) -> None:
+    def through(
+        self,
+        room: bytes,
+        health: int,
+        weapon: int,
+        limit: int,
+        taken: int,
+        used: bool,
+        line: Line,
+        card: int,
+    ) -> None:
         if health <= 0:
             score = health - sum(POINTS[c] for c in room if KIND[c] == MONSTER)
             if score > self.death[0]:
@@ -459,11 +521,28 @@ class Walk:
             for index, card in enumerate(room):
                 if TWIN[card] in room[:index]:
                     continue  # its twin taken first plays the same
-                self.take(room[:index] + room[index + 1 :], card, health, weapon, limit,
-                          taken + 1, used, line)
+                self.take(
+                    room[:index] + room[index + 1 :],
+                    card,
+                    health,
+                    weapon,
+                    limit,
+                    taken + 1,
+                    used,
+                    line,
+                )
 
-    def take(self, rest: bytes, card: int, health: int, weapon: int, limit: int,
-             taken: int, used: bool, line: Line) -> None:
+    def take(
+        self,
+        rest: bytes,
+        card: int,
+        health: int,
+        weapon: int,
+        limit: int,
+        taken: int,
+        used: bool,
+        line: Line,
+    ) -> None:
         points, kind = POINTS[card], KIND[card]
         if kind == WEAPON:
             self.through(rest, health, points, ANY, taken, used, (*line, (card, False)), card)
@@ -473,19 +552,28 @@ class Walk:
         else:
             if weapon and points <= limit:
                 slain = points - 1 if self.strict else points
-                self.through(rest, health - max(0, points - weapon), weapon, slain, taken,
-                             used, (*line, (card, True)), card)
-            self.through(rest, health - points, weapon, limit, taken, used,
-                         (*line, (card, False)), card)
+                self.through(
+                    rest,
+                    health - max(0, points - weapon),
+                    weapon,
+                    slain,
+                    taken,
+                    used,
+                    (*line, (card, True)),
+                    card,
+                )
+            self.through(
+                rest, health - points, weapon, limit, taken, used, (*line, (card, False)), card
+            )
 
-    def end(self, kept: bytes, health: int, weapon: int, limit: int,
-            line: Line) -> None:
+    def end(self, kept: bytes, health: int, weapon: int, limit: int, line: Line) -> None:
         ways = self.ends.setdefault(kept, [])
         for more, better, looser, _ in ways:
             if more >= health and better >= weapon and looser >= limit:
                 return
-        ways[:] = [way for way in ways
-                   if not (health >= way[0] and weapon >= way[1] and limit >= way[2])]
+        ways[:] = [
+            way for way in ways if not (health >= way[0] and weapon >= way[1] and limit >= way[2])
+        ]
         ways.append((health, weapon, limit, line))
 
 

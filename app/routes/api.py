@@ -174,11 +174,23 @@ def hint(room_id: str, rooms: RoomsDep, matches: MatchesDep, me: PlayerDep) -> R
         fail(404, "not_seated", "only the seated player gets a hint", room_id=room_id)
     match = room.match
     try:
-        found = searched(room_hint, matches.store, matches.searches, room.game, room.id,
-                         match.id, match.version, seat)
+        found = searched(
+            room_hint,
+            matches.store,
+            matches.searches,
+            room.game,
+            room.id,
+            match.id,
+            match.version,
+            seat,
+        )
     except Refusal as refusal:
-        fail(422 if refusal.code == "illegal" else 409, refusal.code, refusal.message,
-             room_id=room_id)
+        fail(
+            422 if refusal.code == "illegal" else 409,
+            refusal.code,
+            refusal.message,
+            room_id=room_id,
+        )
     return RoomHint.model_validate(found)
 
 

@@ -29,9 +29,7 @@ ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 CACHES: weakref.WeakSet[RoomCache] = weakref.WeakSet()
 ROOMS_OPEN.set_function(lambda: sum(len(cache.rooms) for cache in CACHES))
 MATCHES_IN_PROGRESS.set_function(
-    lambda: sum(
-        room.match.status == "playing" for cache in CACHES for room in cache.rooms.values()
-    )
+    lambda: sum(room.match.status == "playing" for cache in CACHES for room in cache.rooms.values())
 )
 
 
@@ -153,4 +151,3 @@ class RoomCache:
     def clear(self) -> None:
         """Drop the live rooms (their state is in the database)."""
         self.rooms.clear()
-

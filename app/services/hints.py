@@ -45,8 +45,13 @@ def search(actions: Sequence[dict[str, Any]]) -> Callable[..., Hint]:
     """The search behind a hint, given the views and the actions: what a worker process
     runs. Only the engine's function travels to it, so the worker imports nothing but the
     engine (a worker of 35 MB instead of 60 with this module's imports)."""
-    return partial(win_chances, samples=SAMPLES, rng=random.Random(len(actions)),
-                   seconds=SECONDS, budget=BUDGET)
+    return partial(
+        win_chances,
+        samples=SAMPLES,
+        rng=random.Random(len(actions)),
+        seconds=SECONDS,
+        budget=BUDGET,
+    )
 
 
 def answer(game: Game[Any], hint: Hint) -> dict[str, Any]:
@@ -59,8 +64,15 @@ def answer(game: Game[Any], hint: Hint) -> dict[str, Any]:
     }
 
 
-def room_hint(store: Store, searches: Searches, game: Game[Any], room_id: str, match_id: int,
-              version: int, seat: int) -> dict[str, Any]:
+def room_hint(
+    store: Store,
+    searches: Searches,
+    game: Game[Any],
+    room_id: str,
+    match_id: int,
+    version: int,
+    seat: int,
+) -> dict[str, Any]:
     """The hint for a seat at the room's current match and version, rebuilt from storage.
     Slow (a search per sampled dungeon, about a second, in a worker process; raises
     ``SearchesBusy`` when too many wait): call it off the event loop."""
@@ -71,8 +83,9 @@ def room_hint(store: Store, searches: Searches, game: Game[Any], room_id: str, m
     return {"match_id": match_id, "version": version, **answer(game, hint)}
 
 
-def hint_job(store: Store, game: Game[Any], room_id: str, match_id: int, version: int,
-             seat: int) -> tuple[Callable[..., Hint], tuple[Any, ...]]:
+def hint_job(
+    store: Store, game: Game[Any], room_id: str, match_id: int, version: int, seat: int
+) -> tuple[Callable[..., Hint], tuple[Any, ...]]:
     """The hint's search and what it needs, from storage (once for many asking at once)."""
     loaded = store.load_room(room_id)
     if loaded is None or loaded.match.id != match_id or len(loaded.actions) != version:

@@ -93,8 +93,7 @@ class MatchService:
         stored = played[:upto]
         befores = replay(game, seed, options, [(move.seat, move.action) for move in stored])
         return [
-            {"ply": move.ply}
-            | last_action(game, before, move.seat, move.action, move.by_computer)
+            {"ply": move.ply} | last_action(game, before, move.seat, move.action, move.by_computer)
             for move, before in zip(stored, befores, strict=False)  # befores has one more
         ]
 
@@ -148,15 +147,24 @@ class MatchService:
         try:
             solution = self._solution(match.id, states[0])
         except OutOfBudget:
-            answer |= {"solved": False, "best_score": None, "winnable": None, "result": None,
-                       "steps": []}
+            answer |= {
+                "solved": False,
+                "best_score": None,
+                "winnable": None,
+                "result": None,
+                "steps": [],
+            }
         else:
             best_line = [(0, action) for action in solution.line]
             best_states = list(replay(game, match.seed, match.options, best_line))
             best = game.result(best_states[-1])
-            answer |= {"solved": True, "best_score": solution.score,
-                       "winnable": solution.winnable, "result": best and best.to_json(),
-                       "steps": revealed_steps(game, best_line, best_states)}
+            answer |= {
+                "solved": True,
+                "best_score": solution.score,
+                "winnable": solution.winnable,
+                "result": best and best.to_json(),
+                "steps": revealed_steps(game, best_line, best_states),
+            }
         keep(self.analyses, match_id, answer)
         return answer
 

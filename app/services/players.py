@@ -51,9 +51,7 @@ class Players:
                     return None
             return None
 
-    async def _take_seat(
-        self, room: LiveRoom, free: list[int], name: str, token_hash: str
-    ) -> bool:
+    async def _take_seat(self, room: LiveRoom, free: list[int], name: str, token_hash: str) -> bool:
         rooms = self.rooms
         now = rooms.clock()
         starts = len(free) == 1

@@ -122,9 +122,7 @@ def sampler(view: View, history: History, seat: int) -> Callable[[random.Random]
     return lambda rng: deal_world(known, rng)
 
 
-def determinize(
-    view: View, history: History, seat: int, rng: random.Random
-) -> ExpeditionenState:
+def determinize(view: View, history: History, seat: int, rng: random.Random) -> ExpeditionenState:
     return deal_world(knowledge(view, history, seat), rng)
 
 

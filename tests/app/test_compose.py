@@ -223,4 +223,3 @@ def test_git_ignores_backups_and_secrets() -> None:
     ignored = (ROOT / ".gitignore").read_text().splitlines()
     for pattern in (".env", "*.dump"):
         assert pattern in ignored
-

@@ -209,8 +209,12 @@ def test_a_room_id_that_no_room_could_have_is_unknown(table: Table, room_id: str
 
 @pytest.mark.parametrize("number", ["1%0D", "%201", "1%0A", "%D9%A3", "1_0"])
 def test_a_number_in_an_api_url_is_written_in_digits(table: Table, number: str) -> None:
-    for url in (f"/api/matches/{number}", f"/api/matches/{number}/analysis",
-                f"/api/matches?limit={number}", f"/api/matches?offset={number}"):
+    for url in (
+        f"/api/matches/{number}",
+        f"/api/matches/{number}/analysis",
+        f"/api/matches?limit={number}",
+        f"/api/matches?offset={number}",
+    ):
         response = table.client.get(url)
         assert response.status_code == 422, url
         assert response.json()["detail"]["code"] == "malformed"

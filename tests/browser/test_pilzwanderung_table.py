@@ -494,8 +494,11 @@ LOAD_GAME = """  if (!document.querySelector('link[href$="pilzwanderung.css"]'))
   const game = await import('/static/js/games/pilzwanderung.js');
 """
 
-EXPLORE = """async ({ message, kind }) => {
-""" + LOAD_GAME + """  const root = document.createElement('div');
+EXPLORE = (
+    """async ({ message, kind }) => {
+"""
+    + LOAD_GAME
+    + """  const root = document.createElement('div');
   root.className = 'board felt';
   document.querySelector('main').prepend(root);
   const sent = [];
@@ -526,6 +529,7 @@ EXPLORE = """async ({ message, kind }) => {
   const shown = root.querySelector('.pw-dialog') !== null;
   return { sent, shown };
 }"""
+)
 
 
 @pytest.mark.parametrize(
@@ -656,8 +660,11 @@ def test_a_kind_in_the_hand_opens_its_dialog(new_page: NewPage) -> None:
 
 # What the table shows, against the engine's view ------------------------------------------
 
-RENDER = """async ({ message, seat, recent = [], previous = null }) => {
-""" + LOAD_GAME + """  document.getElementById('rigged')?.remove();
+RENDER = (
+    """async ({ message, seat, recent = [], previous = null }) => {
+"""
+    + LOAD_GAME
+    + """  document.getElementById('rigged')?.remove();
   const root = document.createElement('div');
   root.id = 'rigged';
   root.className = 'board felt';
@@ -667,6 +674,7 @@ RENDER = """async ({ message, seat, recent = [], previous = null }) => {
   ctx.rerender = () => game.render(root, message, ctx);
   ctx.rerender();
 }"""
+)
 
 
 def table_state(night_cards: str) -> Any:

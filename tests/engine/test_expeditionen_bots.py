@@ -22,8 +22,10 @@ PRESETS = [{}] + [dict(p.options) for p in GAME.presets]
 
 
 def quick(level: str) -> Bot:
-    return get_bot("expeditionen", level, playouts=24) if level == "strong" else get_bot(
-        "expeditionen", level
+    return (
+        get_bot("expeditionen", level, playouts=24)
+        if level == "strong"
+        else get_bot("expeditionen", level)
     )
 
 
@@ -133,9 +135,14 @@ def test_a_card_the_opponent_picked_up_stays_in_its_sampled_hand() -> None:
 # The easy heuristic, rule by rule
 
 
-def table(hand: list[str], mine: dict[str, list[str]] | None = None,
-          theirs: dict[str, list[str]] | None = None, tops: dict[str, str] | None = None,
-          pile: int = 30, discarded: str | None = None) -> Table:
+def table(
+    hand: list[str],
+    mine: dict[str, list[str]] | None = None,
+    theirs: dict[str, list[str]] | None = None,
+    tops: dict[str, str] | None = None,
+    pile: int = 30,
+    discarded: str | None = None,
+) -> Table:
     empty = {s: [] for s in "SHDC"}
     return Table(
         hand=hand,
@@ -173,10 +180,14 @@ def test_easy_discards_what_cannot_help_the_opponent() -> None:
 
 def test_easy_draws_a_discard_that_continues_its_expedition_and_otherwise_the_deck() -> None:
     assert easy_draw(table([], mine={"H": ["5H"]}, tops={"H": "6H"})) == {
-        "type": "draw", "source": "H"}
+        "type": "draw",
+        "source": "H",
+    }
     assert easy_draw(table([], mine={"H": ["5H"]}, tops={"H": "10H"}))["source"] == "deck"
-    assert easy_draw(table([], mine={"H": ["5H"]}, tops={"H": "6H"}, discarded="6H"))[
-        "source"] == "deck"
+    assert (
+        easy_draw(table([], mine={"H": ["5H"]}, tops={"H": "6H"}, discarded="6H"))["source"]
+        == "deck"
+    )
 
 
 def test_easy_bot_answers_from_the_view() -> None:

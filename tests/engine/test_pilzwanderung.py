@@ -173,8 +173,10 @@ def test_forest_deck_has_81_cards_by_the_table() -> None:
     assert len(deck) == 81
     kinds = {kind: sum(1 for card in deck if role_key(card) == kind) for kind in range(2, 11)}
     assert kinds == {2: 7, 3: 7, 4: 6, 5: 5, 6: 5, 7: 4, 8: 4, 9: 4, 10: 3}
-    roles = {role: sum(1 for card in deck if role_key(card) == role) for role in
-             ("butter", "cider", "basket", "poison", "moon", "pan")}
+    roles = {
+        role: sum(1 for card in deck if role_key(card) == role)
+        for role in ("butter", "cider", "basket", "poison", "moon", "pan")
+    }
     assert roles == {"butter": 4, "cider": 4, "basket": 4, "poison": 4, "moon": 8, "pan": 12}
     assert {card for card in deck if role_key(card) == "butter"} == {"QH", "QD"}
     assert {card for card in deck if role_key(card) == "cider"} == {"KH", "KD"}
@@ -186,10 +188,20 @@ def test_forest_deck_has_81_cards_by_the_table() -> None:
 def test_original_counts_build_the_84_cards_of_morels() -> None:
     deck = deck_for("original")
     assert len(deck) == 84
-    counts = {key: sum(1 for card in deck if role_key(card) == key) for key in
-              (2, 3, "butter", "cider", "basket", "poison", "moon", "pan")}
-    assert counts == {2: 10, 3: 8, "butter": 3, "cider": 3, "basket": 5, "poison": 5,
-                      "moon": 8, "pan": 11}
+    counts = {
+        key: sum(1 for card in deck if role_key(card) == key)
+        for key in (2, 3, "butter", "cider", "basket", "poison", "moon", "pan")
+    }
+    assert counts == {
+        2: 10,
+        3: 8,
+        "butter": 3,
+        "cider": 3,
+        "basket": 5,
+        "poison": 5,
+        "moon": 8,
+        "pan": 11,
+    }
     state = GAME.new(seed=4, options={"counts": "original"})
     everything = state.forest + state.draw_pile + state.discard
     everything += [card for hand in state.hands for card in hand if card[0] != "N"]
@@ -222,8 +234,15 @@ def test_each_player_starts_with_one_pan_in_the_display_and_no_sticks() -> None:
         [*deck_for("standard")[:-1], XX],
         deck_for("original"),
     ],
-    ids=["80 cards", "82 cards", "a role swapped", "a kind swapped", "a night card",
-         "a starting pan", "original counts"],
+    ids=[
+        "80 cards",
+        "82 cards",
+        "a role swapped",
+        "a kind swapped",
+        "a night card",
+        "a starting pan",
+        "original counts",
+    ],
 )
 def test_stacked_deck_must_hold_the_cards_of_each_role(deck: list[str]) -> None:
     with pytest.raises(ValueError, match="81 cards"):
@@ -234,8 +253,10 @@ def test_stacked_deck_suits_and_pan_cards_are_free() -> None:
     deck = [card.replace("S", "C") if card[0].isdigit() else card for card in deck_for("standard")]
     deck = ["JK" if card.startswith("J") else card for card in deck]
     assert GAME.new(seed=1, deck=deck).forest == deck[:8]
-    assert len(GAME.new(seed=1, options={"counts": "original"}, deck=deck_for("original"))
-               .draw_pile) == 84 - 8 - 6
+    assert (
+        len(GAME.new(seed=1, options={"counts": "original"}, deck=deck_for("original")).draw_pile)
+        == 84 - 8 - 6
+    )
 
 
 def test_stacked_deck_of_original_counts_must_hold_the_84_cards() -> None:
@@ -428,8 +449,11 @@ def test_taking_position_1_lets_position_2_fall() -> None:
 
 @pytest.mark.parametrize(
     ("hand", "move"),
-    [(["2H", "2D"], "sell 2 day2 night0"), (["JH"], "pan"), (["3H", "3D", "3C"],
-      "cook 3 day3 night0 pan:display butter0 cider0")],
+    [
+        (["2H", "2D"], "sell 2 day2 night0"),
+        (["JH"], "pan"),
+        (["3H", "3D", "3C"], "cook 3 day3 night0 pan:display butter0 cider0"),
+    ],
     ids=["sell", "place a pan", "cook"],
 )
 def test_end_of_turn_steps_follow_every_action(hand: list[str], move: str) -> None:
@@ -534,8 +558,16 @@ def test_decay_pile_poison_in_it_does_not_lower_the_limit_of_the_take() -> None:
 def test_seed_example_four_9s_with_one_butter_score_19() -> None:
     state = table(hand0=["9S", "9H", "N9", "QH", "JH"])
     state = act(state, "cook 9 day2 night1 pan:hand butter1 cider0")
-    dish = {"pan": "JH", "rank": 9, "cards": ["9S", "9H", "N9", "QH"], "mushrooms": 4,
-            "points": 16, "butter": 1, "cider": 0, "score": 19}
+    dish = {
+        "pan": "JH",
+        "rank": 9,
+        "cards": ["9S", "9H", "N9", "QH"],
+        "mushrooms": 4,
+        "points": 16,
+        "butter": 1,
+        "cider": 0,
+        "score": 19,
+    }
     assert shown(state, 1)["displays"][0]["dishes"] == [dish]
     assert shown(state, 1)["displays"][0]["score"] == 19
     assert state.hands[0] == [] and state.pans[0] == [XX]
@@ -558,8 +590,10 @@ def test_a_night_card_counts_2_for_cooking() -> None:
 
 
 def test_cook_into_an_empty_pan_of_the_display() -> None:
-    state = act(table(hand0=["4S", "4H", "4D"], pans=((XX, "JD"), (XX,))),
-                "cook 4 day3 night0 pan:display butter0 cider0")
+    state = act(
+        table(hand0=["4S", "4H", "4D"], pans=((XX, "JD"), (XX,))),
+        "cook 4 day3 night0 pan:display butter0 cider0",
+    )
     assert state.pans[0] == ["JD"], "the pan placed first is filled first"
     assert state.dishes[0] == [XX, "4S", "4H", "4D"]
 
@@ -615,15 +649,18 @@ def test_butter_and_cider_come_from_the_hand() -> None:
 
 
 def test_cook_only_some_mushrooms_of_a_kind() -> None:
-    state = act(table(hand0=["5S", "5H", "5D", "5C", "N5"]),
-                "cook 5 day3 night0 pan:display butter0 cider0")
+    state = act(
+        table(hand0=["5S", "5H", "5D", "5C", "N5"]), "cook 5 day3 night0 pan:display butter0 cider0"
+    )
     assert state.hands[0] == ["5C", "N5"]
 
 
 def test_cook_uses_the_first_cards_of_the_kind_in_the_hand() -> None:
     forest = [*PLAIN[:7], "10S"]
-    state = act(table(forest, ["9C", "QD", "9S", "QH", "9H", "9D"]),
-                "cook 9 day3 night0 pan:display butter0 cider0")
+    state = act(
+        table(forest, ["9C", "QD", "9S", "QH", "9H", "9D"]),
+        "cook 9 day3 night0 pan:display butter0 cider0",
+    )
     assert state.dishes[0] == [XX, "9C", "9S", "9H"] and state.hands[0] == ["QD", "QH", "9D"]
 
 
@@ -639,8 +676,11 @@ def test_cook_uses_the_first_butter_cider_and_pan_card_of_the_hand() -> None:
 
 
 def test_a_dish_stays_and_uses_up_its_pan() -> None:
-    state = act(table(hand0=["4S", "4H", "4D", "4C", "5S", "5H", "5D"]),
-                "cook 4 day3 night0 pan:display butter0 cider0", "take 1")
+    state = act(
+        table(hand0=["4S", "4H", "4D", "4C", "5S", "5H", "5D"]),
+        "cook 4 day3 night0 pan:display butter0 cider0",
+        "take 1",
+    )
     assert state.pans[0] == [] and state.dishes[0] == [XX, "4S", "4H", "4D"]
     assert not [move for move in listed(state) if move.startswith("cook")], "no pan left"
 
@@ -771,8 +811,9 @@ def test_the_poison_limit_holds_for_what_may_be_taken_the_decay_pile_and_a_moon_
     assert refused(state, "take 1") == "Your hand is full (4 cards): the night card does not fit."
     assert "limit 4" in refused(state, "decay")
     assert "decay" in listed(table(hand0=hand, poison=(("KS",), ()), decay=["QS", "9D"]))
-    assert "decay" not in listed(table(hand0=hand, poison=(("KS",), ()),
-                                       decay=["QS", "9D", "9C", "9H"]))
+    assert "decay" not in listed(
+        table(hand0=hand, poison=(("KS",), ()), decay=["QS", "9D", "9C", "9H"])
+    )
 
 
 def test_an_expired_poison_goes_to_the_discard_pile_after_the_forest_steps() -> None:
@@ -807,8 +848,9 @@ def test_each_poison_mushroom_counts_its_own_two_turn_ends() -> None:
 
 
 def test_a_skipped_turn_counts_for_the_poison() -> None:
-    state = table(hand0=["2H", "3H", "4H", "5H"], hand1=["7H", "7D"], to_move=1,
-                  poison=(("KS",), ()))
+    state = table(
+        hand0=["2H", "3H", "4H", "5H"], hand1=["7H", "7D"], to_move=1, poison=(("KS",), ())
+    )
     state = act(state, "sell 7 day2 night0")
     assert state.skipped == [0] and GAME.to_move(state) == 1
     assert state.poison[0] == [] and state.discard[-1] == "KS"
@@ -858,8 +900,9 @@ def test_both_players_stuck_run_the_end_of_turn_steps_once_and_the_first_skipped
 def test_both_players_stuck_may_end_the_game() -> None:
     state = act(table(["2S", "3S", "4S"], SINGLES[1:], STUCK, draw=[]), "take 1")
     assert GAME.is_over(state) and state.decay == ["3S", "4S"]
-    assert GAME.result(state) == Outcome((0, 0), None, "tied",
-                                         {"dishes": [[], []], "mushrooms_cooked": [0, 0]})
+    assert GAME.result(state) == Outcome(
+        (0, 0), None, "tied", {"dishes": [[], []], "mushrooms_cooked": [0, 0]}
+    )
 
 
 # End and score
@@ -880,8 +923,16 @@ def test_dishes_score_cooking_points_night_double_butter_3_cider_5() -> None:
     assert result.reason == "higher_score" and result.kind == "win"
     assert result.details["mushrooms_cooked"] == [6, 4]
     assert result.details["dishes"][0] == [
-        {"pan": "JK", "rank": 2, "cards": ["2S", "2H", "2D", "2C", "N2", "KH"], "mushrooms": 6,
-         "points": 6, "butter": 0, "cider": 1, "score": 11}
+        {
+            "pan": "JK",
+            "rank": 2,
+            "cards": ["2S", "2H", "2D", "2C", "N2", "KH"],
+            "mushrooms": 6,
+            "points": 6,
+            "butter": 0,
+            "cider": 1,
+            "score": 11,
+        }
     ]
     assert shown(state)["result"] == result.to_json()
 
@@ -929,14 +980,20 @@ def test_presets_pilzwanderung_and_morels_original_rules() -> None:
     presets = {preset.name: preset for preset in GAME.presets}
     assert presets["pilzwanderung"].options == {}
     assert presets["morels"].options == {
-        "counts": "original", "night_cards": "hidden", "card_faces": "mushrooms"
+        "counts": "original",
+        "night_cards": "hidden",
+        "card_faces": "mushrooms",
     }
-    assert presets["morels"].label == {"de": "Morels (Originalregeln)",
-                                       "en": "Morels (original rules)"}
+    assert presets["morels"].label == {
+        "de": "Morels (Originalregeln)",
+        "en": "Morels (original rules)",
+    }
     state = GAME.new(seed=2, options=presets["morels"].options)
     view = shown(state)
     assert (view["counts"], view["night_cards"], view["card_faces"]) == (
-        "original", "hidden", "mushrooms"
+        "original",
+        "hidden",
+        "mushrooms",
     )
 
 
@@ -973,8 +1030,10 @@ def test_card_faces_is_passed_to_the_view() -> None:
 
 def test_rematch_is_started_by_the_loser() -> None:
     won = Outcome((10, 20), 1, "higher_score")
-    assert GAME.rematch_options({"counts": "original"}, won, 1) == {"counts": "original",
-                                                                    "first": 0}
+    assert GAME.rematch_options({"counts": "original"}, won, 1) == {
+        "counts": "original",
+        "first": 0,
+    }
     assert GAME.rematch_options({}, Outcome((5, 5), None, "tied"), 0) == {"first": 1}
 
 
@@ -992,12 +1051,26 @@ def test_view_shows_the_forest_with_costs_the_decay_pile_and_the_pile_sizes() ->
 
 
 def test_view_shows_both_displays() -> None:
-    state = table(hand0=["2H"], baskets=(("QS",), ()), poison=((), ("KC",)), sticks=(3, 5),
-                  pans=((XX, "JD"), ()), dishes=([], ["JK", "8S", "8H", "8D"]))
+    state = table(
+        hand0=["2H"],
+        baskets=(("QS",), ()),
+        poison=((), ("KC",)),
+        sticks=(3, 5),
+        pans=((XX, "JD"), ()),
+        dishes=([], ["JK", "8S", "8H", "8D"]),
+    )
     displays = shown(state, None)["displays"]
     assert displays[0] == {
-        "hand_count": 1, "hand_limit": 10, "night_count": 0, "night": [], "sticks": 3,
-        "pans": [XX, "JD"], "dishes": [], "baskets": ["QS"], "poison": [], "score": 0,
+        "hand_count": 1,
+        "hand_limit": 10,
+        "night_count": 0,
+        "night": [],
+        "sticks": 3,
+        "pans": [XX, "JD"],
+        "dishes": [],
+        "baskets": ["QS"],
+        "poison": [],
+        "score": 0,
         "mushrooms_cooked": 0,
     }
     assert displays[1]["poison"] == [{"card": "KC", "turns": 1}]
@@ -1006,8 +1079,7 @@ def test_view_shows_both_displays() -> None:
 
 
 def test_view_hides_the_opponent_hand_the_draw_pile_and_the_night_deck() -> None:
-    state = table(hand0=["10S", "JH"], hand1=["10D", "QD"], night=["N7", "N8"],
-                  draw=["KD", "JC"])
+    state = table(hand0=["10S", "JH"], hand1=["10D", "QD"], night=["N7", "N8"], draw=["KD", "JC"])
     for seat, other in ((0, ["10D", "QD"]), (1, ["10S", "JH"]), (None, ["10S", "10D"])):
         text = json.dumps(GAME.view(state, seat))
         for card in [*other, "N7", "N8", "KD", "JC"]:
@@ -1054,12 +1126,17 @@ def test_hand_is_sorted_by_kind_then_butter_cider_and_pans() -> None:
         {"type": "take", "position": 1, "extra": 1},
         {"type": "take_decay", "position": 1},
         {"type": "cook", "rank": 9, "day": 2, "night": 1, "pan": "display", "butter": 0},
-        {"type": "cook", "rank": 11, "day": 3, "night": 0, "pan": "display", "butter": 0,
-         "cider": 0},
-        {"type": "cook", "rank": 9, "day": 3, "night": 0, "pan": "table", "butter": 0,
-         "cider": 0},
-        {"type": "cook", "rank": 9, "day": -1, "night": 0, "pan": "hand", "butter": 0,
-         "cider": 0},
+        {
+            "type": "cook",
+            "rank": 11,
+            "day": 3,
+            "night": 0,
+            "pan": "display",
+            "butter": 0,
+            "cider": 0,
+        },
+        {"type": "cook", "rank": 9, "day": 3, "night": 0, "pan": "table", "butter": 0, "cider": 0},
+        {"type": "cook", "rank": 9, "day": -1, "night": 0, "pan": "hand", "butter": 0, "cider": 0},
         {"type": "sell", "rank": 9, "day": 2, "night": 2},
         {"type": "sell", "rank": "9", "day": 2, "night": 0},
         {"type": "place_pan", "card": "JH"},
@@ -1111,25 +1188,50 @@ def test_state_round_trips_through_json() -> None:
 
 
 def test_notation_round_trips() -> None:
-    texts = ["take 5", "decay", "cook 9 day2 night1 pan:display butter1 cider0",
-             "cook 10 day3 night0 pan:hand butter0 cider0", "sell 8 day3 night0", "pan",
-             "discard 2H QD N5"]
+    texts = [
+        "take 5",
+        "decay",
+        "cook 9 day2 night1 pan:display butter1 cider0",
+        "cook 10 day3 night0 pan:hand butter0 cider0",
+        "sell 8 day3 night0",
+        "pan",
+        "discard 2H QD N5",
+    ]
     for text in texts:
         assert GAME.notation(GAME.parse_notation(text)) == text
     assert GAME.parse_notation("take 5") == {"type": "take", "position": 5}
     assert GAME.parse_notation("cook 9 day2 night1 pan:display butter1 cider0") == {
-        "type": "cook", "rank": 9, "day": 2, "night": 1, "pan": "display", "butter": 1,
+        "type": "cook",
+        "rank": 9,
+        "day": 2,
+        "night": 1,
+        "pan": "display",
+        "butter": 1,
         "cider": 0,
     }
-    assert GAME.parse_notation("discard 2H QD N5") == {"type": "discard",
-                                                        "cards": ["2H", "QD", "N5"]}
+    assert GAME.parse_notation("discard 2H QD N5") == {
+        "type": "discard",
+        "cards": ["2H", "QD", "N5"],
+    }
 
 
 @pytest.mark.parametrize(
     "text",
-    ["", "take", "take 9", "take x", "decay now", "cook 9 day2 night1", "sell 8 3 0",
-     "sell 8 day3 night2", "cook 9 day2 night1 pan:box butter1 cider0", "discard",
-     "discard 2H 1Z", "pan JH", "sell 11 day2 night0"],
+    [
+        "",
+        "take",
+        "take 9",
+        "take x",
+        "decay now",
+        "cook 9 day2 night1",
+        "sell 8 3 0",
+        "sell 8 day3 night2",
+        "cook 9 day2 night1 pan:box butter1 cider0",
+        "discard",
+        "discard 2H 1Z",
+        "pan JH",
+        "sell 11 day2 night0",
+    ],
 )
 def test_parse_notation_refuses_junk(text: str) -> None:
     with pytest.raises(InvalidAction):
@@ -1169,8 +1271,10 @@ NIGHT_HELD = {"hand0": ["2H", "N5"], "hand1": ["3H", "N7", "JH"], "night": ["N2"
 
 def test_the_leak_check_passes_the_real_views() -> None:
     for night_cards in ("open", "hidden"):
-        for state in (running(9, night_cards=night_cards),
-                      table(**NIGHT_HELD, night_cards=night_cards)):
+        for state in (
+            running(9, night_cards=night_cards),
+            table(**NIGHT_HELD, night_cards=night_cards),
+        ):
             for viewer in (None, 0, 1):
                 assert leaks(GAME, state, viewer) == []
 
@@ -1185,8 +1289,14 @@ def test_the_leak_check_passes_the_real_views() -> None:
         (lambda state, seat: state.night_deck[0], 0),
         (lambda state, seat: [card for card in state.hands[1] if card[0] == "N"], None),
     ],
-    ids=["opponent hand", "a hand to a spectator", "top of the draw pile", "its bottom",
-         "top of the night deck", "hidden night cards to a spectator"],
+    ids=[
+        "opponent hand",
+        "a hand to a spectator",
+        "top of the draw pile",
+        "its bottom",
+        "top of the night deck",
+        "hidden night cards to a spectator",
+    ],
 )
 def test_the_leak_check_catches_a_planted_leak(hint: Any, viewer: int | None) -> None:
     state = table(**NIGHT_HELD, night_cards="hidden")
@@ -1218,8 +1328,10 @@ def test_redeal_keeps_every_count_and_deals_only_hand_cards_into_hands() -> None
                     assert len(other.hands[seat]) == len(state.hands[seat])
                     nights = [card for card in other.hands[seat] if card[0] == "N"]
                     assert len(nights) == len([c for c in state.hands[seat] if c[0] == "N"])
-                    assert all(role_key(card) not in ("basket", "poison", "moon")
-                               for card in other.hands[seat])
+                    assert all(
+                        role_key(card) not in ("basket", "poison", "moon")
+                        for card in other.hands[seat]
+                    )
                     if seat == viewer or night_cards == "open":
                         assert sorted(nights) == sorted(
                             card for card in state.hands[seat] if card[0] == "N"

@@ -124,8 +124,17 @@ def candidates(state: PilzwanderungState, seat: int, rng: random.Random) -> list
                 found.append({"type": "sell", "rank": rank, "day": day, "night": night})
                 butter, cider = rng.randrange(3), rng.randrange(3)
                 pan = rng.choice(["display", "hand"])
-                found.append({"type": "cook", "rank": rank, "day": day, "night": night,
-                              "pan": pan, "butter": butter, "cider": cider})
+                found.append(
+                    {
+                        "type": "cook",
+                        "rank": rank,
+                        "day": day,
+                        "night": night,
+                        "pan": pan,
+                        "butter": butter,
+                        "cider": cider,
+                    }
+                )
     hand = state.hands[seat]
     for size in range(len(hand) + 1):
         found.append({"type": "discard", "cards": rng.sample(hand, size)})

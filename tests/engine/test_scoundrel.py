@@ -505,7 +505,12 @@ def test_apply_returns_a_new_state_and_leaves_its_input_alone() -> None:
 def test_legal_actions_are_exactly_what_apply_accepts_here() -> None:
     state = play(start("5D", "9C", "10S", "2H"), "take 5D", "take 9C weapon")
     moves = [
-        "avoid", "take 10S bare", "take 10S weapon", "take 2H", "take 2H weapon", "take 3C bare"
+        "avoid",
+        "take 10S bare",
+        "take 10S weapon",
+        "take 2H",
+        "take 2H weapon",
+        "take 3C bare",
     ]
     accepted = []
     for move in moves:

@@ -29,8 +29,10 @@ def test_the_compiled_search_walks_the_same_tables_as_the_reference(seed: int) -
     # searched (in the same order, with the same early turns), the same line.
     state: ScoundrelState = GAME.new(seed=seed, options={"strict_weapons": seed % 2 == 1})
     for table_now in tables_on_a_random_line(state, seed)[:9:4]:
-        solvers: list[Lines] = [Solver(table_now.dungeon, table_now.strict_weapons),
-                                FastSolver(table_now.dungeon, table_now.strict_weapons)]
+        solvers: list[Lines] = [
+            Solver(table_now.dungeon, table_now.strict_weapons),
+            FastSolver(table_now.dungeon, table_now.strict_weapons),
+        ]
         walked = []
         for solver in solvers:
             node = solver.node_of(table_now)

@@ -161,8 +161,9 @@ def test_the_best_line_drinks_last_for_the_potion_bonus() -> None:
 
 
 def test_the_solver_uses_the_weapon_only_where_it_may() -> None:
-    state = table(["9C", "10S", "2H", "3H"], [], health=12, weapon="8D", stack=["9S"],
-                  last_room=True)
+    state = table(
+        ["9C", "10S", "2H", "3H"], [], health=12, weapon="8D", stack=["9S"], last_room=True
+    )
     solution = solve(state)
     assert solution.score == brute_force(state)
     assert replayed(state, solution.line) == solution.score

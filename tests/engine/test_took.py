@@ -63,8 +63,9 @@ def test_moves_that_take_nothing_open_or_name_their_card_took_nothing() -> None:
 def told_apart(game: Any, state: Any, action: dict[str, Any], seed: int) -> bool:
     """Whether what the move took differs in a state with every hidden card dealt again."""
     took = game.took(state, action)
-    return any(game.took(other, action) != took
-               for other in hidden_variants(game, state, None, seed))
+    return any(
+        game.took(other, action) != took for other in hidden_variants(game, state, None, seed)
+    )
 
 
 def test_what_a_move_took_is_the_same_whatever_lies_hidden() -> None:
