@@ -48,9 +48,18 @@ proxy:
 services:
 	@scripts/ensure-services
 
-test: $(STAMP) browser proxy services
+# One gate, alone or first in `make test`: ruff's rules and formatting, mypy strict over the
+# files pyproject.toml names (pydantic plugin), then Biome over static/js (lint-js).
+# The same checks before every commit: `pre-commit install` (.pre-commit-config.yaml calls
+# the tools of .venv and make, nothing downloaded; pre-commit itself: `pipx install pre-commit`).
+lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(MAKE) lint-js
+
+test: $(STAMP) browser proxy services
+	$(MAKE) lint
 	$(PY) -m pytest
 
 bench: $(STAMP)

@@ -49,7 +49,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(
-            _env_file=None,  # type: ignore[call-arg]
+            _env_file=None,
             database_url=f"sqlite:///{Path(tmp)}/kartenrunde.db",
             secret_key="bench-secret-" + "k" * 32,
             log_level="WARNING",

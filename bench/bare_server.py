@@ -42,7 +42,9 @@ if TYPE_CHECKING:
 GAME = get_game("expeditionen")
 STATE = GAME.new(seed=1, options={})
 VIEWS = [GAME.view(STATE, seat) for seat in range(2)]
-LEGAL = GAME.legal_actions(STATE, GAME.to_move(STATE))
+FIRST = GAME.to_move(STATE)
+assert FIRST is not None, "a new match has a seat to move"
+LEGAL = GAME.legal_actions(STATE, FIRST)
 PLAYERS = [{"seat": s, "name": n, "connected": True} for s, n in enumerate(("Ada", "Bo"))]
 
 

@@ -32,7 +32,9 @@ def position() -> tuple[dict[str, Any], list[dict[str, Any]], list[tuple[int, An
     game = get_game("expeditionen")
     history: list[tuple[int, Any]] = []
     for state, seat, action in playout(game, seed=1, options={"rounds": 1}):
-        if len(history) == 20 and seat is not None:
+        if seat is None:
+            break
+        if len(history) == 20:
             return game.view(state, seat), game.legal_actions(state, seat), history, seat
         history.append((seat, action))
     raise RuntimeError("the match ended too soon")

@@ -120,7 +120,7 @@ class Relay:
         self.outbox.put_nowait(orjson.dumps([room_id, seat, version]))
 
     async def publish(self) -> None:
-        connection = self.client.connection_pool.make_connection()
+        connection = self.client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
         while True:
             events = [await self.outbox.get()]
             while not self.outbox.empty():
@@ -130,7 +130,7 @@ class Relay:
             await connection.read_response()
 
     async def listen(self, on_move: OnMove) -> None:
-        connection = self.client.connection_pool.make_connection()
+        connection = self.client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
         await connection.send_command("SUBSCRIBE", CHANNEL)
         while True:
             message = await connection.read_response(push_request=True)

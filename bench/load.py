@@ -51,7 +51,9 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from multiprocessing.context import SpawnProcess
 from pathlib import Path
+from typing import Any
 
 import httpx
 import orjson
@@ -224,7 +226,7 @@ async def handle(
 async def act(
     ws: ClientConnection,
     room_id: str,
-    state: dict,
+    state: dict[str, Any],
     rng: random.Random,
     think: float,
     stats: Stats,
@@ -289,11 +291,12 @@ async def drive(
     for number, (room_id, cookies) in enumerate(rooms):
         for seat, cookie in enumerate(cookies):
             address = own[2 * number + seat]
+            bind: dict[str, Any] = {"local_addr": (address, 0)} if address else {}
             ws = await connect(
                 f"ws{base.removeprefix('http')}/ws/rooms/{room_id}",
                 additional_headers={"Cookie": f"kr_player={cookie}"},
                 max_queue=None,
-                **({"local_addr": (address, 0)} if address else {}),
+                **bind,
             )
             sockets.append((ws, room_id))
     players = [asyncio.create_task(play(ws, room, args.think, stats, stop)) for ws, room in sockets]
@@ -447,7 +450,7 @@ async def accomplices(base: str, room_id: str, cookies: list[str], stop: asyncio
 
 def start_attack_process(
     base: str, seconds: float
-) -> tuple[multiprocessing.Process, multiprocessing.Queue[dict[str, int]]]:
+) -> tuple[SpawnProcess, multiprocessing.Queue[dict[str, int]]]:
     """The attackers in a process of their own (as an attacker would run them): in the
     clients' process they would slow down the measuring clients, not the server."""
     context = multiprocessing.get_context("spawn")

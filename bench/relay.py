@@ -48,7 +48,7 @@ async def cpu_per_call(call: Callable[[], Awaitable[object]], count: int) -> flo
 
 async def publish_figures(count: int) -> dict[str, float]:
     client = redis.Redis.from_url(URL)
-    own = client.connection_pool.make_connection()
+    own = client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
 
     async def on_own_connection() -> None:
         await own.send_command("PUBLISH", CHANNEL, EVENT)
@@ -71,7 +71,7 @@ async def receive_figures(count: int) -> dict[str, float]:
     await pubsub.subscribe(CHANNEL)
     while await pubsub.get_message(timeout=1) is not None:
         pass
-    own = listener.connection_pool.make_connection()
+    own = listener.connection_pool.make_connection()  # type: ignore[no-untyped-call]
     await own.send_command("SUBSCRIBE", CHANNEL)
     await own.read_response(push_request=True)
 
@@ -98,7 +98,7 @@ async def receive_figures(count: int) -> dict[str, float]:
         for _ in range(count):  # the other reader's copies, unmeasured
             await other()
     await own.disconnect()
-    await pubsub.aclose()
+    await pubsub.aclose()  # type: ignore[no-untyped-call]
     await listener.aclose()
     await sender.aclose()
     return figures
