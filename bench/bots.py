@@ -20,7 +20,7 @@ every hundred deals; ``--reference`` times the Python ``Solver`` on the same dea
     .venv/bin/python bench/bots.py --only pilzwanderung --table morels --playouts 48
     .venv/bin/python bench/bots.py --only scoundrel --deals 1000 [--reference]
 
-The figures are in the README (Figures); what earlier versions measured, in the commit messages.
+The figures are in docs/performance.md; what earlier versions measured, in the commit messages.
 """
 
 from __future__ import annotations
