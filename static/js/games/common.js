@@ -33,7 +33,9 @@ export function sameAction(a, b) {
 
 /** The legal actions of the latest state that match `partial` ({type: "take", card: "7C"}). */
 export function legalMatching(state, partial) {
-  return (state.legal_actions ?? []).filter((action) => Object.entries(partial).every(([key, value]) => action[key] === value));
+  return (state.legal_actions ?? []).filter((action) =>
+    Object.entries(partial).every(([key, value]) => action[key] === value),
+  );
 }
 
 /** The actions of `seat`'s latest turn among the recent ones, oldest first (to highlight a move). */
