@@ -509,7 +509,7 @@ export function localized(texts) {
 export function translateStatic(root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const attr of ["title", "aria-label", "placeholder"]) {
-    const data = `i18n${attr.replace(/(^|-)(\w)/g, (m, dash, c) => c.toUpperCase())}`;
+    const data = `i18n${attr.replace(/(^|-)(\w)/g, (_match, _dash, c) => c.toUpperCase())}`;
     for (const el of root.querySelectorAll(`[data-i18n-${attr}]`))
       el.setAttribute(attr, t(el.dataset[data]));
   }

@@ -1019,7 +1019,7 @@ function skippedNote(state, ctx) {
   return h("p", { class: "pw-skipped", "data-testid": "skipped", role: "status" }, text);
 }
 
-function legend(view) {
+function legend() {
   const rows = KINDS.map((kind) =>
     h(
       "tr",
@@ -1114,7 +1114,7 @@ export function render(root, state, ctx) {
           { class: "pw-side" },
           displayOf(state, ctx, bottom, "bottom", marks),
           skippedNote(state, ctx),
-          legend(view),
+          legend(),
         ),
       ),
       dialog(state, ctx),

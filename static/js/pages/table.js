@@ -335,7 +335,8 @@ function setLogOpen(open) {
 /** The whole log from the server (after a reload, a reconnect or a gap); one fetch at a time. */
 let logFetch = null;
 function fetchLog() {
-  logFetch ??= loadLog().then((stale) => {
+  if (logFetch) return;
+  logFetch = loadLog().then((stale) => {
     logFetch = null;
     if (stale) fetchLog();
   });
