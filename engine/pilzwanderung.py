@@ -695,6 +695,15 @@ class PilzwanderungGame:
     )
     action_type: ClassVar[Any] = Take | TakeDecay | Cook | Sell | PlacePan | Discard
     view_type: ClassVar[Any] = PilzwanderungView
+    tables: ClassVar[dict[str, Any]] = {
+        "points": {str(kind): points for kind, points in POINTS.items()},
+        "sticks": {str(kind): sticks for kind, sticks in STICKS.items()},
+        "butter_points": BUTTER_POINTS,
+        "cider_points": CIDER_POINTS,
+        "night_mushrooms": 2,  # a night card counts twice (dish_breakdown, sell)
+        "decay_size": DECAY_SIZE,
+        "roles": dict(ROLE),
+    }
 
     def new(
         self,

@@ -80,6 +80,16 @@ export async function api(path, { method = "GET", body } = {}) {
   return data;
 }
 
+let listed = null;
+/** The games this server offers (`GET /api/games`), asked once a page; asked again after a failure. */
+export function gameList() {
+  listed ??= api("/api/games").catch((error) => {
+    listed = null;
+    throw error;
+  });
+  return listed;
+}
+
 function apiError(status, data) {
   const detail = data?.detail;
   if (detail && typeof detail === "object" && !Array.isArray(detail)) {

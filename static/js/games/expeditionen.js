@@ -5,10 +5,12 @@
 import { card, cardChip, cardName, rankOf, suitIcon, suitOf, SUITS } from "../cards.js";
 import { addStrings, t } from "../i18n.js";
 import { fill, h } from "../ui.js";
-import { lastTurnOf, legalMatching, num } from "./common.js";
+import { lastTurnOf, legalMatching, num, rulesTables } from "./common.js";
 import strings from "./expeditionen.strings.js";
 
 addStrings(strings);
+
+const TABLES = await rulesTables("expeditionen");
 
 function seats(view) {
   const bottom = view.seat ?? 0;
@@ -86,7 +88,7 @@ function whoCell(view, seat, ctx, position) {
 
 function expeditionColumn(view, seat, suit, marks, position, drop, choosing) {
   const { cards, score } = view.expeditions[seat][suit];
-  const wagers = cards.filter((code) => ["J", "Q", "K"].includes(rankOf(code))).length;
+  const wagers = cards.filter((code) => TABLES.wagers.includes(rankOf(code))).length;
   // A played card lies on top of its expedition: mark that copy only (two decks repeat codes).
   const moved = (code, index) =>
     marks.cards.has(`${seat}:${code}`) && index === cards.lastIndexOf(code);
@@ -625,7 +627,7 @@ function scoreboard(state, ctx) {
 
 function calculation(part) {
   if (!part.ranks.length) return "–";
-  const base = `${part.sum} − 20`;
+  const base = `${part.sum} − ${TABLES.expedition_cost}`;
   const multiplied = part.wagers ? `(${base}) × ${part.wagers + 1}` : base;
   return `${multiplied}${part.bonus ? ` + ${part.bonus}` : ""} = ${num(part.score)}`;
 }

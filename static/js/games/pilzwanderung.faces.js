@@ -2,35 +2,30 @@
 // one silhouette per kind in its own colours, the name, the cooking points and the stick value;
 // butter, cider, basket, poison, moon, pan and the night cards get their own faces.
 // cards.js calls `mushroomFace(code)` through its `face` hook; the face covers the whole card.
+// The points, sticks and roles are the engine's, from the server (GET /api/games).
 
 import { t } from "../i18n.js";
+import { rulesTables } from "./common.js";
 
-export const KINDS = [2, 3, 4, 5, 6, 7, 8, 9, 10];
-export const POINTS = { 2: 1, 3: 1, 4: 2, 5: 2, 6: 3, 7: 3, 8: 3, 9: 4, 10: 6 };
-export const STICKS = { 2: 1, 3: 2, 4: 1, 5: 2, 6: 1, 7: 2, 8: 3, 9: 2, 10: 4 };
-export const BUTTER_POINTS = 3;
-export const CIDER_POINTS = 5;
-const ROLES = {
-  QH: "butter",
-  QD: "butter",
-  KH: "cider",
-  KD: "cider",
-  QS: "basket",
-  QC: "basket",
-  KS: "poison",
-  KC: "poison",
-  JK: "pan",
-  XX: "pan",
-};
+const TABLES = await rulesTables("pilzwanderung");
+export const POINTS = TABLES.points;
+export const STICKS = TABLES.sticks;
+export const KINDS = Object.keys(POINTS)
+  .map(Number)
+  .sort((a, b) => a - b);
+export const BUTTER_POINTS = TABLES.butter_points;
+export const CIDER_POINTS = TABLES.cider_points;
+export const NIGHT_MUSHROOMS = TABLES.night_mushrooms;
+export const DECAY_SIZE = TABLES.decay_size;
+
+/** How many mushrooms some day and night cards of one kind count for. */
+export function mushroomCount(day, night) {
+  return day + NIGHT_MUSHROOMS * night;
+}
 
 /** "mushroom", "night", "butter", "cider", "basket", "poison", "moon" or "pan". */
 export function roleOf(code) {
-  if (/^N[2-9]$/.test(code)) return "night";
-  if (ROLES[code]) return ROLES[code];
-  const rank = code.slice(0, -1);
-  if (rank === "A") return "moon";
-  if (rank === "J") return "pan";
-  return "mushroom";
+  return TABLES.roles[code];
 }
 
 /** The mushroom kind (2..10) of a day or night card; null for the other cards. */

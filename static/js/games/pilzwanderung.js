@@ -12,9 +12,12 @@ import {
   CIDER_POINTS,
   cardLabel,
   cardTitle,
+  DECAY_SIZE,
   KINDS,
   kindOf,
+  mushroomCount,
   mushroomFace,
+  NIGHT_MUSHROOMS,
   POINTS,
   roleOf,
   STICKS,
@@ -190,7 +193,7 @@ function forestZone(state, ctx, marks) {
     return h(
       "li",
       {
-        class: ["pw-slot", position <= 2 && "is-feet", !affordable && "is-too-far"],
+        class: ["pw-slot", cost === 0 && "is-feet", !affordable && "is-too-far"],
         "aria-label": t("pw.position", { n: position }),
       },
       face,
@@ -255,7 +258,7 @@ function decayPile(state, ctx, marks) {
       { class: "zone-label" },
       h("span", { class: "pw-long" }, t("pw.decay")),
       h("span", { class: "pw-short" }, t("pw.decay_short")),
-      ` ${view.decay.length}/4`,
+      ` ${view.decay.length}/${DECAY_SIZE}`,
     ),
     body,
   );
@@ -545,7 +548,7 @@ function grouped(cards) {
 }
 
 function groupCount(items) {
-  return items.reduce((sum, { code }) => sum + (roleOf(code) === "night" ? 2 : 1), 0);
+  return items.reduce((sum, { code }) => sum + (roleOf(code) === "night" ? NIGHT_MUSHROOMS : 1), 0);
 }
 
 function handGroups(state, ctx, cards, { choosing = false, turn = false } = {}) {
@@ -846,7 +849,7 @@ function preferred(field, values, candidates, type) {
       Math.max(
         ...candidates
           .filter((a) => a.rank === rank)
-          .map((a) => (a.day + 2 * a.night) * POINTS[rank]),
+          .map((a) => mushroomCount(a.day, a.night) * POINTS[rank]),
       );
     return values.reduce((best, rank) => (worth(rank) > worth(best) ? rank : best), values[0]);
   }
@@ -873,7 +876,7 @@ function resolveChoice(state, dialog) {
 function fieldLabel(field, value) {
   if (field === "rank") return t(`pw.kind.${value}`);
   if (field === "pan") return t(`pw.pan.${value}`);
-  if (field === "night") return value ? "1 (×2)" : t("pw.no_night");
+  if (field === "night") return value ? `1 (×${NIGHT_MUSHROOMS})` : t("pw.no_night");
   return String(value);
 }
 
@@ -940,7 +943,7 @@ function dialog(state, ctx) {
         ),
       ),
     );
-  const mushrooms = action.day + 2 * action.night;
+  const mushrooms = mushroomCount(action.day, action.night);
   const preview =
     open.type === "cook"
       ? t("pw.cook_preview", {
@@ -1137,7 +1140,7 @@ export function describe({ action, took }, ctx) {
     case "place_pan":
       return h("span", {}, t("pw.did.place_pan"));
     case "sell": {
-      const n = action.day + 2 * action.night;
+      const n = mushroomCount(action.day, action.night);
       return h(
         "span",
         {},
@@ -1145,7 +1148,7 @@ export function describe({ action, took }, ctx) {
       );
     }
     case "cook": {
-      const n = action.day + 2 * action.night;
+      const n = mushroomCount(action.day, action.night);
       const extras = [
         action.butter ? t("pw.butter_n", { n: action.butter }) : null,
         action.cider ? t("pw.cider_n", { n: action.cider }) : null,

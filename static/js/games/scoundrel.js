@@ -4,21 +4,25 @@
 import { card, cardChip, suitOf } from "../cards.js";
 import { addStrings, t } from "../i18n.js";
 import { api, fill, h } from "../ui.js";
-import { legalMatching, num, sameAction, signed } from "./common.js";
+import { legalMatching, num, rulesTables, sameAction, signed } from "./common.js";
 import strings from "./scoundrel.strings.js";
 
 addStrings(strings);
 
-const VALUES = { J: 11, Q: 12, K: 13, A: 14 };
-const RANK_OF_VALUE = { 11: "J", 12: "Q", 13: "K", 14: "A" };
+const TABLES = await rulesTables("scoundrel");
 
 function value(code) {
-  const rank = code.slice(0, -1);
-  return VALUES[rank] ?? Number(rank);
+  return TABLES.values[code];
 }
 
 function kind(code) {
-  return { D: "weapon", H: "potion" }[suitOf(code)] ?? "monster";
+  return TABLES.kinds[suitOf(code)];
+}
+
+/** The rank of a monster of this value ("J" for 11), to name the weapon's limit. */
+function rankOfValue(n) {
+  const code = Object.keys(TABLES.values).find((c) => value(c) === n && kind(c) === "monster");
+  return code ? code.slice(0, -1) : String(n);
 }
 
 /* The hint: each choice's chance of winning, from the server, which only uses what you have
@@ -121,16 +125,15 @@ function takeButton(ctx, slot, action, label, style) {
   );
 }
 
+/** The take's button: what it does, with the change of health the engine computed. */
 function takeLabel(view, action) {
   const card = action.card;
   if (kind(card) === "weapon") return t("sc.equip");
-  if (kind(card) === "potion") {
-    if (view.potion_used) return t("sc.potion_wasted");
-    return t("sc.drink", { n: signed(Math.min(value(card), view.max_health - view.health)) });
-  }
-  if (action.weapon)
-    return t("sc.fight_weapon", { n: signed(-Math.max(0, value(card) - value(view.weapon))) });
-  return t("sc.fight_bare", { n: signed(-value(card)) });
+  if (kind(card) === "potion" && view.potion_used) return t("sc.potion_wasted");
+  const take = view.takes.find((one) => one.card === card && one.weapon === action.weapon);
+  const n = signed(take.health);
+  if (kind(card) === "potion") return t("sc.drink", { n });
+  return t(action.weapon ? "sc.fight_weapon" : "sc.fight_bare", { n });
 }
 
 function roomSlot(view, state, ctx, code, slot, answer) {
@@ -157,7 +160,7 @@ function roomSlot(view, state, ctx, code, slot, answer) {
 function roomNote(view) {
   if (view.phase === "over") return "";
   if (view.last_room) return t("sc.note.last_room");
-  const left = 3 - view.taken_this_room;
+  const left = TABLES.takes_per_room - view.taken_this_room;
   const parts = [t("sc.note.take", { n: left })];
   if (view.avoided_last_room && view.taken_this_room === 0) parts.push(t("sc.note.avoided"));
   if (view.potion_used) parts.push(t("sc.note.potion_used"));
@@ -266,7 +269,7 @@ function weaponNote(view) {
   if (!view.weapon) return t("sc.no_weapon");
   if (view.weapon_limit === null || view.weapon_limit === undefined) return t("sc.weapon_fresh");
   if (view.weapon_limit < 2) return t("sc.weapon_spent");
-  return t("sc.weapon_limit", { n: RANK_OF_VALUE[view.weapon_limit] ?? view.weapon_limit });
+  return t("sc.weapon_limit", { n: rankOfValue(view.weapon_limit) });
 }
 
 function weaponZone(view, moved) {

@@ -5,7 +5,7 @@
 import { num } from "../games/common.js";
 import { localized, t } from "../i18n.js";
 import { boot } from "../page.js";
-import { api, fill, h, toast } from "../ui.js";
+import { api, fill, gameList, h, toast } from "../ui.js";
 
 const matchId = document.body.dataset.matchId;
 const board = document.getElementById("board");
@@ -218,7 +218,7 @@ async function start() {
   try {
     [replay.match, games] = await Promise.all([
       api(`/api/matches/${encodeURIComponent(matchId)}`),
-      api("/api/games"),
+      gameList(),
     ]);
   } catch (error) {
     if (error.status === 404 || error.status === 422) showGone();

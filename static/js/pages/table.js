@@ -11,6 +11,7 @@ import {
   copyText,
   errorText,
   fill,
+  gameList,
   h,
   offeredLevels,
   roomLink,
@@ -1048,7 +1049,7 @@ function loadStyles(game) {
 async function loadRoom() {
   const [room, games] = await Promise.all([
     api(`/api/rooms/${encodeURIComponent(roomId)}`),
-    api("/api/games"),
+    gameList(),
   ]);
   shell.room = room;
   shell.players = room.seats ?? [];
