@@ -836,11 +836,11 @@ const FIELDS = {
 /** What a field starts at: the kind worth most (cooking) or least (selling), the most cards,
     an empty pan of the display before one from the hand, the butter and cider worth most
     together (9 mushrooms: a butter and a cider, not two butters), then as much as allowed. */
-function preferred(field, values, candidates, type) {
+function preferred(view, field, values, candidates, type) {
   if (field === "pan") return values.includes("display") ? "display" : values[0];
   if (field === "butter") {
-    const extra = (action) => BUTTER_POINTS * action.butter + CIDER_POINTS * action.cider;
-    return candidates.reduce((best, action) => (extra(action) > extra(best) ? action : best))
+    const score = (action) => offerFor(view, action).score;
+    return candidates.reduce((best, action) => (score(action) > score(best) ? action : best))
       .butter;
   }
   if (field === "rank") {
@@ -856,6 +856,15 @@ function preferred(field, values, candidates, type) {
   return Math.max(...values);
 }
 
+/** What the engine says a legal cook or sale gives (the dish's score, the sticks). */
+function offerFor(view, action) {
+  const fields = FIELDS[action.type].filter((field) => field !== "pan");
+  return view.offers.find(
+    (offer) =>
+      offer.type === action.type && fields.every((field) => offer[field] === action[field]),
+  );
+}
+
 function resolveChoice(state, dialog) {
   let candidates = legalMatching(state, { type: dialog.type });
   const options = {};
@@ -867,7 +876,7 @@ function resolveChoice(state, dialog) {
     const wanted = dialog.choice[field];
     choice[field] = values.includes(wanted)
       ? wanted
-      : preferred(field, values, candidates, dialog.type);
+      : preferred(state.view, field, values, candidates, dialog.type);
     candidates = candidates.filter((action) => action[field] === choice[field]);
   }
   return { options, choice, action: candidates[0] ?? null };
@@ -944,16 +953,11 @@ function dialog(state, ctx) {
       ),
     );
   const mushrooms = mushroomCount(action.day, action.night);
+  const offer = offerFor(state.view, action);
   const preview =
     open.type === "cook"
-      ? t("pw.cook_preview", {
-          mushrooms,
-          score:
-            mushrooms * POINTS[action.rank] +
-            BUTTER_POINTS * action.butter +
-            CIDER_POINTS * action.cider,
-        })
-      : t("pw.sell_preview", { mushrooms, sticks: mushrooms * STICKS[action.rank] });
+      ? t("pw.cook_preview", { mushrooms, score: offer.score })
+      : t("pw.sell_preview", { mushrooms, sticks: offer.sticks });
   const panel = h(
     "div",
     {
