@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench services browser proxy compiler clean lock
+.PHONY: run test lint bench services browser proxy compiler clean lock js-tools lint-js node
 
 # The exact versions (with hashes) of requirements-dev.lock, the ones the tests pass with;
 # the image installs the same pins from requirements.lock. Then the project itself,
@@ -45,6 +45,20 @@ proxy:
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || \
 		(apt-get update -qq && apt-get install -y -qq nginx)
 
+# static/js is checked by Biome, pinned in package-lock.json and run by Debian's node.
+node:
+	@command -v npm >/dev/null || (apt-get update -qq && apt-get install -y -qq nodejs npm)
+
+node_modules/.installed: package-lock.json | node
+	npm ci --no-audit --no-fund
+	touch $@
+
+js-tools: node_modules/.installed
+
+# Formatting and lint of static/js, checked only; `npx biome check --write static/js` fixes.
+lint-js: js-tools
+	npx --no-install biome ci --error-on-warnings static/js
+
 services:
 	@scripts/ensure-services
 
@@ -66,4 +80,4 @@ bench: $(STAMP)
 	$(PY) bench/playouts.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis node_modules

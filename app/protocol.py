@@ -259,6 +259,9 @@ class GameInfo(BaseModel):
     computer: list[str] = Field(
         description="levels of computer player, the usual first; empty for a solo game"
     )
+    tables: dict[str, Any] = Field(
+        description="the rules' tables the client displays (points, roles, costs), by name"
+    )
 
 
 class GameSchema(BaseModel):

@@ -196,6 +196,9 @@ class Game(Protocol[S]):
     # them) for one action, and a TypedDict for one seat's view.
     action_type: ClassVar[Any]
     view_type: ClassVar[Any]
+    # The rules' tables the client displays (points, roles, costs), JSON-able and published
+    # in GET /api/games, so that the client holds no copy of them.
+    tables: ClassVar[dict[str, Any]]
 
     def new(
         self,

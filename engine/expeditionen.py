@@ -270,6 +270,10 @@ class ExpeditionenGame:
     )
     action_type: ClassVar[Any] = PlayOrDiscard | Draw
     view_type: ClassVar[Any] = ExpeditionenView
+    tables: ClassVar[dict[str, Any]] = {
+        "expedition_cost": EXPEDITION_COST,
+        "wagers": list(WAGERS),
+    }
     presets: ClassVar[tuple[Preset, ...]] = (
         Preset("short", {"rounds": 1}, {"de": "Kurzes Spiel", "en": "Short game"}),
         Preset("aces", {"with_aces": True}, {"de": "Mit Assen", "en": "With aces"}),

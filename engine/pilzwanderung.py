@@ -191,17 +191,55 @@ def dish_breakdown(dish: list[str]) -> Dish:
     counted = sum(2 if ROLE[card] == NIGHT else 1 for card in mushrooms)
     butter = sum(1 for card in dish if ROLE[card] == BUTTER)
     cider = sum(1 for card in dish if ROLE[card] == CIDER)
-    points = counted * POINTS[kind]
     return {
         "pan": dish[0],
         "rank": kind,
         "cards": list(dish[1:]),
         "mushrooms": counted,
-        "points": points,
+        "points": counted * POINTS[kind],
         "butter": butter,
         "cider": cider,
-        "score": points + BUTTER_POINTS * butter + CIDER_POINTS * cider,
+        "score": dish_score(kind, counted, butter, cider),
     }
+
+
+def dish_score(kind: int, mushrooms: int, butter: int, cider: int) -> int:
+    return mushrooms * POINTS[kind] + BUTTER_POINTS * butter + CIDER_POINTS * cider
+
+
+def sale_sticks(kind: int, day: int, night: int) -> int:
+    return STICKS[kind] * (day + 2 * night)
+
+
+def offers(actions: list[Action]) -> list[Offer]:
+    """What each legal cook gives (the dish's score) and each sale (sticks), once per choice
+    of cards (not per pan): the cook and sell dialogs show it before the player confirms."""
+    shown: dict[tuple[int, ...], Offer] = {}
+    for action in actions:
+        if action["type"] == "sell":
+            rank, day, night = action["rank"], action["day"], action["night"]
+            sticks = sale_sticks(rank, day, night)
+            shown[(0, rank, day, night)] = {
+                "type": "sell",
+                "rank": rank,
+                "day": day,
+                "night": night,
+                "sticks": sticks,
+            }
+        elif action["type"] == "cook":
+            rank, day, night = action["rank"], action["day"], action["night"]
+            butter, cider = action["butter"], action["cider"]
+            score = dish_score(rank, day + 2 * night, butter, cider)
+            shown[(1, rank, day, night, butter, cider)] = {
+                "type": "cook",
+                "rank": rank,
+                "day": day,
+                "night": night,
+                "butter": butter,
+                "cider": cider,
+                "score": score,
+            }
+    return list(shown.values())
 
 
 @dataclass
@@ -590,6 +628,27 @@ class Dish(TypedDict):
     score: int
 
 
+class CookOffer(TypedDict):
+    type: Literal["cook"]
+    rank: int
+    day: int
+    night: int
+    butter: int
+    cider: int
+    score: int
+
+
+class SellOffer(TypedDict):
+    type: Literal["sell"]
+    rank: int
+    day: int
+    night: int
+    sticks: int
+
+
+Offer = CookOffer | SellOffer
+
+
 class Display(TypedDict, total=False):
     hand_count: int  # cards counting towards the hand limit (night cards included)
     hand_limit: int
@@ -615,6 +674,7 @@ class PilzwanderungView(TypedDict, total=False):
     night_cards: Literal["open", "hidden"]
     card_faces: Literal["playing_cards", "mushrooms"]
     hand: list[str] | None
+    offers: list[Offer]  # the seat's own, on its turn
     forest: list[ForestCard]
     decay: list[str]
     discard: Pile
@@ -627,16 +687,19 @@ class PilzwanderungView(TypedDict, total=False):
     night_deck_cards: list[str]  # revealed only
 
 
-def seat_view(table: View, state: PilzwanderungState, seat: int | None) -> View:
+def seat_view(
+    table: View, state: PilzwanderungState, seat: int | None, legal: list[Action]
+) -> View:
     """One viewer's view: the table's (shared, not copied) with the seat and its own hand
-    (without its night cards when those lie open in the display)."""
+    (without its night cards when those lie open in the display), and what its legal cooks
+    and sales would give."""
     hand: list[str] | None = None
     if seat is not None:
         own = state.hands[seat]
         open_nights = state.night_cards == "open"
         shown = [card for card in own if ROLE[card] != NIGHT] if open_nights else own
         hand = sorted(shown, key=hand_sort_key)
-    return {"seat": seat, **table, "hand": hand}
+    return {"seat": seat, **table, "hand": hand, "offers": offers(legal)}
 
 
 class PilzwanderungGame:
@@ -695,6 +758,15 @@ class PilzwanderungGame:
     )
     action_type: ClassVar[Any] = Take | TakeDecay | Cook | Sell | PlacePan | Discard
     view_type: ClassVar[Any] = PilzwanderungView
+    tables: ClassVar[dict[str, Any]] = {
+        "points": {str(kind): points for kind, points in POINTS.items()},
+        "sticks": {str(kind): sticks for kind, sticks in STICKS.items()},
+        "butter_points": BUTTER_POINTS,
+        "cider_points": CIDER_POINTS,
+        "night_mushrooms": 2,  # a night card counts twice (dish_breakdown, sell)
+        "decay_size": DECAY_SIZE,
+        "roles": dict(ROLE),
+    }
 
     def new(
         self,
@@ -828,7 +900,8 @@ class PilzwanderungGame:
         raise IllegalAction("Discard only after taking a poison mushroom, when asked to.")
 
     def view(self, state: PilzwanderungState, seat: int | None, *, reveal: bool = False) -> View:
-        view = seat_view(self._table(state), state, seat)
+        legal = [] if seat is None else self.legal_actions(state, seat)
+        view = seat_view(self._table(state), state, seat, legal)
         if reveal:
             view["hands"] = [sorted(cards, key=hand_sort_key) for cards in state.hands]
             view["draw_pile_cards"] = list(state.draw_pile)
@@ -840,7 +913,12 @@ class PilzwanderungGame:
         self, state: PilzwanderungState, seats: Iterable[int | None]
     ) -> dict[int | None, View]:
         table = self._table(state)
-        return {seat: seat_view(table, state, seat) for seat in seats}
+        return {
+            seat: seat_view(
+                table, state, seat, [] if seat is None else self.legal_actions(state, seat)
+            )
+            for seat in seats
+        }
 
     def _table(self, state: PilzwanderungState) -> View:
         """What every viewer sees: all of a view but its seat and hand."""
@@ -1133,7 +1211,7 @@ def sell(
     hand = new.hands[seat]
     remove_first(hand, kind, day, new.discard)
     remove_first(hand, NIGHT_SLOT + kind, night, new.discard)
-    new.sticks[seat] += STICKS[kind] * (day + 2 * night)
+    new.sticks[seat] += sale_sticks(kind, day, night)
     end_turn(new, seat)
     return new
 

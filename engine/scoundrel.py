@@ -92,6 +92,12 @@ class Take(TypedDict):
     weapon: bool
 
 
+class TakeEffect(TypedDict):
+    card: str
+    weapon: bool
+    health: int  # the change of health this take makes (0 for a weapon or a wasted potion)
+
+
 class ScoundrelView(TypedDict, total=False):
     phase: Literal["room", "over"]
     health: int
@@ -110,6 +116,7 @@ class ScoundrelView(TypedDict, total=False):
     potion_used: bool
     strict_weapons: bool
     open_discard: bool
+    takes: list[TakeEffect]
     result: dict[str, Any] | None
     dungeon: list[str]  # revealed only
 
@@ -145,6 +152,11 @@ class ScoundrelGame:
     )
     action_type: ClassVar[Any] = Avoid | Take
     view_type: ClassVar[Any] = ScoundrelView
+    tables: ClassVar[dict[str, Any]] = {
+        "values": {card: value(card) for card in DECK},
+        "kinds": {"C": "monster", "S": "monster", "D": "weapon", "H": "potion"},
+        "takes_per_room": TAKES_PER_ROOM,
+    }
     presets: ClassVar[tuple[Preset, ...]] = (
         Preset(
             "strict",
@@ -215,6 +227,11 @@ class ScoundrelGame:
             "potion_used": state.potion_used,
             "strict_weapons": state.strict_weapons,
             "open_discard": state.open_discard,
+            "takes": [
+                {"card": a["card"], "weapon": a["weapon"], "health": health_change(state, a)}
+                for a in self.legal_actions(state, 0)
+                if a["type"] == "take"
+            ],
             "result": outcome_json(self.result(state)),
         }
         if state.open_discard or reveal:
@@ -432,19 +449,30 @@ def equip(state: ScoundrelState, card: str) -> None:
     state.stack = []
 
 
+def health_change(state: ScoundrelState, take: Action) -> int:
+    """What a legal take does to health: a potion heals up to the maximum (the first of a
+    room only), a monster hurts by its value less the weapon's, a weapon changes nothing."""
+    card = take["card"]
+    if is_weapon(card) or (is_potion(card) and state.potion_used):
+        return 0
+    if is_potion(card):
+        return min(value(card), MAX_HEALTH - state.health)
+    if take["weapon"] and state.weapon is not None:
+        return -max(0, value(card) - value(state.weapon))
+    return -value(card)
+
+
 def drink(state: ScoundrelState, card: str) -> None:
-    if not state.potion_used:
-        state.health = min(MAX_HEALTH, state.health + value(card))
-        state.potion_used = True
+    state.health += health_change(state, {"type": "take", "card": card, "weapon": False})
+    state.potion_used = True
     state.discard.append(card)
 
 
 def fight(state: ScoundrelState, monster: str, with_weapon: bool) -> None:
+    state.health += health_change(state, {"type": "take", "card": monster, "weapon": with_weapon})
     if with_weapon and state.weapon is not None:
-        state.health -= max(0, value(monster) - value(state.weapon))
         state.stack.append(monster)
     else:
-        state.health -= value(monster)
         state.discard.append(monster)
 
 

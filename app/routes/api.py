@@ -88,6 +88,7 @@ def list_games() -> list[GameInfo]:
                     {"name": p.name, "options": p.options, "label": p.label} for p in game.presets
                 ],
                 "computer": levels(game.name) if game.seats > 1 else [],
+                "tables": game.tables,
             }
         )
         for game in games()

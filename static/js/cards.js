@@ -10,7 +10,7 @@ import { t } from "./i18n.js";
 export const SUITS = ["S", "H", "D", "C"];
 const FACES = new Set(["J", "Q", "K"]);
 const CODE = /^(10|[2-9JQKA])([SHDC])$/;
-const NIGHT = /^N([2-9])$/;  // a night card: rank 2..9 of the night deck, suit "N" here
+const NIGHT = /^N([2-9])$/; // a night card: rank 2..9 of the night deck, suit "N" here
 
 const SUIT_SHAPES = {
   S: '<path d="M50 4C50 4 6 40 6 62C6 76 17 85 30 85C38 85 44 81 47 76C46 86 41 93 33 97L67 97C59 93 54 86 53 76C56 81 62 85 70 85C83 85 94 76 94 62C94 40 50 4 50 4Z"/>',
@@ -68,7 +68,9 @@ function ensureDefs() {
   const holder = document.createElement("div");
   holder.innerHTML = `<svg class="card-defs" width="0" height="0" aria-hidden="true" focusable="false">
     <defs>
-      ${Object.entries(SUIT_SHAPES).map(([s, shape]) => `<symbol id="kr-suit-${s}" viewBox="0 0 100 100">${shape}</symbol>`).join("")}
+      ${Object.entries(SUIT_SHAPES)
+        .map(([s, shape]) => `<symbol id="kr-suit-${s}" viewBox="0 0 100 100">${shape}</symbol>`)
+        .join("")}
       <pattern id="kr-back" width="12" height="12" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
         <rect width="12" height="12" fill="#24466e"/><rect width="6" height="6" fill="#2e5a8a"/><rect x="6" y="6" width="6" height="6" fill="#2e5a8a"/>
       </pattern>
@@ -105,7 +107,7 @@ export function cardSvg(code, { faceDown = false, face = null } = {}) {
       <text x="50" y="77" text-anchor="middle" class="card-back-mark">K</text></svg>`;
   }
   const suit = suitOf(code) ?? "JK";
-  const rank = code === "JK" ? "JK" : rankOf(code) ?? escapeText(code).slice(0, 3);
+  const rank = code === "JK" ? "JK" : (rankOf(code) ?? escapeText(code).slice(0, 3));
   const centre = face?.(code) ?? standardFace(rank, suit);
   return `<svg class="card-svg suit-${suit}" viewBox="0 0 100 140" aria-hidden="true">
     <rect x="1" y="1" width="98" height="138" rx="9" class="card-bg"/>
@@ -122,11 +124,16 @@ export function cardSvg(code, { faceDown = false, face = null } = {}) {
  */
 export function card(code, opts = {}) {
   const el = document.createElement(opts.button ? "button" : "div");
-  el.className = ["card", opts.faceDown ? "card-back" : `suit-${suitOf(code) ?? "JK"}`, ...(opts.classes ?? [])].join(" ");
+  el.className = [
+    "card",
+    opts.faceDown ? "card-back" : `suit-${suitOf(code) ?? "JK"}`,
+    ...(opts.classes ?? []),
+  ].join(" ");
   if (opts.button) {
     el.type = "button";
     el.disabled = Boolean(opts.disabled);
-    if (opts.selected !== undefined) el.setAttribute("aria-pressed", String(Boolean(opts.selected)));
+    if (opts.selected !== undefined)
+      el.setAttribute("aria-pressed", String(Boolean(opts.selected)));
   } else {
     el.setAttribute("role", "img");
   }
@@ -154,7 +161,7 @@ export function cardChip(code) {
   span.className = `card-chip suit-${suitOf(code) ?? "JK"}`;
   span.setAttribute("role", "img");
   span.setAttribute("aria-label", cardName(code));
-  span.append(document.createTextNode(code === "JK" ? "JK" : rankOf(code) ?? code));
+  span.append(document.createTextNode(code === "JK" ? "JK" : (rankOf(code) ?? code)));
   if (isCard(code) && code !== "JK") span.append(suitIcon(suitOf(code)));
   return span;
 }

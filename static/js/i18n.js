@@ -13,7 +13,8 @@ const STRINGS = {
     "action.close": "Close",
 
     "home.title": "Card games with friends",
-    "home.lead": "Pick a game, create a room and send the link. Everyone plays in their own browser and sees only their own hand.",
+    "home.lead":
+      "Pick a game, create a room and send the link. Everyone plays in their own browser and sees only their own hand.",
     "home.new": "New game",
     "home.game": "Game",
     "home.options": "Options",
@@ -71,7 +72,8 @@ const STRINGS = {
     "settings.sound": "Play a sound when it becomes my turn",
     "settings.sound_help": "Only while this tab is in the background.",
     "settings.notify": "Notify me when it becomes my turn",
-    "settings.notify_help": "A browser notification while this tab is in the background. Your browser asks for permission first; nothing goes through any other service.",
+    "settings.notify_help":
+      "A browser notification while this tab is in the background. Your browser asks for permission first; nothing goes through any other service.",
     "settings.notify_denied": "Notifications are blocked for this site in your browser settings.",
     "settings.notify_unsupported": "This browser cannot show notifications.",
     "settings.theme": "Colours",
@@ -137,12 +139,15 @@ const STRINGS = {
     "end.review": "Review the match",
     "end.tally": "Matches in this room: {matches}. Wins: {wins}. Draws: {draws}.",
     "gone.room_title": "This room does not exist",
-    "gone.room_text": "The link may be mistyped, or the room was closed after a long time without play.",
+    "gone.room_text":
+      "The link may be mistyped, or the room was closed after a long time without play.",
     "gone.match_title": "This match cannot be shown",
-    "gone.match_text": "It does not exist, or it is still being played (a running match is never revealed).",
+    "gone.match_text":
+      "It does not exist, or it is still being played (a running match is never revealed).",
     "gone.home": "Back to the start page",
     "gone.game_title": "We do not know this game",
-    "gone.game_text": "There is no game of that name here. The start page lists every game you can play.",
+    "gone.game_text":
+      "There is no game of that name here. The start page lists every game you can play.",
     "gone.page_title": "This page does not exist",
     "gone.page_text": "The link may be mistyped or out of date.",
 
@@ -175,10 +180,24 @@ const STRINGS = {
     "card.night": "Night card {rank}",
     "card.back": "Face-down card",
     "card.unknown": "Card",
-    "rank.2": "Two", "rank.3": "Three", "rank.4": "Four", "rank.5": "Five", "rank.6": "Six",
-    "rank.7": "Seven", "rank.8": "Eight", "rank.9": "Nine", "rank.10": "Ten",
-    "rank.J": "Jack", "rank.Q": "Queen", "rank.K": "King", "rank.A": "Ace",
-    "suit.S": "spades", "suit.H": "hearts", "suit.D": "diamonds", "suit.C": "clubs", "suit.JK": "joker",
+    "rank.2": "Two",
+    "rank.3": "Three",
+    "rank.4": "Four",
+    "rank.5": "Five",
+    "rank.6": "Six",
+    "rank.7": "Seven",
+    "rank.8": "Eight",
+    "rank.9": "Nine",
+    "rank.10": "Ten",
+    "rank.J": "Jack",
+    "rank.Q": "Queen",
+    "rank.K": "King",
+    "rank.A": "Ace",
+    "suit.S": "spades",
+    "suit.H": "hearts",
+    "suit.D": "diamonds",
+    "suit.C": "clubs",
+    "suit.JK": "joker",
     "suit.N": "night",
 
     "history.title": "Finished matches",
@@ -221,7 +240,8 @@ const STRINGS = {
     "action.close": "Schließen",
 
     "home.title": "Kartenspiele mit Freunden",
-    "home.lead": "Spiel wählen, Raum eröffnen, Link verschicken. Alle spielen im eigenen Browser und sehen nur die eigene Hand.",
+    "home.lead":
+      "Spiel wählen, Raum eröffnen, Link verschicken. Alle spielen im eigenen Browser und sehen nur die eigene Hand.",
     "home.new": "Neues Spiel",
     "home.game": "Spiel",
     "home.options": "Optionen",
@@ -279,8 +299,10 @@ const STRINGS = {
     "settings.sound": "Ton, wenn ich dran bin",
     "settings.sound_help": "Nur, solange dieser Tab im Hintergrund ist.",
     "settings.notify": "Benachrichtigen, wenn ich dran bin",
-    "settings.notify_help": "Eine Browser-Benachrichtigung, solange dieser Tab im Hintergrund ist. Dein Browser fragt vorher um Erlaubnis; kein anderer Dienst ist beteiligt.",
-    "settings.notify_denied": "Benachrichtigungen sind für diese Seite in deinem Browser blockiert.",
+    "settings.notify_help":
+      "Eine Browser-Benachrichtigung, solange dieser Tab im Hintergrund ist. Dein Browser fragt vorher um Erlaubnis; kein anderer Dienst ist beteiligt.",
+    "settings.notify_denied":
+      "Benachrichtigungen sind für diese Seite in deinem Browser blockiert.",
     "settings.notify_unsupported": "Dieser Browser kann keine Benachrichtigungen zeigen.",
     "settings.theme": "Farben",
     "settings.theme_system": "Wie das System",
@@ -298,7 +320,8 @@ const STRINGS = {
     "note.pending": "Dein Zug ist unterwegs…",
     "note.nothing_here": "Das lässt sich gerade nicht wählen.",
     "offline.title": "Verbindung unterbrochen",
-    "offline.no_network": "Dein Gerät ist offline. Sobald das Netz wieder da ist, verbinden wir neu.",
+    "offline.no_network":
+      "Dein Gerät ist offline. Sobald das Netz wieder da ist, verbinden wir neu.",
     "offline.retry_in": "Neuer Versuch in {n} s.",
     "offline.trying": "Verbinde neu…",
     "offline.no_moves": "Züge sind pausiert, bis die Verbindung wieder steht.",
@@ -345,12 +368,15 @@ const STRINGS = {
     "end.review": "Partie ansehen",
     "end.tally": "Partien in diesem Raum: {matches}. Siege: {wins}. Unentschieden: {draws}.",
     "gone.room_title": "Diesen Raum gibt es nicht",
-    "gone.room_text": "Vielleicht ist der Link vertippt, oder der Raum wurde nach langer Pause geschlossen.",
+    "gone.room_text":
+      "Vielleicht ist der Link vertippt, oder der Raum wurde nach langer Pause geschlossen.",
     "gone.match_title": "Diese Partie kann nicht gezeigt werden",
-    "gone.match_text": "Es gibt sie nicht, oder sie läuft noch (eine laufende Partie wird nie aufgedeckt).",
+    "gone.match_text":
+      "Es gibt sie nicht, oder sie läuft noch (eine laufende Partie wird nie aufgedeckt).",
     "gone.home": "Zur Startseite",
     "gone.game_title": "Dieses Spiel kennen wir nicht",
-    "gone.game_text": "Ein Spiel mit diesem Namen gibt es hier nicht. Die Startseite zeigt alle Spiele.",
+    "gone.game_text":
+      "Ein Spiel mit diesem Namen gibt es hier nicht. Die Startseite zeigt alle Spiele.",
     "gone.page_title": "Diese Seite gibt es nicht",
     "gone.page_text": "Vielleicht ist der Link vertippt oder veraltet.",
 
@@ -383,10 +409,24 @@ const STRINGS = {
     "card.night": "Nachtkarte {rank}",
     "card.back": "Verdeckte Karte",
     "card.unknown": "Karte",
-    "rank.2": "Zwei", "rank.3": "Drei", "rank.4": "Vier", "rank.5": "Fünf", "rank.6": "Sechs",
-    "rank.7": "Sieben", "rank.8": "Acht", "rank.9": "Neun", "rank.10": "Zehn",
-    "rank.J": "Bube", "rank.Q": "Dame", "rank.K": "König", "rank.A": "Ass",
-    "suit.S": "Pik", "suit.H": "Herz", "suit.D": "Karo", "suit.C": "Kreuz", "suit.JK": "Joker",
+    "rank.2": "Zwei",
+    "rank.3": "Drei",
+    "rank.4": "Vier",
+    "rank.5": "Fünf",
+    "rank.6": "Sechs",
+    "rank.7": "Sieben",
+    "rank.8": "Acht",
+    "rank.9": "Neun",
+    "rank.10": "Zehn",
+    "rank.J": "Bube",
+    "rank.Q": "Dame",
+    "rank.K": "König",
+    "rank.A": "Ass",
+    "suit.S": "Pik",
+    "suit.H": "Herz",
+    "suit.D": "Karo",
+    "suit.C": "Kreuz",
+    "suit.JK": "Joker",
     "suit.N": "Nacht",
 
     "history.title": "Beendete Partien",
@@ -469,8 +509,9 @@ export function localized(texts) {
 export function translateStatic(root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const attr of ["title", "aria-label", "placeholder"]) {
-    const data = `i18n${attr.replace(/(^|-)(\w)/g, (m, dash, c) => c.toUpperCase())}`;
-    for (const el of root.querySelectorAll(`[data-i18n-${attr}]`)) el.setAttribute(attr, t(el.dataset[data]));
+    const data = `i18n${attr.replace(/(^|-)(\w)/g, (_match, _dash, c) => c.toUpperCase())}`;
+    for (const el of root.querySelectorAll(`[data-i18n-${attr}]`))
+      el.setAttribute(attr, t(el.dataset[data]));
   }
 }
 
@@ -482,7 +523,8 @@ export function addStrings(texts) {
   for (const language of LANGUAGES) {
     for (const [key, text] of Object.entries(texts?.[language] ?? {})) {
       const known = STRINGS[language][key];
-      if (known !== undefined && known !== text) throw new Error(`the string ${key} (${language}) is defined twice`);
+      if (known !== undefined && known !== text)
+        throw new Error(`the string ${key} (${language}) is defined twice`);
       STRINGS[language][key] = text;
     }
   }

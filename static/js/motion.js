@@ -12,7 +12,8 @@ function reduced() {
 /** Where each card code is shown now: code -> DOMRect (of its last copy). */
 export function snapshotCards(root) {
   const places = new Map();
-  for (const el of root.querySelectorAll(".card[data-card]")) places.set(el.dataset.card, el.getBoundingClientRect());
+  for (const el of root.querySelectorAll(".card[data-card]"))
+    places.set(el.dataset.card, el.getBoundingClientRect());
   return places;
 }
 
@@ -41,7 +42,10 @@ export function animateMoves(before, root, last = null, mySeat = null) {
     if (!to.width || !from.width) continue;
     const scale = from.width / to.width;
     el.animate(
-      [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})`, zIndex: 20 }, { transform: "none", zIndex: 20 }],
+      [
+        { transform: `translate(${dx}px, ${dy}px) scale(${scale})`, zIndex: 20 },
+        { transform: "none", zIndex: 20 },
+      ],
       { duration: DURATION_MS, easing: "cubic-bezier(.2,.7,.3,1)" },
     );
     el.dataset.travelled = "yes";

@@ -14,7 +14,8 @@ function markNavigation() {
   const path = location.pathname;
   for (const link of document.querySelectorAll(".site-nav a")) {
     const target = new URL(link.href).pathname;
-    const current = target === "/" ? path === "/" : path.startsWith(target.replace(/\/[^/]+$/, "") || target);
+    const current =
+      target === "/" ? path === "/" : path.startsWith(target.replace(/\/[^/]+$/, "") || target);
     if (current) link.setAttribute("aria-current", "page");
   }
 }

@@ -12,7 +12,8 @@ const FINAL_CLOSE_CODES = new Set([4404, 4403, 4410]);
 /** -1 older, 0 the same snapshot, 1 newer than what is shown. */
 export function compareStates(shown, incoming) {
   if (!shown) return 1;
-  if (incoming.match_number !== shown.match_number) return incoming.match_number > shown.match_number ? 1 : -1;
+  if (incoming.match_number !== shown.match_number)
+    return incoming.match_number > shown.match_number ? 1 : -1;
   return Math.sign(incoming.version - shown.version);
 }
 
@@ -73,7 +74,8 @@ export class RoomSocket {
   /** Tries again now instead of waiting for the back-off (no-op while open or connecting). */
   retryNow() {
     if (this.stopped || !this.ws) return;
-    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) return;
+    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)
+      return;
     clearTimeout(this.timer);
     this.connect();
   }

@@ -10,11 +10,12 @@ export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs ?? {})) {
     if (value === null || value === undefined || value === false) continue;
-    if (key === "class") el.className = Array.isArray(value) ? value.filter(Boolean).join(" ") : value;
+    if (key === "class")
+      el.className = Array.isArray(value) ? value.filter(Boolean).join(" ") : value;
     else if (key === "data") {
-      for (const [name, item] of Object.entries(value)) if (item !== null && item !== undefined) el.dataset[name] = item;
-    }
-    else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+      for (const [name, item] of Object.entries(value))
+        if (item !== null && item !== undefined) el.dataset[name] = item;
+    } else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
     else if (key in el && typeof value !== "string") el[key] = value;
     else el.setAttribute(key, value === true ? "" : value);
   }
@@ -33,8 +34,21 @@ function append(el, children) {
 /** A message at the bottom of the screen that goes away by itself; kind is error, info or ok. */
 export function toast(message, kind = "error") {
   const region = document.getElementById("toasts");
-  const item = h("div", { class: ["toast", `toast-${kind}`], role: kind === "error" ? "alert" : "status" }, message);
-  const close = h("button", { type: "button", class: "toast-close", "aria-label": t("action.close"), onclick: () => item.remove() }, "×");
+  const item = h(
+    "div",
+    { class: ["toast", `toast-${kind}`], role: kind === "error" ? "alert" : "status" },
+    message,
+  );
+  const close = h(
+    "button",
+    {
+      type: "button",
+      class: "toast-close",
+      "aria-label": t("action.close"),
+      onclick: () => item.remove(),
+    },
+    "×",
+  );
   item.append(close);
   region.append(item);
   setTimeout(() => item.remove(), kind === "error" ? 8000 : 4000);
@@ -64,6 +78,16 @@ export async function api(path, { method = "GET", body } = {}) {
   const data = await response.json().catch(() => null);
   if (!response.ok) throw apiError(response.status, data);
   return data;
+}
+
+let listed = null;
+/** The games this server offers (`GET /api/games`), asked once a page; asked again after a failure. */
+export function gameList() {
+  listed ??= api("/api/games").catch((error) => {
+    listed = null;
+    throw error;
+  });
+  return listed;
 }
 
 function apiError(status, data) {
@@ -101,7 +125,10 @@ export async function copyText(text) {
 /** A date from the API as a short local date and time. */
 export function when(iso) {
   if (!iso) return "";
-  return new Date(iso).toLocaleString(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" });
+  return new Date(iso).toLocaleString(document.documentElement.lang, {
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
 }
 
 const NAME_KEY = "kr_name";
@@ -139,7 +166,11 @@ export function fill(el, ...children) {
 export function ago(iso) {
   const seconds = (new Date(iso).getTime() - Date.now()) / 1000;
   const format = new Intl.RelativeTimeFormat(document.documentElement.lang, { numeric: "auto" });
-  for (const [unit, size] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
+  for (const [unit, size] of [
+    ["day", 86400],
+    ["hour", 3600],
+    ["minute", 60],
+  ]) {
     if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
   }
   return format.format(0, "second");

@@ -26,6 +26,17 @@ def test_games_lists_every_registered_game_with_options_and_presets(table: Table
     assert any(game["options"] and game["presets"] for game in listed)
 
 
+def test_games_publish_the_rules_tables_the_client_shows(table: Table) -> None:
+    """The client keeps no copy of a rules table: it shows the engine's, as listed here."""
+    listed = {game["name"]: game["tables"] for game in table.client.get("/api/games").json()}
+    assert listed == {game.name: game.tables for game in games()}
+    mushrooms = listed["pilzwanderung"]
+    assert (mushrooms["points"]["10"], mushrooms["sticks"]["10"]) == (6, 4)
+    assert (mushrooms["roles"]["QH"], mushrooms["roles"]["N5"]) == ("butter", "night")
+    assert listed["scoundrel"]["values"]["AS"] == 14
+    assert listed["expeditionen"]["expedition_cost"] == 20
+
+
 def test_a_new_room_has_free_seats_and_starts_nothing(table: Table) -> None:
     room_id = table.create_room("scoundrel")
     room = table.client.get(f"/api/rooms/{room_id}").json()

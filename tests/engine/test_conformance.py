@@ -154,6 +154,12 @@ def test_redealing_the_hidden_cards_changes_the_state(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_rules_tables_are_plain_json_for_the_client(name: str) -> None:
+    tables = get_game(name).tables
+    assert tables and json.loads(json.dumps(tables)) == tables
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_options_are_validated_without_dealing(name: str) -> None:
     game = get_game(name)
     defaults = {option.name: option.default for option in game.options}

@@ -685,6 +685,23 @@ def test_a_dish_stays_and_uses_up_its_pan() -> None:
     assert not [move for move in listed(state) if move.startswith("cook")], "no pan left"
 
 
+def test_the_mover_s_view_offers_each_cook_and_sale_with_what_it_gives() -> None:
+    state = table(hand0=["9S", "9H", "N9", "QH", "JD"])
+    offered = shown(state)["offers"]
+    assert {"type": "sell", "rank": 9, "day": 2, "night": 1, "sticks": 4 * 2} in offered
+    cook = {"type": "cook", "rank": 9, "day": 2, "night": 1, "butter": 1, "cider": 0}
+    assert {**cook, "score": 4 * 4 + 3} in offered
+    assert len([o for o in offered if o.items() >= cook.items()]) == 1, "once, not per pan"
+    state = act(state, "cook 9 day2 night1 pan:hand butter1 cider0")
+    assert shown(state, 0)["displays"][0]["score"] == 19
+
+
+def test_only_the_mover_s_own_view_holds_offers() -> None:
+    state = table(hand0=["10S", "10H", "10D"])
+    assert shown(state, 0)["offers"] and shown(state, 1)["offers"] == []
+    assert shown(state, None)["offers"] == []
+
+
 # A turn: sell
 
 

@@ -545,10 +545,40 @@ def test_view_shows_the_public_table_and_only_the_dungeon_size() -> None:
         "potion_used": False,
         "strict_weapons": False,
         "open_discard": False,
+        "takes": [
+            {"card": "10S", "weapon": False, "health": -10},
+            {"card": "2H", "weapon": False, "health": 2},
+        ],
         "result": None,
     }
     text = json.dumps(view)
     assert not [card for card in state.dungeon if f'"{card}"' in text]
+
+
+def test_view_gives_each_take_its_change_of_health() -> None:
+    state = table(["8H", "9C", "4D", "5S"], [], health=15, weapon="3D", stack=["9S"])
+    takes = {
+        (take["card"], take["weapon"]): take["health"] for take in GAME.view(state, 0)["takes"]
+    }
+    assert takes == {
+        ("8H", False): 5,  # a potion heals up to the maximum
+        ("9C", False): -9,
+        ("9C", True): -6,  # the weapon takes its value off
+        ("4D", False): 0,  # a weapon is equipped
+        ("5S", False): -5,
+        ("5S", True): -2,
+    }
+
+
+def test_view_shows_a_second_potion_of_a_room_heals_nothing() -> None:
+    state = table(["8H", "9C"], [], health=5, potion_used=True, taken=1)
+    takes = {take["card"]: take["health"] for take in GAME.view(state, 0)["takes"]}
+    assert takes["8H"] == 0
+
+
+def test_view_lists_no_take_once_the_game_is_over() -> None:
+    state = table(["8H", "9C"], [], health=0, phase="over")
+    assert GAME.view(state, 0)["takes"] == []
 
 
 def test_discard_pile_lies_face_down_by_default() -> None:

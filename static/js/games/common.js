@@ -24,6 +24,16 @@
 // {seat, action, took, ...} as describe takes them), previous (the replay only: the view one
 // step before the one shown), act(action) (sends one of state.legal_actions), say(text) (one
 // short line under the table), name(seat), rerender().
+// The rules' numbers come from the server: a module awaits its game's `rulesTables` (points,
+// roles, costs) and shows what the view computes; it keeps no copy of a rules table.
+
+import { gameList } from "../ui.js";
+
+/** A game's rules tables as `GET /api/games` publishes them (the engine's `tables`). */
+export async function rulesTables(name) {
+  const games = await gameList();
+  return games.find((game) => game.name === name).tables;
+}
 
 /** True when two actions are the same intention (same fields, same values). */
 export function sameAction(a, b) {
@@ -33,7 +43,9 @@ export function sameAction(a, b) {
 
 /** The legal actions of the latest state that match `partial` ({type: "take", card: "7C"}). */
 export function legalMatching(state, partial) {
-  return (state.legal_actions ?? []).filter((action) => Object.entries(partial).every(([key, value]) => action[key] === value));
+  return (state.legal_actions ?? []).filter((action) =>
+    Object.entries(partial).every(([key, value]) => action[key] === value),
+  );
 }
 
 /** The actions of `seat`'s latest turn among the recent ones, oldest first (to highlight a move). */

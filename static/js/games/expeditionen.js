@@ -5,10 +5,12 @@
 import { card, cardChip, cardName, rankOf, suitIcon, suitOf, SUITS } from "../cards.js";
 import { addStrings, t } from "../i18n.js";
 import { fill, h } from "../ui.js";
-import { lastTurnOf, legalMatching, num } from "./common.js";
+import { lastTurnOf, legalMatching, num, rulesTables } from "./common.js";
 import strings from "./expeditionen.strings.js";
 
 addStrings(strings);
+
+const TABLES = await rulesTables("expeditionen");
 
 function seats(view) {
   const bottom = view.seat ?? 0;
@@ -29,12 +31,17 @@ function marksFor(state, ctx) {
   const view = state.view;
   const recent = ctx.recent ?? [];
   const answered = recent.length && recent.at(-1).seat !== seats(view).top;
-  const moves = isSeated(view, ctx) ? (answered ? [] : lastTurnOf(ctx, seats(view).top)) : recent.slice(-1);
-  const marks = { cards: new Set(), piles: {}, deck: null };  // cards: "seat:code", the code played last
+  const moves = isSeated(view, ctx)
+    ? answered
+      ? []
+      : lastTurnOf(ctx, seats(view).top)
+    : recent.slice(-1);
+  const marks = { cards: new Set(), piles: {}, deck: null }; // cards: "seat:code", the code played last
   for (const { seat, action } of moves) {
     const name = ctx.name(seat);
     if (action.type === "play") marks.cards.add(`${seat}:${action.card}`);
-    else if (action.type === "discard") marks.piles[suitOf(action.card)] = t("ex.tag.discarded", { name });
+    else if (action.type === "discard")
+      marks.piles[suitOf(action.card)] = t("ex.tag.discarded", { name });
     else if (action.source === "deck") marks.deck = t("ex.tag.drew", { name });
     else marks.piles[action.source] = t("ex.tag.took", { name });
   }
@@ -46,40 +53,92 @@ function marksFor(state, ctx) {
 function whoCell(view, seat, ctx, position) {
   const isYou = view.seat === seat && isSeated(view, ctx);
   const running = SUITS.reduce((sum, suit) => sum + view.expeditions[seat][suit].score, 0);
-  return h("div", { class: "ex-who" },
-    h("span", { class: "ex-who-name", title: ctx.name(seat) }, isYou ? t("table.you") : ctx.name(seat)),
-    h("span", { class: "ex-who-hand", title: t("ex.in_hand"), "aria-label": t("ex.in_hand_n", { n: view.hand_counts[seat] }), data: { handSeat: String(seat) } },
-      card(null, { faceDown: true, label: "" }), h("span", { "aria-hidden": "true" }, `${view.hand_counts[seat]}`)),
-    h("span", { class: ["ex-who-score", running < 0 && "neg"], title: t("ex.round_score"), "aria-label": t("ex.round_score_n", { score: num(running) }), "data-testid": `round-score-${position}`, data: { needed: position === "bottom" && isYou ? "score" : null } }, num(running)));
+  return h(
+    "div",
+    { class: "ex-who" },
+    h(
+      "span",
+      { class: "ex-who-name", title: ctx.name(seat) },
+      isYou ? t("table.you") : ctx.name(seat),
+    ),
+    h(
+      "span",
+      {
+        class: "ex-who-hand",
+        title: t("ex.in_hand"),
+        "aria-label": t("ex.in_hand_n", { n: view.hand_counts[seat] }),
+        data: { handSeat: String(seat) },
+      },
+      card(null, { faceDown: true, label: "" }),
+      h("span", { "aria-hidden": "true" }, `${view.hand_counts[seat]}`),
+    ),
+    h(
+      "span",
+      {
+        class: ["ex-who-score", running < 0 && "neg"],
+        title: t("ex.round_score"),
+        "aria-label": t("ex.round_score_n", { score: num(running) }),
+        "data-testid": `round-score-${position}`,
+        data: { needed: position === "bottom" && isYou ? "score" : null },
+      },
+      num(running),
+    ),
+  );
 }
 
 function expeditionColumn(view, seat, suit, marks, position, drop, choosing) {
   const { cards, score } = view.expeditions[seat][suit];
-  const wagers = cards.filter((code) => ["J", "Q", "K"].includes(rankOf(code))).length;
+  const wagers = cards.filter((code) => TABLES.wagers.includes(rankOf(code))).length;
   // A played card lies on top of its expedition: mark that copy only (two decks repeat codes).
-  const moved = (code, index) => marks.cards.has(`${seat}:${code}`) && index === cards.lastIndexOf(code);
+  const moved = (code, index) =>
+    marks.cards.has(`${seat}:${code}`) && index === cards.lastIndexOf(code);
   const stack = cards.length
     ? cards.map((code, index) => card(code, { classes: moved(code, index) ? ["just-moved"] : [] }))
     : [h("div", { class: "card-slot ex-empty" }, suitIcon(suit))];
   const label = cards.length
-    ? h("span", { class: ["ex-col-score", score < 0 && "neg"], "aria-hidden": "true" }, num(score), wagers ? h("span", { class: "ex-wager" }, ` ×${wagers + 1}`) : null)
+    ? h(
+        "span",
+        { class: ["ex-col-score", score < 0 && "neg"], "aria-hidden": "true" },
+        num(score),
+        wagers ? h("span", { class: "ex-wager" }, ` ×${wagers + 1}`) : null,
+      )
     : h("span", { class: "ex-col-score muted", "aria-hidden": "true" }, "–");
-  const counts = { cards: t("ex.cards", { n: cards.length }), wagers: t("ex.wager_cards", { n: wagers }), points: t("ex.points", { n: num(score) }) };
+  const counts = {
+    cards: t("ex.cards", { n: cards.length }),
+    wagers: t("ex.wager_cards", { n: wagers }),
+    points: t("ex.points", { n: num(score) }),
+  };
   const spoken = cards.length
     ? t(wagers ? "ex.expedition_wagers" : "ex.expedition", { suit: t(`suit.${suit}`), ...counts })
     : t("ex.expedition_empty", { suit: t(`suit.${suit}`) });
-  return h("div", {
-    class: ["ex-col", `suit-${suit}`], role: "group", "data-testid": `expedition-${position}-${suit}`,
-    "aria-label": spoken, data: { drop: drop ? `play-${suit}` : null, needed: choosing ? "expedition" : null },
-  }, h("div", { class: "ex-stack", style: `--n: ${Math.max(1, cards.length)}` }, stack), label);
+  return h(
+    "div",
+    {
+      class: ["ex-col", `suit-${suit}`],
+      role: "group",
+      "data-testid": `expedition-${position}-${suit}`,
+      "aria-label": spoken,
+      data: { drop: drop ? `play-${suit}` : null, needed: choosing ? "expedition" : null },
+    },
+    h("div", { class: "ex-stack", style: `--n: ${Math.max(1, cards.length)}` }, stack),
+    label,
+  );
 }
 
 /** `choosing`: your step 1, when your own expeditions are where a chosen card goes. */
 function sideRow(view, seat, position, ctx, marks, choosing) {
   const drop = position === "bottom" && isSeated(view, ctx);
-  return h("section", { class: ["ex-row", "ex-side", `ex-${position}`], "aria-label": t("ex.side", { name: ctx.name(seat) }) },
+  return h(
+    "section",
+    {
+      class: ["ex-row", "ex-side", `ex-${position}`],
+      "aria-label": t("ex.side", { name: ctx.name(seat) }),
+    },
     whoCell(view, seat, ctx, position),
-    SUITS.map((suit) => expeditionColumn(view, seat, suit, marks, position, drop, drop && choosing)));
+    SUITS.map((suit) =>
+      expeditionColumn(view, seat, suit, marks, position, drop, drop && choosing),
+    ),
+  );
 }
 
 /* The middle: the draw pile and the four discard piles. */
@@ -89,61 +148,113 @@ function drawable(state, ctx, source) {
 }
 
 function drawButton(state, ctx, source, content, label) {
-  if (!drawable(state, ctx, source)) return h("div", { class: "ex-pile-face", role: "img", "aria-label": label.still }, content);
-  return h("button", {
-    type: "button", class: "ex-pile-btn", disabled: ctx.pending, "aria-label": label.draw,
-    data: { key: `draw-${source}`, testid: `draw-${source}`, needed: "draw" }, onclick: () => ctx.act({ type: "draw", source }),
-  }, content, h("span", { class: "ex-draw-cue", "aria-hidden": "true" }, t("ex.draw_here")));
+  if (!drawable(state, ctx, source))
+    return h("div", { class: "ex-pile-face", role: "img", "aria-label": label.still }, content);
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "ex-pile-btn",
+      disabled: ctx.pending,
+      "aria-label": label.draw,
+      data: { key: `draw-${source}`, testid: `draw-${source}`, needed: "draw" },
+      onclick: () => ctx.act({ type: "draw", source }),
+    },
+    content,
+    h("span", { class: "ex-draw-cue", "aria-hidden": "true" }, t("ex.draw_here")),
+  );
 }
 
 function deckPile(state, ctx, marks) {
   const size = state.view.draw_pile;
-  const face = h("div", { class: ["pile", size > 1 && "pile-stack", marks.deck && "just-moved"] },
+  const face = h(
+    "div",
+    { class: ["pile", size > 1 && "pile-stack", marks.deck && "just-moved"] },
     size ? card(null, { faceDown: true }) : h("div", { class: "card-slot" }, "0"),
     h("span", { class: "count-badge", "data-testid": "deck-count" }, String(size)),
-    marks.deck ? h("span", { class: "moved-tag" }, marks.deck) : null);
-  return h("div", { class: "ex-pile ex-deck" },
-    drawButton(state, ctx, "deck", face, { draw: t("ex.draw_deck", { n: size }), still: t("ex.deck_n", { n: size }) }),
-    h("span", { class: "ex-pile-label", "aria-hidden": "true" }, t("ex.deck")));
+    marks.deck ? h("span", { class: "moved-tag" }, marks.deck) : null,
+  );
+  return h(
+    "div",
+    { class: "ex-pile ex-deck" },
+    drawButton(state, ctx, "deck", face, {
+      draw: t("ex.draw_deck", { n: size }),
+      still: t("ex.deck_n", { n: size }),
+    }),
+    h("span", { class: "ex-pile-label", "aria-hidden": "true" }, t("ex.deck")),
+  );
 }
 
 function discardPile(state, ctx, suit, marks) {
   const { top, size } = state.view.discards[suit];
   const blocked = top !== null && top === state.view.discarded;
   const tag = blocked ? t("ex.tag.not_drawable") : marks.piles[suit];
-  const face = h("div", { class: ["pile", size > 1 && "pile-stack", marks.piles[suit] && "just-moved", blocked && "is-blocked"] },
+  const face = h(
+    "div",
+    {
+      class: [
+        "pile",
+        size > 1 && "pile-stack",
+        marks.piles[suit] && "just-moved",
+        blocked && "is-blocked",
+      ],
+    },
     top ? card(top) : h("div", { class: "card-slot ex-empty" }, suitIcon(suit)),
     size ? h("span", { class: "count-badge" }, String(size)) : null,
-    tag ? h("span", { class: "moved-tag" }, tag) : null);
+    tag ? h("span", { class: "moved-tag" }, tag) : null,
+  );
   const still = top
     ? t("ex.discard_pile", { suit: t(`suit.${suit}`), n: size, card: cardName(top) })
     : t("ex.discard_pile_empty", { suit: t(`suit.${suit}`) });
-  return h("div", { class: ["ex-pile", `suit-${suit}`], "data-testid": `discard-${suit}`, data: { drop: isSeated(state.view, ctx) ? `discard-${suit}` : null } },
-    drawButton(state, ctx, suit, face, { draw: t("ex.draw_discard", { card: top ? cardName(top) : "", suit: t(`suit.${suit}`) }), still: blocked ? `${still} (${t("ex.tag.not_drawable")})` : still }),
-    h("span", { class: "ex-pile-label", "aria-hidden": "true" }, suitIcon(suit), ` ${size}`));
+  return h(
+    "div",
+    {
+      class: ["ex-pile", `suit-${suit}`],
+      "data-testid": `discard-${suit}`,
+      data: { drop: isSeated(state.view, ctx) ? `discard-${suit}` : null },
+    },
+    drawButton(state, ctx, suit, face, {
+      draw: t("ex.draw_discard", { card: top ? cardName(top) : "", suit: t(`suit.${suit}`) }),
+      still: blocked ? `${still} (${t("ex.tag.not_drawable")})` : still,
+    }),
+    h("span", { class: "ex-pile-label", "aria-hidden": "true" }, suitIcon(suit), ` ${size}`),
+  );
 }
 
 function middleRow(state, ctx, marks) {
   const drawing = myTurn(state, ctx) && state.view.phase === "draw";
-  return h("section", { class: ["ex-row", "ex-middle", drawing && "is-drawing"], "aria-label": t("ex.middle") },
+  return h(
+    "section",
+    { class: ["ex-row", "ex-middle", drawing && "is-drawing"], "aria-label": t("ex.middle") },
     deckPile(state, ctx, marks),
-    SUITS.map((suit) => discardPile(state, ctx, suit, marks)));
+    SUITS.map((suit) => discardPile(state, ctx, suit, marks)),
+  );
 }
 
 /* Your hand and the two steps of a turn. */
 
 function stepper(view, active) {
-  const step = (n, key, current) => h("li", { class: ["ex-step", current && "is-current"], "aria-current": current ? "step" : null },
-    h("span", { class: "ex-step-n" }, String(n)), t(key));
-  return h("ol", { class: "ex-steps", "aria-label": t("ex.steps") },
+  const step = (n, key, current) =>
+    h(
+      "li",
+      { class: ["ex-step", current && "is-current"], "aria-current": current ? "step" : null },
+      h("span", { class: "ex-step-n" }, String(n)),
+      t(key),
+    );
+  return h(
+    "ol",
+    { class: "ex-steps", "aria-label": t("ex.steps") },
     step(1, "ex.step.play", active && view.phase === "play"),
-    step(2, "ex.step.draw", active && view.phase === "draw"));
+    step(2, "ex.step.draw", active && view.phase === "draw"),
+  );
 }
 
 /** The action a double-click, a long press or Enter twice means: play when it may, else discard. */
 function obviousAction(state, code) {
-  if (legalMatching(state, { type: "play", card: code }).length) return { type: "play", card: code };
-  if (legalMatching(state, { type: "discard", card: code }).length) return { type: "discard", card: code };
+  if (legalMatching(state, { type: "play", card: code }).length)
+    return { type: "play", card: code };
+  if (legalMatching(state, { type: "discard", card: code }).length)
+    return { type: "discard", card: code };
   return null;
 }
 
@@ -160,9 +271,16 @@ function handCards(state, ctx) {
     if (!choosing) return card(code, { data: { testid: `hand-${code}` } });
     const playable = legalMatching(state, { type: "play", card: code }).length > 0;
     const el = card(code, {
-      button: true, selected: ctx.ui.selectedIndex === index, disabled: ctx.pending || ctx.offline,
+      button: true,
+      selected: ctx.ui.selectedIndex === index,
+      disabled: ctx.pending || ctx.offline,
       label: `${cardName(code)}, ${t(playable ? "ex.can_play" : "ex.discard_only")}`,
-      data: { key: `hand-${index}-${code}`, testid: `hand-${code}`, index: String(index), needed: "hand" },
+      data: {
+        key: `hand-${index}-${code}`,
+        testid: `hand-${code}`,
+        index: String(index),
+        needed: "hand",
+      },
       classes: [playable ? "is-playable" : "is-discard-only"],
     });
     el.tabIndex = index === focusIndex ? 0 : -1;
@@ -175,14 +293,28 @@ function handCards(state, ctx) {
 function actionBar(state, ctx) {
   const selected = ctx.ui.selected;
   if (!selected) return h("p", { class: "ex-hint ex-hint-select" }, t("ex.select_card"));
-  const button = (type, style) => h("button", {
-    type: "button", class: ["btn", style], disabled: ctx.pending || !legalMatching(state, { type, card: selected }).length,
-    data: { key: type, testid: type, needed: "action" }, onclick: () => ctx.act({ type, card: selected }),
-  }, t(`ex.${type}`), " ", cardChip(selected));
+  const button = (type, style) =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: ["btn", style],
+        disabled: ctx.pending || !legalMatching(state, { type, card: selected }).length,
+        data: { key: type, testid: type, needed: "action" },
+        onclick: () => ctx.act({ type, card: selected }),
+      },
+      t(`ex.${type}`),
+      " ",
+      cardChip(selected),
+    );
   const canPlay = legalMatching(state, { type: "play", card: selected }).length > 0;
-  return h("div", { class: "ex-actions" },
-    button("play", "btn-turn"), button("discard", ""),
-    canPlay ? null : h("span", { class: "ex-hint" }, t("ex.cannot_play")));
+  return h(
+    "div",
+    { class: "ex-actions" },
+    button("play", "btn-turn"),
+    button("discard", ""),
+    canPlay ? null : h("span", { class: "ex-hint" }, t("ex.cannot_play")),
+  );
 }
 
 function select(ctx, index, code) {
@@ -202,7 +334,7 @@ function wireHand(hand, state, ctx) {
   hand.addEventListener("click", (event) => {
     const el = target(event);
     if (!el) return;
-    if (Date.now() - (ctx.ui.pressedAt ?? 0) < 400) return;  // the long press already acted
+    if (Date.now() - (ctx.ui.pressedAt ?? 0) < 400) return; // the long press already acted
     select(ctx, Number(el.dataset.index), el.dataset.card);
   });
   hand.addEventListener("dblclick", (event) => {
@@ -244,7 +376,11 @@ function wireHand(hand, state, ctx) {
       const box = drag.el.getBoundingClientRect();
       drag.ghost = drag.el.cloneNode(true);
       drag.ghost.classList.add("ex-drag-ghost");
-      Object.assign(drag.ghost.style, { left: `${box.left}px`, top: `${box.top}px`, width: `${box.width}px` });
+      Object.assign(drag.ghost.style, {
+        left: `${box.left}px`,
+        top: `${box.top}px`,
+        width: `${box.width}px`,
+      });
       document.body.append(drag.ghost);
       drag.box = box;
       ctx.ui.dragging = drag.el.dataset.card;
@@ -285,7 +421,14 @@ function wireHand(hand, state, ctx) {
     if (!el) return;
     const cards = [...hand.querySelectorAll("button.card")];
     const at = cards.indexOf(el);
-    const next = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0, End: cards.length - 1 }[event.key];
+    const next = {
+      ArrowRight: at + 1,
+      ArrowDown: at + 1,
+      ArrowLeft: at - 1,
+      ArrowUp: at - 1,
+      Home: 0,
+      End: cards.length - 1,
+    }[event.key];
     if (next === undefined) return;
     event.preventDefault();
     const to = cards[Math.max(0, Math.min(cards.length - 1, next))];
@@ -325,7 +468,9 @@ function wireDrops(root, state, ctx) {
       el.classList.add("is-drop-target");
     }
   });
-  root.addEventListener("dragleave", (event) => event.target.closest?.("[data-drop]")?.classList.remove("is-drop-target"));
+  root.addEventListener("dragleave", (event) =>
+    event.target.closest?.("[data-drop]")?.classList.remove("is-drop-target"),
+  );
   root.addEventListener("drop", (event) => {
     const el = event.target.closest("[data-drop]");
     const action = actionFor(el);
@@ -340,31 +485,75 @@ function wireDrops(root, state, ctx) {
 function scoreLine(state, ctx) {
   const view = state.view;
   const { top, bottom } = seats(view);
-  return h("p", { class: "ex-score-line" }, state.result ? t("ex.final") : roundTitle(view), " · ",
-    t("ex.total"), ": ", `${isSeated(view, ctx) ? t("table.you") : ctx.name(bottom)} ${num(view.totals[bottom])} · ${ctx.name(top)} ${num(view.totals[top])}`);
+  return h(
+    "p",
+    { class: "ex-score-line" },
+    state.result ? t("ex.final") : roundTitle(view),
+    " · ",
+    t("ex.total"),
+    ": ",
+    `${isSeated(view, ctx) ? t("table.you") : ctx.name(bottom)} ${num(view.totals[bottom])} · ${ctx.name(top)} ${num(view.totals[top])}`,
+  );
 }
 
 function handZone(state, ctx) {
   const view = state.view;
   if (view.hands) return revealedHands(view, ctx);
-  if (!isSeated(view, ctx) || !view.hand) return h("section", { class: "ex-hand-zone" }, h("p", { class: "muted" }, t("ex.watching")), scoreLine(state, ctx));
+  if (!isSeated(view, ctx) || !view.hand)
+    return h(
+      "section",
+      { class: "ex-hand-zone" },
+      h("p", { class: "muted" }, t("ex.watching")),
+      scoreLine(state, ctx),
+    );
   const active = myTurn(state, ctx);
-  const hand = h("div", { class: "ex-hand", role: "group", "aria-label": t("ex.your_hand") }, handCards(state, ctx));
+  const hand = h(
+    "div",
+    { class: "ex-hand", role: "group", "aria-label": t("ex.your_hand") },
+    handCards(state, ctx),
+  );
   wireHand(hand, state, ctx);
-  return h("section", { class: ["ex-hand-zone", active && "is-active", active && `is-${view.phase}`], "aria-label": t("ex.your_hand") },
-    h("div", { class: "ex-hand-head" }, h("h2", { class: "zone-label" }, t("ex.your_hand")), state.result ? null : stepper(view, active)),
+  return h(
+    "section",
+    {
+      class: ["ex-hand-zone", active && "is-active", active && `is-${view.phase}`],
+      "aria-label": t("ex.your_hand"),
+    },
+    h(
+      "div",
+      { class: "ex-hand-head" },
+      h("h2", { class: "zone-label" }, t("ex.your_hand")),
+      state.result ? null : stepper(view, active),
+    ),
     hand,
     active && view.phase === "play" ? actionBar(state, ctx) : null,
-    active && view.phase === "draw" ? h("p", { class: "ex-hint ex-hint-draw" }, t("ex.hint.draw_where")) : null,
-    !active && !state.result ? h("p", { class: "ex-hint" }, t("ex.waiting_for", { name: ctx.name(view.to_move ?? seats(view).top) })) : null,
-    scoreLine(state, ctx));
+    active && view.phase === "draw"
+      ? h("p", { class: "ex-hint ex-hint-draw" }, t("ex.hint.draw_where"))
+      : null,
+    !active && !state.result
+      ? h(
+          "p",
+          { class: "ex-hint" },
+          t("ex.waiting_for", { name: ctx.name(view.to_move ?? seats(view).top) }),
+        )
+      : null,
+    scoreLine(state, ctx),
+  );
 }
 
 function revealedHands(view, ctx) {
   const { top, bottom } = seats(view);
-  const row = (seat) => h("div", { class: "ex-revealed" },
-    h("h2", { class: "zone-label" }, t("ex.hand_of", { name: ctx.name(seat) })),
-    h("div", { class: "ex-hand ex-hand-small" }, view.hands[seat].map((code) => card(code))));
+  const row = (seat) =>
+    h(
+      "div",
+      { class: "ex-revealed" },
+      h("h2", { class: "zone-label" }, t("ex.hand_of", { name: ctx.name(seat) })),
+      h(
+        "div",
+        { class: "ex-hand ex-hand-small" },
+        view.hands[seat].map((code) => card(code)),
+      ),
+    );
   return h("section", { class: "ex-hand-zone" }, row(top), row(bottom));
 }
 
@@ -378,42 +567,148 @@ function roundTitle(view) {
 function scoreboard(state, ctx) {
   const view = state.view;
   const order = [seats(view).bottom, seats(view).top];
-  const running = order.map((seat) => SUITS.reduce((sum, suit) => sum + view.expeditions[seat][suit].score, 0));
+  const running = order.map((seat) =>
+    SUITS.reduce((sum, suit) => sum + view.expeditions[seat][suit].score, 0),
+  );
   const cell = (value) => h("td", { class: ["num", value < 0 && "neg"] }, num(value));
-  return h("section", { class: "ex-scores" },
+  return h(
+    "section",
+    { class: "ex-scores" },
     h("h2", { class: "ex-round-title" }, state.result ? t("ex.final") : roundTitle(view)),
-    h("table", { class: "score-table" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("ex.round_col")), order.map((seat) => h("th", { scope: "col", class: "num" }, ctx.name(seat))))),
-      h("tbody", {},
-        view.finished.map((done) => h("tr", {}, h("th", { scope: "row" }, String(done.round)), order.map((seat) => cell(done.scores[seat])))),
-        state.result ? null : h("tr", { class: "ex-running" }, h("th", { scope: "row" }, t("ex.now")), running.map(cell))),
-      h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("ex.total")), order.map((seat) => cell(view.totals[seat]))))),
-    state.result ? null : h("p", { class: "muted ex-dealer" }, t("ex.dealer", { name: ctx.name(view.dealer) })));
+    h(
+      "table",
+      { class: "score-table" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, t("ex.round_col")),
+          order.map((seat) => h("th", { scope: "col", class: "num" }, ctx.name(seat))),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        view.finished.map((done) =>
+          h(
+            "tr",
+            {},
+            h("th", { scope: "row" }, String(done.round)),
+            order.map((seat) => cell(done.scores[seat])),
+          ),
+        ),
+        state.result
+          ? null
+          : h(
+              "tr",
+              { class: "ex-running" },
+              h("th", { scope: "row" }, t("ex.now")),
+              running.map(cell),
+            ),
+      ),
+      h(
+        "tfoot",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, t("ex.total")),
+          order.map((seat) => cell(view.totals[seat])),
+        ),
+      ),
+    ),
+    state.result
+      ? null
+      : h("p", { class: "muted ex-dealer" }, t("ex.dealer", { name: ctx.name(view.dealer) })),
+  );
 }
 
 function calculation(part) {
   if (!part.ranks.length) return "–";
-  const base = `${part.sum} − 20`;
+  const base = `${part.sum} − ${TABLES.expedition_cost}`;
   const multiplied = part.wagers ? `(${base}) × ${part.wagers + 1}` : base;
   return `${multiplied}${part.bonus ? ` + ${part.bonus}` : ""} = ${num(part.score)}`;
 }
 
 function breakdownTable(done, order, ctx) {
-  const cell = (part) => h("td", {},
-    h("div", { class: "ex-ranks" }, part.ranks.length ? part.ranks.join(" ") : t("ex.not_started")),
-    h("div", { class: "calc" }, calculation(part)));
-  return h("div", { class: "table-scroll" }, h("table", { class: "score-table ex-breakdown" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("ex.suit")), order.map((seat) => h("th", { scope: "col" }, ctx.name(seat))))),
-    h("tbody", {}, SUITS.map((suit) => h("tr", { class: `suit-${suit}` },
-      h("th", { scope: "row" }, suitIcon(suit), " ", h("span", { class: "suit-name" }, t(`suit.${suit}`))),
-      order.map((seat) => cell(done.expeditions[seat][suit]))))),
-    h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("ex.round_score")), order.map((seat) => h("td", { class: ["ex-round-total", done.scores[seat] < 0 && "neg"], data: { seat: String(seat) } }, num(done.scores[seat])))))));
+  const cell = (part) =>
+    h(
+      "td",
+      {},
+      h(
+        "div",
+        { class: "ex-ranks" },
+        part.ranks.length ? part.ranks.join(" ") : t("ex.not_started"),
+      ),
+      h("div", { class: "calc" }, calculation(part)),
+    );
+  return h(
+    "div",
+    { class: "table-scroll" },
+    h(
+      "table",
+      { class: "score-table ex-breakdown" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, t("ex.suit")),
+          order.map((seat) => h("th", { scope: "col" }, ctx.name(seat))),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        SUITS.map((suit) =>
+          h(
+            "tr",
+            { class: `suit-${suit}` },
+            h(
+              "th",
+              { scope: "row" },
+              suitIcon(suit),
+              " ",
+              h("span", { class: "suit-name" }, t(`suit.${suit}`)),
+            ),
+            order.map((seat) => cell(done.expeditions[seat][suit])),
+          ),
+        ),
+      ),
+      h(
+        "tfoot",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, t("ex.round_score")),
+          order.map((seat) =>
+            h(
+              "td",
+              {
+                class: ["ex-round-total", done.scores[seat] < 0 && "neg"],
+                data: { seat: String(seat) },
+              },
+              num(done.scores[seat]),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 function roundSummary(state, ctx) {
   const view = state.view;
   const count = view.finished.length;
-  const fresh = SUITS.every((suit) => view.discards[suit].size === 0 && view.expeditions.every((side) => side[suit].cards.length === 0));
+  const fresh = SUITS.every(
+    (suit) =>
+      view.discards[suit].size === 0 &&
+      view.expeditions.every((side) => side[suit].cards.length === 0),
+  );
   if (ctx.replay) {
     // The replay: a round's summary belongs to the first view of the next round only.
     ctx.ui.showRound = fresh && count > 0 && !state.result ? count : null;
@@ -426,14 +721,32 @@ function roundSummary(state, ctx) {
   if (!ctx.ui.showRound || state.result) return null;
   const done = view.finished[ctx.ui.showRound - 1];
   const order = [seats(view).bottom, seats(view).top];
-  return h("section", { class: "panel ex-round-summary", "data-testid": "round-summary", "aria-live": "polite" },
+  return h(
+    "section",
+    { class: "panel ex-round-summary", "data-testid": "round-summary", "aria-live": "polite" },
     h("h2", {}, t("ex.round_over", { n: done.round })),
     h("p", {}, order.map((seat) => `${ctx.name(seat)} ${num(done.scores[seat])}`).join(" · ")),
     breakdownTable(done, order, ctx),
-    ctx.replay ? null : h("div", { class: "ex-summary-actions" }, h("button", {
-      type: "button", class: "btn btn-primary", data: { key: "close-summary", needed: "continue" },
-      onclick: () => { ctx.ui.showRound = null; ctx.rerender(); },
-    }, t("ex.continue"))));
+    ctx.replay
+      ? null
+      : h(
+          "div",
+          { class: "ex-summary-actions" },
+          h(
+            "button",
+            {
+              type: "button",
+              class: "btn btn-primary",
+              data: { key: "close-summary", needed: "continue" },
+              onclick: () => {
+                ctx.ui.showRound = null;
+                ctx.rerender();
+              },
+            },
+            t("ex.continue"),
+          ),
+        ),
+  );
 }
 
 export function render(root, state, ctx) {
@@ -442,16 +755,21 @@ export function render(root, state, ctx) {
   const marks = marksFor(state, ctx);
   const summary = roundSummary(state, ctx);
   const choosing = myTurn(state, ctx) && view.phase === "play";
-  const layout = h("div", { class: ["ex-layout", summary && "has-summary"] },
+  const layout = h(
+    "div",
+    { class: ["ex-layout", summary && "has-summary"] },
     sideRow(view, top, "top", ctx, marks, false),
     middleRow(state, ctx, marks),
     sideRow(view, bottom, "bottom", ctx, marks, choosing),
     handZone(state, ctx),
     scoreboard(state, ctx),
-    summary);
+    summary,
+  );
   if (choosing) wireDrops(layout, state, ctx);
-  if (summary) {  // the summary is what this step needs; the table waits under it
-    for (const el of layout.querySelectorAll("[data-needed]")) if (!summary.contains(el)) delete el.dataset.needed;
+  if (summary) {
+    // the summary is what this step needs; the table waits under it
+    for (const el of layout.querySelectorAll("[data-needed]"))
+      if (!summary.contains(el)) delete el.dataset.needed;
   }
   fill(root, layout);
 }
@@ -463,7 +781,8 @@ export function explainClick(event, state) {
   if (phase === "play" && pile) return t("ex.note.play_first");
   if (phase === "draw" && event.target.closest(".ex-hand")) return t("ex.note.draw_now");
   if (phase === "draw" && pile?.querySelector(".is-blocked")) return t("ex.note.blocked");
-  if (event.target.closest(".ex-side")) return t(phase === "play" ? "ex.note.choose_hand" : "ex.note.draw_now");
+  if (event.target.closest(".ex-side"))
+    return t(phase === "play" ? "ex.note.choose_hand" : "ex.note.draw_now");
   return null;
 }
 
@@ -475,9 +794,16 @@ export function explainClick(event, state) {
 export function logNotes(moves, state, ctx) {
   const view = state.view;
   if (!view?.finished) return [];
-  const onTable = SUITS.reduce((sum, suit) => sum + view.discards[suit].size + view.expeditions.reduce((n, side) => n + side[suit].cards.length, 0), 0);
+  const onTable = SUITS.reduce(
+    (sum, suit) =>
+      sum +
+      view.discards[suit].size +
+      view.expeditions.reduce((n, side) => n + side[suit].cards.length, 0),
+    0,
+  );
   const handSize = Math.max(...view.hand_counts);
-  const deckAtStart = view.draw_pile + onTable + view.hand_counts.reduce((a, b) => a + b, 0) - 2 * handSize;
+  const deckAtStart =
+    view.draw_pile + onTable + view.hand_counts.reduce((a, b) => a + b, 0) - 2 * handSize;
   const notes = [];
   let drawn = 0;
   let round = 0;
@@ -490,7 +816,16 @@ export function logNotes(moves, state, ctx) {
     round += 1;
     if (!done) return;
     const order = [seats(view).bottom, seats(view).top];
-    notes.push({ after: index, content: h("span", {}, h("strong", {}, t("ex.round_over", { n: done.round })), " ", order.map((seat) => `${ctx.name(seat)} ${num(done.scores[seat])}`).join(" · ")) });
+    notes.push({
+      after: index,
+      content: h(
+        "span",
+        {},
+        h("strong", {}, t("ex.round_over", { n: done.round })),
+        " ",
+        order.map((seat) => `${ctx.name(seat)} ${num(done.scores[seat])}`).join(" · "),
+      ),
+    });
   });
   return notes;
 }
@@ -499,7 +834,14 @@ export function describe({ action, took }) {
   if (action.type === "draw") {
     if (action.source === "deck") return h("span", {}, t("ex.did.draw_deck"));
     const parts = t("ex.did.draw_pile").split(/(\{card\}|\{suit\})/);
-    return h("span", {}, parts.map((part) => ({ "{card}": cardChip(took[0]), "{suit}": suitIcon(action.source) })[part] ?? part));
+    return h(
+      "span",
+      {},
+      parts.map(
+        (part) =>
+          ({ "{card}": cardChip(took[0]), "{suit}": suitIcon(action.source) })[part] ?? part,
+      ),
+    );
   }
   const [before, after] = t(`ex.did.${action.type}`).split("{card}");
   return h("span", {}, before, cardChip(action.card), after ?? "");
@@ -513,9 +855,26 @@ export function renderResult(root, state, ctx) {
   const view = state.view;
   const order = [seats(view).bottom, seats(view).top];
   const rounds = state.result.rounds ?? view.finished;
-  fill(root, 
-    h("p", { class: "ex-final-line" }, order.map((seat) => `${ctx.name(seat)} ${num(state.result.scores[seat])}`).join(" · ")),
-    ...rounds.map((done, index) => h("details", { class: "ex-round-details", open: index === rounds.length - 1 },
-      h("summary", {}, t("ex.round_over", { n: done.round }), " — ", order.map((seat) => `${ctx.name(seat)} ${num(done.scores[seat])}`).join(" · ")),
-      breakdownTable(done, order, ctx))));
+  fill(
+    root,
+    h(
+      "p",
+      { class: "ex-final-line" },
+      order.map((seat) => `${ctx.name(seat)} ${num(state.result.scores[seat])}`).join(" · "),
+    ),
+    ...rounds.map((done, index) =>
+      h(
+        "details",
+        { class: "ex-round-details", open: index === rounds.length - 1 },
+        h(
+          "summary",
+          {},
+          t("ex.round_over", { n: done.round }),
+          " — ",
+          order.map((seat) => `${ctx.name(seat)} ${num(done.scores[seat])}`).join(" · "),
+        ),
+        breakdownTable(done, order, ctx),
+      ),
+    ),
+  );
 }

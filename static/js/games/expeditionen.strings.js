@@ -88,8 +88,10 @@ export default {
     "ex.can_play": "kann angelegt werden",
     "ex.discard_only": "kann nur abgelegt werden",
     "ex.note.play_first": "Erst Schritt 1: Leg eine Handkarte an oder ab, dann zieh.",
-    "ex.note.draw_now": "Schritt 2: Zieh eine Karte, vom Ziehstapel oder einem leuchtenden Ablagestapel.",
-    "ex.note.blocked": "Diese Karte hast du gerade abgelegt: Du kannst sie in diesem Zug nicht zurücknehmen.",
+    "ex.note.draw_now":
+      "Schritt 2: Zieh eine Karte, vom Ziehstapel oder einem leuchtenden Ablagestapel.",
+    "ex.note.blocked":
+      "Diese Karte hast du gerade abgelegt: Du kannst sie in diesem Zug nicht zurücknehmen.",
     "ex.note.choose_hand": "Wähl zuerst eine Karte aus deiner Hand.",
     "ex.expedition": "{suit}-Expedition: {cards}, {points}",
     "ex.cards": "{n} Karten",

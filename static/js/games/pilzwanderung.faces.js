@@ -2,27 +2,30 @@
 // one silhouette per kind in its own colours, the name, the cooking points and the stick value;
 // butter, cider, basket, poison, moon, pan and the night cards get their own faces.
 // cards.js calls `mushroomFace(code)` through its `face` hook; the face covers the whole card.
+// The points, sticks and roles are the engine's, from the server (GET /api/games).
 
 import { t } from "../i18n.js";
+import { rulesTables } from "./common.js";
 
-export const KINDS = [2, 3, 4, 5, 6, 7, 8, 9, 10];
-export const POINTS = { 2: 1, 3: 1, 4: 2, 5: 2, 6: 3, 7: 3, 8: 3, 9: 4, 10: 6 };
-export const STICKS = { 2: 1, 3: 2, 4: 1, 5: 2, 6: 1, 7: 2, 8: 3, 9: 2, 10: 4 };
-export const BUTTER_POINTS = 3;
-export const CIDER_POINTS = 5;
-const ROLES = {
-  QH: "butter", QD: "butter", KH: "cider", KD: "cider",
-  QS: "basket", QC: "basket", KS: "poison", KC: "poison", JK: "pan", XX: "pan",
-};
+const TABLES = await rulesTables("pilzwanderung");
+export const POINTS = TABLES.points;
+export const STICKS = TABLES.sticks;
+export const KINDS = Object.keys(POINTS)
+  .map(Number)
+  .sort((a, b) => a - b);
+export const BUTTER_POINTS = TABLES.butter_points;
+export const CIDER_POINTS = TABLES.cider_points;
+export const NIGHT_MUSHROOMS = TABLES.night_mushrooms;
+export const DECAY_SIZE = TABLES.decay_size;
+
+/** How many mushrooms some day and night cards of one kind count for. */
+export function mushroomCount(day, night) {
+  return day + NIGHT_MUSHROOMS * night;
+}
 
 /** "mushroom", "night", "butter", "cider", "basket", "poison", "moon" or "pan". */
 export function roleOf(code) {
-  if (/^N[2-9]$/.test(code)) return "night";
-  if (ROLES[code]) return ROLES[code];
-  const rank = code.slice(0, -1);
-  if (rank === "A") return "moon";
-  if (rank === "J") return "pan";
-  return "mushroom";
+  return TABLES.roles[code];
 }
 
 /** The mushroom kind (2..10) of a day or night card; null for the other cards. */
@@ -50,14 +53,21 @@ export function cardLabel(code) {
     const help = t(`pw.role.help.${roleOf(code)}`, {}, "");
     return `${t(`pw.role.${role}`)}${code === "XX" ? "" : ` (${code})`}${help ? ` – ${help}` : ""}`;
   }
-  const values = { name: t(`pw.kind.${kind}`), card: code, points: POINTS[kind], sticks: STICKS[kind] };
+  const values = {
+    name: t(`pw.kind.${kind}`),
+    card: code,
+    points: POINTS[kind],
+    sticks: STICKS[kind],
+  };
   return t(roleOf(code) === "night" ? "pw.night_label" : "pw.mushroom_label", values);
 }
 
 /* The drawings: a 100 × 140 card; the art lives in the box x 10..90, y 30..104. */
 
-const dome = (cx, y, rx, ry, fill, extra = "") => `<path d="M${cx - rx} ${y}A${rx} ${ry} 0 0 1 ${cx + rx} ${y}Q${cx} ${y + ry * 0.28} ${cx - rx} ${y}Z" fill="${fill}" ${extra}/>`;
-const dots = (list, fill, r = 2.4) => list.map(([x, y]) => `<circle cx="${x}" cy="${y}" r="${r}" fill="${fill}"/>`).join("");
+const dome = (cx, y, rx, ry, fill, extra = "") =>
+  `<path d="M${cx - rx} ${y}A${rx} ${ry} 0 0 1 ${cx + rx} ${y}Q${cx} ${y + ry * 0.28} ${cx - rx} ${y}Z" fill="${fill}" ${extra}/>`;
+const dots = (list, fill, r = 2.4) =>
+  list.map(([x, y]) => `<circle cx="${x}" cy="${y}" r="${r}" fill="${fill}"/>`).join("");
 const OUTLINE = 'stroke="#3b2a1a" stroke-width="1.4" stroke-linejoin="round"';
 
 const ART = {
@@ -66,7 +76,16 @@ const ART = {
       <path d="M50 100C50 84 52 64 52 52" stroke="#efe3c2" stroke-width="6" fill="none"/>
       <path d="M50 100C54 88 62 76 72 66" stroke="#efe3c2" stroke-width="6" fill="none"/>
       ${dome(29, 64, 17, 13, "#d6962e")}${dome(52, 53, 19, 15, "#e0a43a")}${dome(73, 68, 15, 11, "#cc8a26")}</g>
-      ${dots([[27, 57], [50, 45], [56, 47], [72, 62]], "#7a4a12", 1.6)}`,
+      ${dots(
+        [
+          [27, 57],
+          [50, 45],
+          [56, 47],
+          [72, 62],
+        ],
+        "#7a4a12",
+        1.6,
+      )}`,
   3: `<path d="M34 36C14 46 16 88 44 96C72 102 90 80 84 58C80 40 56 26 34 36Z" fill="#6b3a26" ${OUTLINE}/>
       <path d="M40 50C30 60 34 80 50 84C64 86 72 74 68 62C64 52 52 46 40 50Z" fill="#8a4e33"/>
       <path d="M44 60C42 68 48 76 56 74" stroke="#4a2416" stroke-width="2.4" fill="none" stroke-linecap="round"/>`,
@@ -87,7 +106,19 @@ const ART = {
       <ellipse cx="58" cy="46" rx="14" ry="7" transform="rotate(45 58 46)" fill="#b29a78"/>
       <ellipse cx="50" cy="70" rx="16" ry="8" fill="#98805f"/></g>`,
   7: `<path d="M45 54L43 100L57 100L55 54Z" fill="#f2ede2" ${OUTLINE}/>
-      ${dots([[47, 62], [53, 68], [47, 76], [54, 82], [48, 90], [53, 95], [51, 58]], "#2e2a26", 1.6)}
+      ${dots(
+        [
+          [47, 62],
+          [53, 68],
+          [47, 76],
+          [54, 82],
+          [48, 90],
+          [53, 95],
+          [51, 58],
+        ],
+        "#2e2a26",
+        1.6,
+      )}
       ${dome(50, 58, 30, 24, "#9b6a3e", OUTLINE)}`,
   8: `<path d="M38 60C28 76 30 98 50 100C70 98 72 76 62 60Z" fill="#eadbb4" ${OUTLINE}/>
       <path d="M40 72l20 6M38 84l24 4M44 94l14 2" stroke="#cdb88a" stroke-width="1.6"/>
@@ -98,7 +129,18 @@ const ART = {
       <path d="M32 48L46 66M50 50L50 66M68 48L54 66" stroke="#c27e00" stroke-width="1.6"/>`,
   10: `<path d="M39 78L41 100L59 100L61 78Z" fill="#efe4cc" ${OUTLINE}/>
       <path d="M50 30C30 40 30 72 34 80L66 80C70 72 70 40 50 30Z" fill="#b8894a" ${OUTLINE}/>
-      ${[[44, 46], [56, 46], [40, 58], [50, 56], [60, 58], [42, 70], [52, 68], [61, 71]].map(([x, y]) => `<ellipse cx="${x}" cy="${y}" rx="3.6" ry="4.6" fill="#6e4b22"/>`).join("")}`,
+      ${[
+        [44, 46],
+        [56, 46],
+        [40, 58],
+        [50, 56],
+        [60, 58],
+        [42, 70],
+        [52, 68],
+        [61, 71],
+      ]
+        .map(([x, y]) => `<ellipse cx="${x}" cy="${y}" rx="3.6" ry="4.6" fill="#6e4b22"/>`)
+        .join("")}`,
 };
 
 const SPECIAL = {
@@ -115,18 +157,52 @@ const SPECIAL = {
   poison: `<path d="M44 62L42 100L58 100L56 62Z" fill="#f7f3ea" ${OUTLINE}/>
       <path d="M40 76L60 76L62 82L38 82Z" fill="#f7f3ea" ${OUTLINE}/>
       ${dome(50, 66, 38, 32, "#d62828", OUTLINE)}
-      ${dots([[34, 56], [48, 44], [62, 50], [70, 60], [44, 58], [56, 60], [28, 63]], "#ffffff", 3.2)}`,
+      ${dots(
+        [
+          [34, 56],
+          [48, 44],
+          [62, 50],
+          [70, 60],
+          [44, 58],
+          [56, 60],
+          [28, 63],
+        ],
+        "#ffffff",
+        3.2,
+      )}`,
   moon: `<circle cx="50" cy="66" r="34" fill="#1f2a4a"/>
       <path d="M58 38A30 30 0 1 0 78 84A24 24 0 0 1 58 38Z" fill="#f3e39b"/>
-      ${dots([[30, 46], [40, 40], [74, 50]], "#f3e39b", 1.8)}`,
+      ${dots(
+        [
+          [30, 46],
+          [40, 40],
+          [74, 50],
+        ],
+        "#f3e39b",
+        1.8,
+      )}`,
   pan: `<rect x="66" y="60" width="30" height="8" rx="4" transform="rotate(-18 66 64)" fill="#5a3a1a" ${OUTLINE}/>
       <circle cx="44" cy="70" r="30" fill="#2b2b2b" ${OUTLINE}/><circle cx="44" cy="70" r="23" fill="#4a4a4a"/>
       <path d="M30 60A18 18 0 0 1 46 52" stroke="#777" stroke-width="3" fill="none" stroke-linecap="round"/>`,
 };
 
 const TINT = {
-  2: "#fbf0d8", 3: "#f3e2da", 4: "#eeeeea", 5: "#f2e6dc", 6: "#eee8dc", 7: "#f1ead8", 8: "#f4e5d2", 9: "#fff3c8", 10: "#f1e7d3",
-  butter: "#fff8d6", cider: "#e8f2d8", basket: "#f4e8d6", poison: "#fde3e0", moon: "#dfe6f5", pan: "#e6e6e6", night: "#26335a",
+  2: "#fbf0d8",
+  3: "#f3e2da",
+  4: "#eeeeea",
+  5: "#f2e6dc",
+  6: "#eee8dc",
+  7: "#f1ead8",
+  8: "#f4e5d2",
+  9: "#fff3c8",
+  10: "#f1e7d3",
+  butter: "#fff8d6",
+  cider: "#e8f2d8",
+  basket: "#f4e8d6",
+  poison: "#fde3e0",
+  moon: "#dfe6f5",
+  pan: "#e6e6e6",
+  night: "#26335a",
 };
 
 function escapeText(text) {
@@ -134,7 +210,10 @@ function escapeText(text) {
 }
 
 function nameBand(text, night) {
-  const fit = text.length > 9 ? ` textLength="${Math.min(84, text.length * 7.4)}" lengthAdjust="spacingAndGlyphs"` : "";
+  const fit =
+    text.length > 9
+      ? ` textLength="${Math.min(84, text.length * 7.4)}" lengthAdjust="spacingAndGlyphs"`
+      : "";
   return `<text x="50" y="22" text-anchor="middle" class="pw-face-name" font-size="15" font-weight="700" font-family="DejaVu Sans, system-ui, sans-serif" fill="${night ? "#f3e39b" : "#2b1d0e"}"${fit}>${escapeText(text)}</text>`;
 }
 
@@ -152,7 +231,7 @@ export function mushroomFace(code) {
   const role = roleOf(code);
   const kind = kindOf(code);
   const night = role === "night";
-  const bg = TINT[night ? "night" : kind ?? role];
+  const bg = TINT[night ? "night" : (kind ?? role)];
   const title = kind ? t(`pw.kind.${kind}`) : t(`pw.role.${code === "XX" ? "start_pan" : role}`);
   const art = kind ? ART[kind] : SPECIAL[role];
   const extra = night

@@ -8,7 +8,19 @@ import { addStrings, t } from "../i18n.js";
 import { fill, h } from "../ui.js";
 import { lastTurnOf, legalMatching } from "./common.js";
 import {
-  BUTTER_POINTS, CIDER_POINTS, cardLabel, cardTitle, KINDS, kindOf, mushroomFace, POINTS, roleOf, STICKS,
+  BUTTER_POINTS,
+  CIDER_POINTS,
+  cardLabel,
+  cardTitle,
+  DECAY_SIZE,
+  KINDS,
+  kindOf,
+  mushroomCount,
+  mushroomFace,
+  NIGHT_MUSHROOMS,
+  POINTS,
+  roleOf,
+  STICKS,
 } from "./pilzwanderung.faces.js";
 import strings from "./pilzwanderung.strings.js";
 
@@ -21,7 +33,8 @@ const MOBILE = "(max-width: 700px), (max-height: 480px)";
 // summary on phones (also after turning the phone or resizing the window), open elsewhere.
 const mobile = window.matchMedia(MOBILE);
 mobile.addEventListener("change", () => {
-  for (const details of document.querySelectorAll(".pw-display[data-auto]")) details.open = !mobile.matches;
+  for (const details of document.querySelectorAll(".pw-display[data-auto]"))
+    details.open = !mobile.matches;
 });
 
 function seats(view) {
@@ -84,9 +97,15 @@ function markMove(marks, { seat, action, took }, view, ctx) {
     side.stats.add("score");
   } else if (action.type === "sell") {
     side.stats.add("sticks");
-    marks.discard.push({ tag: t("pw.tag.sold", { name }), put: (top) => kindOf(top) === action.rank });
+    marks.discard.push({
+      tag: t("pw.tag.sold", { name }),
+      put: (top) => kindOf(top) === action.rank,
+    });
   } else if (action.type === "discard") {
-    marks.discard.push({ tag: t("pw.tag.discarded", { name }), put: (top) => action.cards.includes(top) });
+    marks.discard.push({
+      tag: t("pw.tag.discarded", { name }),
+      put: (top) => action.cards.includes(top),
+    });
   }
 }
 
@@ -116,11 +135,19 @@ function pwCard(view, code, opts = {}) {
 function legendTag(code) {
   const kind = kindOf(code);
   if (kind !== null) {
-    return h("span", { class: ["pw-tag", roleOf(code) === "night" && "is-night"], "aria-hidden": "true" },
-      h("span", { class: "pw-tag-pts" }, String(POINTS[kind])), h("span", { class: "pw-tag-stk" }, String(STICKS[kind])));
+    return h(
+      "span",
+      { class: ["pw-tag", roleOf(code) === "night" && "is-night"], "aria-hidden": "true" },
+      h("span", { class: "pw-tag-pts" }, String(POINTS[kind])),
+      h("span", { class: "pw-tag-stk" }, String(STICKS[kind])),
+    );
   }
   const role = code === "XX" ? "start_pan" : roleOf(code);
-  return h("span", { class: ["pw-tag", "pw-tag-role", `is-${roleOf(code)}`], "aria-hidden": "true" }, t(`pw.role.${role}`));
+  return h(
+    "span",
+    { class: ["pw-tag", "pw-tag-role", `is-${roleOf(code)}`], "aria-hidden": "true" },
+    t(`pw.role.${role}`),
+  );
 }
 
 function stickIcon() {
@@ -141,91 +168,190 @@ function forestZone(state, ctx, marks) {
   const slots = view.forest.map(({ position, card: code, cost }) => {
     const legal = active ? legalMatching(state, { type: "take", position })[0] : null;
     const affordable = sticks === null || cost <= sticks;
-    const tag = h("span", {
-      class: ["pw-cost", cost === 0 && "is-free", affordable ? "is-affordable" : "is-too-far"],
-      title: affordable ? costLabel(cost) : t("pw.cannot_afford", { n: sticks }),
-    }, cost === 0 ? t("pw.free") : [stickIcon(), String(cost)]);
+    const tag = h(
+      "span",
+      {
+        class: ["pw-cost", cost === 0 && "is-free", affordable ? "is-affordable" : "is-too-far"],
+        title: affordable ? costLabel(cost) : t("pw.cannot_afford", { n: sticks }),
+      },
+      cost === 0 ? t("pw.free") : [stickIcon(), String(cost)],
+    );
     const face = legal
       ? pwCard(view, code, {
-        button: true, disabled: ctx.pending, classes: ["is-takeable"],
-        label: t("pw.take_position", { card: cardTitle(code), n: position, cost: costLabel(cost) }),
-        data: { key: `take-${position}`, testid: `take-${position}`, needed: "take" },
-      })
+          button: true,
+          disabled: ctx.pending,
+          classes: ["is-takeable"],
+          label: t("pw.take_position", {
+            card: cardTitle(code),
+            n: position,
+            cost: costLabel(cost),
+          }),
+          data: { key: `take-${position}`, testid: `take-${position}`, needed: "take" },
+        })
       : pwCard(view, code, { data: { testid: `forest-${position}` } });
     if (legal) face.addEventListener("click", () => ctx.act(legal));
-    return h("li", { class: ["pw-slot", position <= 2 && "is-feet", !affordable && "is-too-far"], "aria-label": t("pw.position", { n: position }) },
-      face, tag);
+    return h(
+      "li",
+      {
+        class: ["pw-slot", cost === 0 && "is-feet", !affordable && "is-too-far"],
+        "aria-label": t("pw.position", { n: position }),
+      },
+      face,
+      tag,
+    );
   });
-  return h("section", { class: ["pw-forest-zone", active && "is-active"], "aria-label": t("pw.forest") },
+  return h(
+    "section",
+    { class: ["pw-forest-zone", active && "is-active"], "aria-label": t("pw.forest") },
     decayPile(state, ctx, marks),
-    h("div", { class: "pw-forest-wrap" },
-      h("h2", { class: "zone-label" }, t("pw.forest"), " ", h("span", { class: "pw-note" }, t("pw.forest_note"))),
-      h("ol", { class: "pw-forest", "data-testid": "forest" }, slots)),
-    piles(view, marks));
+    h(
+      "div",
+      { class: "pw-forest-wrap" },
+      h(
+        "h2",
+        { class: "zone-label" },
+        t("pw.forest"),
+        " ",
+        h("span", { class: "pw-note" }, t("pw.forest_note")),
+      ),
+      h("ol", { class: "pw-forest", "data-testid": "forest" }, slots),
+    ),
+    piles(view, marks),
+  );
 }
 
 function decayPile(state, ctx, marks) {
   const view = state.view;
-  const legal = myTurn(state, ctx) && view.phase === "turn" ? legalMatching(state, { type: "take_decay" })[0] : null;
+  const legal =
+    myTurn(state, ctx) && view.phase === "turn"
+      ? legalMatching(state, { type: "take_decay" })[0]
+      : null;
   const cards = view.decay.length
     ? view.decay.map((code) => pwCard(view, code))
     : [h("div", { class: "card-slot pw-empty" }, t("pw.decay_empty"))];
-  const fan = h("div", { class: "pw-decay-cards", "data-testid": "decay" }, cards,
-    marks.decay ? h("span", { class: "moved-tag" }, marks.decay) : null);
-  const body = legal ? h("button", {
-    type: "button", class: "pw-decay-btn", disabled: ctx.pending, "aria-label": t("pw.take_decay"),
-    data: { key: "take-decay", testid: "take-decay", needed: "take" }, onclick: () => ctx.act(legal),
-  }, fan, h("span", { class: "pw-take-cue", "aria-hidden": "true" }, t("pw.take_decay_short"))) : fan;
-  return h("div", { class: ["pw-decay", legal && "is-takeable"] },
-    h("h2", { class: "zone-label" }, h("span", { class: "pw-long" }, t("pw.decay")), h("span", { class: "pw-short" }, t("pw.decay_short")), ` ${view.decay.length}/4`), body);
+  const fan = h(
+    "div",
+    { class: "pw-decay-cards", "data-testid": "decay" },
+    cards,
+    marks.decay ? h("span", { class: "moved-tag" }, marks.decay) : null,
+  );
+  const body = legal
+    ? h(
+        "button",
+        {
+          type: "button",
+          class: "pw-decay-btn",
+          disabled: ctx.pending,
+          "aria-label": t("pw.take_decay"),
+          data: { key: "take-decay", testid: "take-decay", needed: "take" },
+          onclick: () => ctx.act(legal),
+        },
+        fan,
+        h("span", { class: "pw-take-cue", "aria-hidden": "true" }, t("pw.take_decay_short")),
+      )
+    : fan;
+  return h(
+    "div",
+    { class: ["pw-decay", legal && "is-takeable"] },
+    h(
+      "h2",
+      { class: "zone-label" },
+      h("span", { class: "pw-long" }, t("pw.decay")),
+      h("span", { class: "pw-short" }, t("pw.decay_short")),
+      ` ${view.decay.length}/${DECAY_SIZE}`,
+    ),
+    body,
+  );
 }
 
 function piles(view, marks) {
   const top = view.discard.top;
   const put = top ? marks.discard.findLast((mark) => mark.put(top)) : null;
-  return h("div", { class: "pw-piles" },
-    h("div", { class: "pw-pile", title: t("pw.draw_pile") },
-      h("div", { class: ["pile", view.draw_pile > 1 && "pile-stack"] },
-        view.draw_pile ? card(null, { faceDown: true, label: t("pw.draw_pile") }) : h("div", { class: "card-slot" }, "0"),
-        h("span", { class: "count-badge", "data-testid": "draw-count" }, String(view.draw_pile))),
-      h("span", { class: "pw-pile-label" }, t("pw.draw_pile"))),
-    h("div", { class: "pw-pile pw-pile-night", title: t("pw.night_deck") },
-      h("div", { class: "pile" },
-        view.night_deck ? card(null, { faceDown: true, label: t("pw.night_deck"), classes: ["pw-night-back"] }) : h("div", { class: "card-slot" }, "0"),
-        h("span", { class: "count-badge", "data-testid": "night-count" }, String(view.night_deck))),
-      h("span", { class: "pw-pile-label" }, t("pw.night_deck"))),
-    h("div", { class: "pw-pile", title: t("pw.discard_pile") },
-      h("div", { class: ["pile", put && "just-moved"], "data-testid": "discard-pile" },
+  return h(
+    "div",
+    { class: "pw-piles" },
+    h(
+      "div",
+      { class: "pw-pile", title: t("pw.draw_pile") },
+      h(
+        "div",
+        { class: ["pile", view.draw_pile > 1 && "pile-stack"] },
+        view.draw_pile
+          ? card(null, { faceDown: true, label: t("pw.draw_pile") })
+          : h("div", { class: "card-slot" }, "0"),
+        h("span", { class: "count-badge", "data-testid": "draw-count" }, String(view.draw_pile)),
+      ),
+      h("span", { class: "pw-pile-label" }, t("pw.draw_pile")),
+    ),
+    h(
+      "div",
+      { class: "pw-pile pw-pile-night", title: t("pw.night_deck") },
+      h(
+        "div",
+        { class: "pile" },
+        view.night_deck
+          ? card(null, { faceDown: true, label: t("pw.night_deck"), classes: ["pw-night-back"] })
+          : h("div", { class: "card-slot" }, "0"),
+        h("span", { class: "count-badge", "data-testid": "night-count" }, String(view.night_deck)),
+      ),
+      h("span", { class: "pw-pile-label" }, t("pw.night_deck")),
+    ),
+    h(
+      "div",
+      { class: "pw-pile", title: t("pw.discard_pile") },
+      h(
+        "div",
+        { class: ["pile", put && "just-moved"], "data-testid": "discard-pile" },
         top ? pwCard(view, top, { plain: true }) : h("div", { class: "card-slot" }, "0"),
         view.discard.size ? h("span", { class: "count-badge" }, String(view.discard.size)) : null,
-        put ? h("span", { class: "moved-tag" }, put.tag) : null),
-      h("span", { class: "pw-pile-label" }, t("pw.discard_pile"))));
+        put ? h("span", { class: "moved-tag" }, put.tag) : null,
+      ),
+      h("span", { class: "pw-pile-label" }, t("pw.discard_pile")),
+    ),
+  );
 }
 
 /* A display: sticks, hand size, empty pans, dishes, baskets, poison, night cards. */
 
 function dishElement(view, dish, classes) {
-  const extras = [dish.butter ? t("pw.butter_n", { n: dish.butter }) : null, dish.cider ? t("pw.cider_n", { n: dish.cider }) : null].filter(Boolean);
+  const extras = [
+    dish.butter ? t("pw.butter_n", { n: dish.butter }) : null,
+    dish.cider ? t("pw.cider_n", { n: dish.cider }) : null,
+  ].filter(Boolean);
   const label = `${t("pw.dish", { n: dish.mushrooms, name: t(`pw.kind.${dish.rank}`), score: dish.score })}${extras.length ? ` (${extras.join(", ")})` : ""}`;
   const shown = dish.cards.filter((code) => kindOf(code) !== null);
   const sides = dish.cards.filter((code) => kindOf(code) === null);
-  return h("li", { class: ["pw-dish", ...classes], title: label, "aria-label": label, "data-testid": "dish" },
-    h("div", { class: "pw-dish-cards" },
+  return h(
+    "li",
+    { class: ["pw-dish", ...classes], title: label, "aria-label": label, "data-testid": "dish" },
+    h(
+      "div",
+      { class: "pw-dish-cards" },
       pwCard(view, shown[0], { plain: true }),
-      sides.map((code) => pwCard(view, code, { plain: true, classes: ["pw-dish-side"] }))),
+      sides.map((code) => pwCard(view, code, { plain: true, classes: ["pw-dish-side"] })),
+    ),
     h("span", { class: "pw-dish-count" }, `${dish.mushrooms}×`),
-    h("span", { class: "pw-dish-score" }, String(dish.score)));
+    h("span", { class: "pw-dish-score" }, String(dish.score)),
+  );
 }
 
 /** How long a poison mushroom lasts: to the end of this turn, or of its owner's next turn. */
 function poisonLasts(state, seat, turns, mine, ctx) {
   const limit = state.view.displays[seat].hand_limit;
   if (turns === 1 && state.view.to_move === seat) return t("pw.poison_turn", { limit });
-  return mine ? t("pw.poison_next_yours", { limit }) : t("pw.poison_next_of", { name: ctx.name(seat), limit });
+  return mine
+    ? t("pw.poison_next_yours", { limit })
+    : t("pw.poison_next_of", { name: ctx.name(seat), limit });
 }
 
 function stat(label, value, testid, needed = null, moved = false) {
-  return h("span", { class: ["pw-stat", moved && "just-moved"], "data-testid": testid, "data-needed": needed }, h("span", { class: "pw-stat-label" }, label), " ", h("strong", {}, value));
+  return h(
+    "span",
+    { class: ["pw-stat", moved && "just-moved"], "data-testid": testid, "data-needed": needed },
+    h("span", { class: "pw-stat-label" }, label),
+    " ",
+    h("strong", {}, value),
+  );
 }
 
 function displayOf(state, ctx, seat, position, marks) {
@@ -235,43 +361,156 @@ function displayOf(state, ctx, seat, position, marks) {
   const mine = isSeated(view, ctx) && seat === view.seat;
   const name = mine ? t("pw.your_display") : t("pw.display_of", { name: ctx.name(seat) });
   const poisoned = shown.poison.length > 0;
-  const hand = h("span", { class: ["pw-stat", "pw-hand-stat", poisoned && "is-poisoned", fresh.stats.has("hand") && "just-moved"], "data-testid": `hand-count-${position}` },
-    h("span", { class: "pw-stat-label" }, t("pw.hand")), " ", h("strong", {}, `${shown.hand_count}/${shown.hand_limit}`));
-  const nights = view.night_cards === "open"
-    ? (shown.night ?? []).map((code) => pwCard(view, code, { plain: false }))
-    : Array.from({ length: shown.night_count }, () => card(null, { faceDown: true, classes: ["pw-night-back"], label: t("pw.night_cards") }));
+  const hand = h(
+    "span",
+    {
+      class: [
+        "pw-stat",
+        "pw-hand-stat",
+        poisoned && "is-poisoned",
+        fresh.stats.has("hand") && "just-moved",
+      ],
+      "data-testid": `hand-count-${position}`,
+    },
+    h("span", { class: "pw-stat-label" }, t("pw.hand")),
+    " ",
+    h("strong", {}, `${shown.hand_count}/${shown.hand_limit}`),
+  );
+  const nights =
+    view.night_cards === "open"
+      ? (shown.night ?? []).map((code) => pwCard(view, code, { plain: false }))
+      : Array.from({ length: shown.night_count }, () =>
+          card(null, { faceDown: true, classes: ["pw-night-back"], label: t("pw.night_cards") }),
+        );
   const groups = [
-    h("div", { class: "pw-area pw-area-pans" }, h("span", { class: "pw-area-label" }, t("pw.pans")),
-      shown.pans.length ? h("div", { class: "pw-mini-row", "data-testid": `pans-${position}` }, shown.pans.map((code, i) => pwCard(view, code, { plain: true, classes: arrived(i, shown.pans.length, fresh.pans) })))
-        : h("span", { class: "pw-none" }, "–")),
-    h("div", { class: "pw-area pw-area-dishes" }, h("span", { class: "pw-area-label" }, t("pw.dishes")),
-      shown.dishes.length ? h("ul", { class: "pw-dishes", "data-testid": `dishes-${position}` }, shown.dishes.map((dish, i) => dishElement(view, dish, arrived(i, shown.dishes.length, fresh.dishes))))
-        : h("span", { class: "pw-none" }, "–")),
-    shown.baskets.length ? h("div", { class: "pw-area" }, h("span", { class: "pw-area-label" }, t("pw.baskets")),
-      h("div", { class: "pw-mini-row" }, shown.baskets.map((code, i) => pwCard(view, code, { plain: true, classes: arrived(i, shown.baskets.length, fresh.baskets) })))) : null,
-    poisoned ? h("div", { class: "pw-area pw-area-poison", "data-testid": `poison-${position}` }, h("span", { class: "pw-area-label" }, t("pw.poison")),
-      h("div", { class: "pw-mini-row" }, shown.poison.map(({ card: code, turns }, i) => h("div", { class: "pw-poison" },
-        pwCard(view, code, { plain: true, classes: arrived(i, shown.poison.length, fresh.poison) }),
-        h("span", { class: "pw-poison-turns" }, poisonLasts(state, seat, turns, mine, ctx))))))
+    h(
+      "div",
+      { class: "pw-area pw-area-pans" },
+      h("span", { class: "pw-area-label" }, t("pw.pans")),
+      shown.pans.length
+        ? h(
+            "div",
+            { class: "pw-mini-row", "data-testid": `pans-${position}` },
+            shown.pans.map((code, i) =>
+              pwCard(view, code, {
+                plain: true,
+                classes: arrived(i, shown.pans.length, fresh.pans),
+              }),
+            ),
+          )
+        : h("span", { class: "pw-none" }, "–"),
+    ),
+    h(
+      "div",
+      { class: "pw-area pw-area-dishes" },
+      h("span", { class: "pw-area-label" }, t("pw.dishes")),
+      shown.dishes.length
+        ? h(
+            "ul",
+            { class: "pw-dishes", "data-testid": `dishes-${position}` },
+            shown.dishes.map((dish, i) =>
+              dishElement(view, dish, arrived(i, shown.dishes.length, fresh.dishes)),
+            ),
+          )
+        : h("span", { class: "pw-none" }, "–"),
+    ),
+    shown.baskets.length
+      ? h(
+          "div",
+          { class: "pw-area" },
+          h("span", { class: "pw-area-label" }, t("pw.baskets")),
+          h(
+            "div",
+            { class: "pw-mini-row" },
+            shown.baskets.map((code, i) =>
+              pwCard(view, code, {
+                plain: true,
+                classes: arrived(i, shown.baskets.length, fresh.baskets),
+              }),
+            ),
+          ),
+        )
+      : null,
+    poisoned
+      ? h(
+          "div",
+          { class: "pw-area pw-area-poison", "data-testid": `poison-${position}` },
+          h("span", { class: "pw-area-label" }, t("pw.poison")),
+          h(
+            "div",
+            { class: "pw-mini-row" },
+            shown.poison.map(({ card: code, turns }, i) =>
+              h(
+                "div",
+                { class: "pw-poison" },
+                pwCard(view, code, {
+                  plain: true,
+                  classes: arrived(i, shown.poison.length, fresh.poison),
+                }),
+                h("span", { class: "pw-poison-turns" }, poisonLasts(state, seat, turns, mine, ctx)),
+              ),
+            ),
+          ),
+        )
       : null,
     // Your own night cards, and every night card in the replay, are shown with the hand they count in.
-    (mine || view.hands) ? null : nights.length ? h("div", { class: "pw-area pw-area-night" }, h("span", { class: "pw-area-label" }, t("pw.night_cards")),
-      h("div", { class: "pw-mini-row", "data-testid": `night-${position}` }, nights)) : null,
+    mine || view.hands
+      ? null
+      : nights.length
+        ? h(
+            "div",
+            { class: "pw-area pw-area-night" },
+            h("span", { class: "pw-area-label" }, t("pw.night_cards")),
+            h("div", { class: "pw-mini-row", "data-testid": `night-${position}` }, nights),
+          )
+        : null,
   ];
-  const summary = h("summary", { class: "pw-display-head" },
+  const summary = h(
+    "summary",
+    { class: "pw-display-head" },
     h("span", { class: "pw-display-name" }, name),
-    h("span", { class: "pw-stats" },
-      stat(t("pw.score"), String(shown.score), `score-${position}`, mine ? "score" : null, fresh.stats.has("score")),
-      h("span", { class: ["pw-stat", fresh.stats.has("sticks") && "just-moved"], "data-testid": `sticks-${position}`, title: t("pw.sticks") }, stickIcon(), h("strong", {}, String(shown.sticks))),
-      hand));
+    h(
+      "span",
+      { class: "pw-stats" },
+      stat(
+        t("pw.score"),
+        String(shown.score),
+        `score-${position}`,
+        mine ? "score" : null,
+        fresh.stats.has("score"),
+      ),
+      h(
+        "span",
+        {
+          class: ["pw-stat", fresh.stats.has("sticks") && "just-moved"],
+          "data-testid": `sticks-${position}`,
+          title: t("pw.sticks"),
+        },
+        stickIcon(),
+        h("strong", {}, String(shown.sticks)),
+      ),
+      hand,
+    ),
+  );
   ctx.ui.open = ctx.ui.open ?? {};
   const chosen = ctx.ui.open[position];
   const open = chosen ?? !mobile.matches;
   const inside = fresh.pans + fresh.dishes + fresh.baskets + fresh.poison > 0;
-  const details = h("details", {
-    class: ["pw-display", `pw-display-${position}`, inside && "holds-moved"], open, "data-testid": `display-${position}`, "data-auto": chosen === undefined ? "" : null,
-  }, summary, h("div", { class: "pw-display-body" }, groups));
-  summary.addEventListener("click", () => { ctx.ui.open[position] = !details.open; delete details.dataset.auto; });
+  const details = h(
+    "details",
+    {
+      class: ["pw-display", `pw-display-${position}`, inside && "holds-moved"],
+      open,
+      "data-testid": `display-${position}`,
+      "data-auto": chosen === undefined ? "" : null,
+    },
+    summary,
+    h("div", { class: "pw-display-body" }, groups),
+  );
+  summary.addEventListener("click", () => {
+    ctx.ui.open[position] = !details.open;
+    delete details.dataset.auto;
+  });
   return details;
 }
 
@@ -280,13 +519,15 @@ function displayOf(state, ctx, seat, position, marks) {
 /** The cards that count as your hand: the hand, plus the night cards lying open in the display. */
 function handCards(view, seat) {
   if (view.hands) return view.hands[seat];
-  const open = view.night_cards === "open" ? view.displays[seat].night ?? [] : [];
+  const open = view.night_cards === "open" ? (view.displays[seat].night ?? []) : [];
   return [...(view.hand ?? []), ...open];
 }
 
 function groupKey(code) {
   const kind = kindOf(code);
-  return kind !== null ? `k${String(kind).padStart(2, "0")}` : `z${GROUP_ORDER[roleOf(code)] ?? 9}${roleOf(code)}`;
+  return kind !== null
+    ? `k${String(kind).padStart(2, "0")}`
+    : `z${GROUP_ORDER[roleOf(code)] ?? 9}${roleOf(code)}`;
 }
 
 function grouped(cards) {
@@ -296,13 +537,18 @@ function grouped(cards) {
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push({ code, index });
   });
-  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, items]) => ({
-    key, items: items.sort((a, b) => Number(roleOf(a.code) === "night") - Number(roleOf(b.code) === "night")),
-  }));
+  return [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, items]) => ({
+      key,
+      items: items.sort(
+        (a, b) => Number(roleOf(a.code) === "night") - Number(roleOf(b.code) === "night"),
+      ),
+    }));
 }
 
 function groupCount(items) {
-  return items.reduce((sum, { code }) => sum + (roleOf(code) === "night" ? 2 : 1), 0);
+  return items.reduce((sum, { code }) => sum + (roleOf(code) === "night" ? NIGHT_MUSHROOMS : 1), 0);
 }
 
 function handGroups(state, ctx, cards, { choosing = false, turn = false } = {}) {
@@ -311,54 +557,131 @@ function handGroups(state, ctx, cards, { choosing = false, turn = false } = {}) 
   // On your turn a kind you can cook or sell opens its dialog with that kind chosen.
   const dialogFor = (kind) => {
     if (!turn || kind === null) return null;
-    const type = ["cook", "sell"].find((candidate) => legalMatching(state, { type: candidate, rank: kind }).length);
-    return type ? () => { ctx.ui.dialog = { type, choice: { rank: kind } }; ctx.rerender(); } : null;
+    const type = ["cook", "sell"].find(
+      (candidate) => legalMatching(state, { type: candidate, rank: kind }).length,
+    );
+    return type
+      ? () => {
+          ctx.ui.dialog = { type, choice: { rank: kind } };
+          ctx.rerender();
+        }
+      : null;
   };
-  return h("div", { class: ["pw-groups", choosing && "is-choosing"], role: "group", "aria-label": t("pw.your_hand") },
+  return h(
+    "div",
+    {
+      class: ["pw-groups", choosing && "is-choosing"],
+      role: "group",
+      "aria-label": t("pw.your_hand"),
+    },
     grouped(cards).map(({ key, items }) => {
       const first = items[0].code;
       const kind = kindOf(first);
-      const caption = kind !== null ? `${groupCount(items)}× ${t(`pw.kind.${kind}`)}` : `${items.length}× ${cardTitle(first)}`;
+      const caption =
+        kind !== null
+          ? `${groupCount(items)}× ${t(`pw.kind.${kind}`)}`
+          : `${items.length}× ${cardTitle(first)}`;
       const open = dialogFor(kind);
-      return h(open ? "button" : "div", {
-        class: ["pw-group", items.length > 1 && "is-stacked", open && "is-usable"], "data-testid": `group-${key}`, title: caption,
-        type: open ? "button" : null, onclick: open, disabled: open ? ctx.pending : null, data: open ? { key: `group-${key}` } : null,
-      },
-        h("div", { class: "pw-group-cards", style: `--n: ${items.length}` }, items.map(({ code, index }) => choosing
-          ? pwCard(view, code, {
-            button: true, selected: chosen.has(index), disabled: ctx.pending,
-            data: { key: `hand-${index}-${code}`, testid: `hand-${code}`, index: String(index) },
-            classes: [roleOf(code) === "night" && "is-night"].filter(Boolean),
-          })
-          : pwCard(view, code, { data: { testid: `hand-${code}` }, classes: [roleOf(code) === "night" && "is-night"].filter(Boolean) }))),
-        h("span", { class: "pw-group-caption" }, caption));
-    }));
+      return h(
+        open ? "button" : "div",
+        {
+          class: ["pw-group", items.length > 1 && "is-stacked", open && "is-usable"],
+          "data-testid": `group-${key}`,
+          title: caption,
+          type: open ? "button" : null,
+          onclick: open,
+          disabled: open ? ctx.pending : null,
+          data: open ? { key: `group-${key}` } : null,
+        },
+        h(
+          "div",
+          { class: "pw-group-cards", style: `--n: ${items.length}` },
+          items.map(({ code, index }) =>
+            choosing
+              ? pwCard(view, code, {
+                  button: true,
+                  selected: chosen.has(index),
+                  disabled: ctx.pending,
+                  data: {
+                    key: `hand-${index}-${code}`,
+                    testid: `hand-${code}`,
+                    index: String(index),
+                  },
+                  classes: [roleOf(code) === "night" && "is-night"].filter(Boolean),
+                })
+              : pwCard(view, code, {
+                  data: { testid: `hand-${code}` },
+                  classes: [roleOf(code) === "night" && "is-night"].filter(Boolean),
+                }),
+          ),
+        ),
+        h("span", { class: "pw-group-caption" }, caption),
+      );
+    }),
+  );
 }
 
 function meter(shown) {
   const full = Math.min(1, shown.hand_count / Math.max(1, shown.hand_limit));
   const over = shown.hand_count > shown.hand_limit;
-  return h("div", {
-    class: ["pw-meter", shown.poison.length && "is-poisoned", over && "is-over", shown.hand_count >= shown.hand_limit && "is-full"],
-    role: "meter", "aria-valuemin": "0", "aria-valuemax": String(shown.hand_limit), "aria-valuenow": String(shown.hand_count),
-    "aria-label": t("pw.hand_meter_label", { n: shown.hand_count, limit: shown.hand_limit }), "data-testid": "hand-meter",
-  },
-  h("span", { class: "pw-meter-bar" }, h("span", { class: "pw-meter-fill", style: `width: ${Math.round(full * 100)}%` })),
-  h("span", { class: "pw-meter-text" }, t("pw.hand_meter", { n: shown.hand_count, limit: shown.hand_limit })),
-  shown.poison.length ? h("span", { class: "pw-meter-poison" }, t("pw.poisoned_limit", { limit: shown.hand_limit })) : null);
+  return h(
+    "div",
+    {
+      class: [
+        "pw-meter",
+        shown.poison.length && "is-poisoned",
+        over && "is-over",
+        shown.hand_count >= shown.hand_limit && "is-full",
+      ],
+      role: "meter",
+      "aria-valuemin": "0",
+      "aria-valuemax": String(shown.hand_limit),
+      "aria-valuenow": String(shown.hand_count),
+      "aria-label": t("pw.hand_meter_label", { n: shown.hand_count, limit: shown.hand_limit }),
+      "data-testid": "hand-meter",
+    },
+    h(
+      "span",
+      { class: "pw-meter-bar" },
+      h("span", { class: "pw-meter-fill", style: `width: ${Math.round(full * 100)}%` }),
+    ),
+    h(
+      "span",
+      { class: "pw-meter-text" },
+      t("pw.hand_meter", { n: shown.hand_count, limit: shown.hand_limit }),
+    ),
+    shown.poison.length
+      ? h("span", { class: "pw-meter-poison" }, t("pw.poisoned_limit", { limit: shown.hand_limit }))
+      : null,
+  );
 }
 
 function actionBar(state, ctx) {
   const has = (type) => legalMatching(state, { type }).length > 0;
-  const open = (type) => () => { ctx.ui.dialog = { type, choice: {} }; ctx.rerender(); };
+  const open = (type) => () => {
+    ctx.ui.dialog = { type, choice: {} };
+    ctx.rerender();
+  };
   const pan = legalMatching(state, { type: "place_pan" })[0];
-  const button = (key, label, enabled, onclick, style = "") => h("button", {
-    type: "button", class: ["btn", style], disabled: ctx.pending || !enabled, data: { key, testid: key, needed: "action" }, onclick,
-  }, label);
-  return h("div", { class: "pw-actions" },
+  const button = (key, label, enabled, onclick, style = "") =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: ["btn", style],
+        disabled: ctx.pending || !enabled,
+        data: { key, testid: key, needed: "action" },
+        onclick,
+      },
+      label,
+    );
+  return h(
+    "div",
+    { class: "pw-actions" },
     button("open-cook", t("pw.cook"), has("cook"), open("cook"), "btn-turn"),
     button("open-sell", t("pw.sell"), has("sell"), open("sell"), "btn-turn"),
-    button("place-pan", t("pw.place_pan"), Boolean(pan), () => ctx.act(pan)));
+    button("place-pan", t("pw.place_pan"), Boolean(pan), () => ctx.act(pan)),
+  );
 }
 
 /** The key of a text about n cards: its "_one" form for a single card. */
@@ -371,19 +694,43 @@ function discardBar(state, ctx, cards) {
   const need = view.must_discard;
   const chosen = ctx.ui.discard ?? new Set();
   const picked = [...chosen].map((index) => cards[index]).sort();
-  const match = legalMatching(state, { type: "discard" }).find((action) => [...action.cards].sort().join(" ") === picked.join(" "));
-  return h("div", { class: "pw-actions pw-discard-bar", role: "group", "aria-label": t("pw.discard_title", { n: need }) },
-    h("span", { class: "pw-chosen", "data-testid": "discard-chosen", "data-needed": "discard" }, t("pw.discard_chosen", { n: chosen.size, of: need })),
-    h("button", {
-      type: "button", class: "btn btn-turn", disabled: ctx.pending || !match, data: { key: "discard", testid: "discard", needed: "discard" },
-      onclick: () => { ctx.ui.discard = new Set(); ctx.act(match); },
-    }, t(counted("pw.discard_button", need), { n: need })));
+  const match = legalMatching(state, { type: "discard" }).find(
+    (action) => [...action.cards].sort().join(" ") === picked.join(" "),
+  );
+  return h(
+    "div",
+    {
+      class: "pw-actions pw-discard-bar",
+      role: "group",
+      "aria-label": t("pw.discard_title", { n: need }),
+    },
+    h(
+      "span",
+      { class: "pw-chosen", "data-testid": "discard-chosen", "data-needed": "discard" },
+      t("pw.discard_chosen", { n: chosen.size, of: need }),
+    ),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-turn",
+        disabled: ctx.pending || !match,
+        data: { key: "discard", testid: "discard", needed: "discard" },
+        onclick: () => {
+          ctx.ui.discard = new Set();
+          ctx.act(match);
+        },
+      },
+      t(counted("pw.discard_button", need), { n: need }),
+    ),
+  );
 }
 
 function handZone(state, ctx) {
   const view = state.view;
   if (view.hands) return revealedHands(state, ctx);
-  if (!isSeated(view, ctx) || !view.hand) return h("section", { class: "pw-hand-zone" }, h("p", { class: "muted" }, t("pw.watching")));
+  if (!isSeated(view, ctx) || !view.hand)
+    return h("section", { class: "pw-hand-zone" }, h("p", { class: "muted" }, t("pw.watching")));
   const seat = view.seat;
   const shown = view.displays[seat];
   const active = myTurn(state, ctx);
@@ -391,7 +738,9 @@ function handZone(state, ctx) {
   const discarding = active && view.phase === "discard";
   if (!discarding) ctx.ui.discard = new Set();
   const turn = active && view.phase === "turn";
-  const groups = cards.length ? handGroups(state, ctx, cards, { choosing: discarding, turn }) : h("p", { class: "pw-hint" }, t("pw.empty_hand"));
+  const groups = cards.length
+    ? handGroups(state, ctx, cards, { choosing: discarding, turn })
+    : h("p", { class: "pw-hint" }, t("pw.empty_hand"));
   if (cards.length) groups.dataset.needed = "hand";
   if (discarding) {
     groups.addEventListener("click", (event) => {
@@ -405,47 +754,115 @@ function handZone(state, ctx) {
       ctx.rerender();
     });
   }
-  return h("section", { class: ["pw-hand-zone", active && "is-active"], "aria-label": t("pw.your_hand"), "data-testid": "hand-zone" },
-    h("div", { class: "pw-hand-head" }, h("h2", { class: "zone-label" }, t("pw.your_hand")),
-      discarding ? h("span", { class: "pw-hint pw-hint-strong", "data-testid": "discard-hint" }, t(counted("pw.discard_hint", view.must_discard), { n: view.must_discard, limit: shown.hand_limit }))
-        : view.night_cards === "open" && shown.night_count ? h("span", { class: "pw-note pw-night-note" }, t("pw.night_in_hand", { mode: t("pw.night_mode.open") })) : null,
-      meter(shown)),
-    h("div", { class: "pw-hand-main" }, groups,
+  return h(
+    "section",
+    {
+      class: ["pw-hand-zone", active && "is-active"],
+      "aria-label": t("pw.your_hand"),
+      "data-testid": "hand-zone",
+    },
+    h(
+      "div",
+      { class: "pw-hand-head" },
+      h("h2", { class: "zone-label" }, t("pw.your_hand")),
+      discarding
+        ? h(
+            "span",
+            { class: "pw-hint pw-hint-strong", "data-testid": "discard-hint" },
+            t(counted("pw.discard_hint", view.must_discard), {
+              n: view.must_discard,
+              limit: shown.hand_limit,
+            }),
+          )
+        : view.night_cards === "open" && shown.night_count
+          ? h(
+              "span",
+              { class: "pw-note pw-night-note" },
+              t("pw.night_in_hand", { mode: t("pw.night_mode.open") }),
+            )
+          : null,
+      meter(shown),
+    ),
+    h(
+      "div",
+      { class: "pw-hand-main" },
+      groups,
       active && view.phase === "turn" ? actionBar(state, ctx) : null,
-      discarding ? discardBar(state, ctx, cards) : null),
-    !active && !state.result ? h("p", { class: "pw-hint" }, t("pw.waiting_for", { name: ctx.name(view.to_move ?? seats(view).top) })) : null);
+      discarding ? discardBar(state, ctx, cards) : null,
+    ),
+    !active && !state.result
+      ? h(
+          "p",
+          { class: "pw-hint" },
+          t("pw.waiting_for", { name: ctx.name(view.to_move ?? seats(view).top) }),
+        )
+      : null,
+  );
 }
 
 function revealedHands(state, ctx) {
   const view = state.view;
   const { top, bottom } = seats(view);
-  const row = (seat) => h("div", { class: "pw-revealed", "data-testid": `revealed-${seat}` },
-    h("h2", { class: "zone-label" }, t("pw.hand_of", { name: ctx.name(seat) }), " ",
-      h("span", { class: "pw-note" }, `${view.displays[seat].hand_count}/${view.displays[seat].hand_limit}`)),
-    view.hands[seat].length ? handGroups(state, ctx, view.hands[seat]) : h("p", { class: "pw-hint" }, "–"));
+  const row = (seat) =>
+    h(
+      "div",
+      { class: "pw-revealed", "data-testid": `revealed-${seat}` },
+      h(
+        "h2",
+        { class: "zone-label" },
+        t("pw.hand_of", { name: ctx.name(seat) }),
+        " ",
+        h(
+          "span",
+          { class: "pw-note" },
+          `${view.displays[seat].hand_count}/${view.displays[seat].hand_limit}`,
+        ),
+      ),
+      view.hands[seat].length
+        ? handGroups(state, ctx, view.hands[seat])
+        : h("p", { class: "pw-hint" }, "–"),
+    );
   return h("section", { class: "pw-hand-zone pw-hand-revealed" }, row(top), row(bottom));
 }
 
 /* The cook and sell dialogs: each field offers the values some legal action has, given the
    fields chosen before it; the button sends that very action. */
 
-const FIELDS = { cook: ["rank", "night", "day", "pan", "butter", "cider"], sell: ["rank", "night", "day"] };
+const FIELDS = {
+  cook: ["rank", "night", "day", "pan", "butter", "cider"],
+  sell: ["rank", "night", "day"],
+};
 
 /** What a field starts at: the kind worth most (cooking) or least (selling), the most cards,
     an empty pan of the display before one from the hand, the butter and cider worth most
     together (9 mushrooms: a butter and a cider, not two butters), then as much as allowed. */
-function preferred(field, values, candidates, type) {
+function preferred(view, field, values, candidates, type) {
   if (field === "pan") return values.includes("display") ? "display" : values[0];
   if (field === "butter") {
-    const extra = (action) => BUTTER_POINTS * action.butter + CIDER_POINTS * action.cider;
-    return candidates.reduce((best, action) => (extra(action) > extra(best) ? action : best)).butter;
+    const score = (action) => offerFor(view, action).score;
+    return candidates.reduce((best, action) => (score(action) > score(best) ? action : best))
+      .butter;
   }
   if (field === "rank") {
     if (type === "sell") return values[0];
-    const worth = (rank) => Math.max(...candidates.filter((a) => a.rank === rank).map((a) => (a.day + 2 * a.night) * POINTS[rank]));
+    const worth = (rank) =>
+      Math.max(
+        ...candidates
+          .filter((a) => a.rank === rank)
+          .map((a) => mushroomCount(a.day, a.night) * POINTS[rank]),
+      );
     return values.reduce((best, rank) => (worth(rank) > worth(best) ? rank : best), values[0]);
   }
   return Math.max(...values);
+}
+
+/** What the engine says a legal cook or sale gives (the dish's score, the sticks). */
+function offerFor(view, action) {
+  const fields = FIELDS[action.type].filter((field) => field !== "pan");
+  return view.offers.find(
+    (offer) =>
+      offer.type === action.type && fields.every((field) => offer[field] === action[field]),
+  );
 }
 
 function resolveChoice(state, dialog) {
@@ -457,7 +874,9 @@ function resolveChoice(state, dialog) {
     values.sort((a, b) => (typeof a === "number" ? a - b : String(a).localeCompare(String(b))));
     options[field] = values;
     const wanted = dialog.choice[field];
-    choice[field] = values.includes(wanted) ? wanted : preferred(field, values, candidates, dialog.type);
+    choice[field] = values.includes(wanted)
+      ? wanted
+      : preferred(state.view, field, values, candidates, dialog.type);
     candidates = candidates.filter((action) => action[field] === choice[field]);
   }
   return { options, choice, action: candidates[0] ?? null };
@@ -466,7 +885,7 @@ function resolveChoice(state, dialog) {
 function fieldLabel(field, value) {
   if (field === "rank") return t(`pw.kind.${value}`);
   if (field === "pan") return t(`pw.pan.${value}`);
-  if (field === "night") return value ? "1 (×2)" : t("pw.no_night");
+  if (field === "night") return value ? `1 (×${NIGHT_MUSHROOMS})` : t("pw.no_night");
   return String(value);
 }
 
@@ -481,34 +900,118 @@ function dialog(state, ctx) {
     ctx.ui.dialog = null;
     return null;
   }
-  const close = () => { ctx.ui.dialog = null; ctx.rerender(); };
-  const rows = FIELDS[open.type].filter((field) => field === "rank" || options[field].length > 1 || (field === "night" && options.night.includes(1)) || field === "day")
-    .map((field) => h("div", { class: "pw-field", role: "radiogroup", "aria-label": t(`pw.field.${field}`), "data-needed": "dialog" },
-      h("span", { class: "pw-field-label" }, t(`pw.field.${field}`)),
-      h("div", { class: "pw-chips" }, options[field].map((value) => h("button", {
-        type: "button", class: ["pw-chip", value === choice[field] && "is-on"], role: "radio",
-        "aria-checked": String(value === choice[field]), disabled: options[field].length === 1,
-        data: { key: `field-${field}-${value}`, testid: `field-${field}-${value}` },
-        onclick: () => { open.choice = { ...choice, [field]: value }; ctx.rerender(); },
-      }, field === "rank" ? [h("span", { class: "pw-chip-rank" }, String(value)), " ", fieldLabel(field, value)] : fieldLabel(field, value))))));
-  const mushrooms = action.day + 2 * action.night;
-  const preview = open.type === "cook"
-    ? t("pw.cook_preview", { mushrooms, score: mushrooms * POINTS[action.rank] + BUTTER_POINTS * action.butter + CIDER_POINTS * action.cider })
-    : t("pw.sell_preview", { mushrooms, sticks: mushrooms * STICKS[action.rank] });
-  const panel = h("div", {
-    class: "pw-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "pw-dialog-title", "data-testid": `dialog-${open.type}`,
-    onkeydown: (event) => { if (event.key === "Escape") close(); },
-  },
-  h("h2", { id: "pw-dialog-title" }, t(`pw.${open.type}_title`)),
-  rows,
-  h("p", { class: "pw-preview", "data-testid": "preview" }, preview),
-  h("div", { class: "pw-dialog-buttons" },
-    h("button", { type: "button", class: "btn", data: { key: "dialog-cancel", testid: "dialog-cancel" }, onclick: close }, t("pw.cancel")),
-    h("button", {
-      type: "button", class: "btn btn-turn", disabled: ctx.pending, data: { key: "dialog-confirm", testid: "dialog-confirm", needed: "dialog" },
-      onclick: () => { ctx.ui.dialog = null; ctx.act(action); },
-    }, t(`pw.confirm_${open.type}`))));
-  return h("div", { class: "pw-backdrop", onclick: (event) => { if (event.target === event.currentTarget) close(); } }, panel);
+  const close = () => {
+    ctx.ui.dialog = null;
+    ctx.rerender();
+  };
+  const rows = FIELDS[open.type]
+    .filter(
+      (field) =>
+        field === "rank" ||
+        options[field].length > 1 ||
+        (field === "night" && options.night.includes(1)) ||
+        field === "day",
+    )
+    .map((field) =>
+      h(
+        "div",
+        {
+          class: "pw-field",
+          role: "radiogroup",
+          "aria-label": t(`pw.field.${field}`),
+          "data-needed": "dialog",
+        },
+        h("span", { class: "pw-field-label" }, t(`pw.field.${field}`)),
+        h(
+          "div",
+          { class: "pw-chips" },
+          options[field].map((value) =>
+            h(
+              "button",
+              {
+                type: "button",
+                class: ["pw-chip", value === choice[field] && "is-on"],
+                role: "radio",
+                "aria-checked": String(value === choice[field]),
+                disabled: options[field].length === 1,
+                data: { key: `field-${field}-${value}`, testid: `field-${field}-${value}` },
+                onclick: () => {
+                  open.choice = { ...choice, [field]: value };
+                  ctx.rerender();
+                },
+              },
+              field === "rank"
+                ? [
+                    h("span", { class: "pw-chip-rank" }, String(value)),
+                    " ",
+                    fieldLabel(field, value),
+                  ]
+                : fieldLabel(field, value),
+            ),
+          ),
+        ),
+      ),
+    );
+  const mushrooms = mushroomCount(action.day, action.night);
+  const offer = offerFor(state.view, action);
+  const preview =
+    open.type === "cook"
+      ? t("pw.cook_preview", { mushrooms, score: offer.score })
+      : t("pw.sell_preview", { mushrooms, sticks: offer.sticks });
+  const panel = h(
+    "div",
+    {
+      class: "pw-dialog",
+      role: "dialog",
+      "aria-modal": "true",
+      "aria-labelledby": "pw-dialog-title",
+      "data-testid": `dialog-${open.type}`,
+      onkeydown: (event) => {
+        if (event.key === "Escape") close();
+      },
+    },
+    h("h2", { id: "pw-dialog-title" }, t(`pw.${open.type}_title`)),
+    rows,
+    h("p", { class: "pw-preview", "data-testid": "preview" }, preview),
+    h(
+      "div",
+      { class: "pw-dialog-buttons" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn",
+          data: { key: "dialog-cancel", testid: "dialog-cancel" },
+          onclick: close,
+        },
+        t("pw.cancel"),
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-turn",
+          disabled: ctx.pending,
+          data: { key: "dialog-confirm", testid: "dialog-confirm", needed: "dialog" },
+          onclick: () => {
+            ctx.ui.dialog = null;
+            ctx.act(action);
+          },
+        },
+        t(`pw.confirm_${open.type}`),
+      ),
+    ),
+  );
+  return h(
+    "div",
+    {
+      class: "pw-backdrop",
+      onclick: (event) => {
+        if (event.target === event.currentTarget) close();
+      },
+    },
+    panel,
+  );
 }
 
 /* Notes: skipped turns. */
@@ -516,22 +1019,71 @@ function dialog(state, ctx) {
 function skippedNote(state, ctx) {
   const skipped = state.view.skipped ?? [];
   if (!skipped.length || state.result) return null;
-  const text = new Set(skipped).size > 1 ? t("pw.skipped_both") : t("pw.skipped", { name: ctx.name(skipped[0]) });
+  const text =
+    new Set(skipped).size > 1
+      ? t("pw.skipped_both")
+      : t("pw.skipped", { name: ctx.name(skipped[0]) });
   return h("p", { class: "pw-skipped", "data-testid": "skipped", role: "status" }, text);
 }
 
-function legend(view) {
-  const rows = KINDS.map((kind) => h("tr", {},
-    h("td", {}, String(kind)), h("td", {}, t(`pw.kind.${kind}`)), h("td", { class: "num" }, String(POINTS[kind])), h("td", { class: "num" }, String(STICKS[kind]))));
-  const specials = [["QH QD", "butter"], ["KH KD", "cider"], ["QS QC", "basket"], ["KS KC", "poison"], ["A", "moon"], ["J JK", "pan"]];
-  return h("details", { class: "pw-legend", "data-testid": "legend" },
+function legend() {
+  const rows = KINDS.map((kind) =>
+    h(
+      "tr",
+      {},
+      h("td", {}, String(kind)),
+      h("td", {}, t(`pw.kind.${kind}`)),
+      h("td", { class: "num" }, String(POINTS[kind])),
+      h("td", { class: "num" }, String(STICKS[kind])),
+    ),
+  );
+  const specials = [
+    ["QH QD", "butter"],
+    ["KH KD", "cider"],
+    ["QS QC", "basket"],
+    ["KS KC", "poison"],
+    ["A", "moon"],
+    ["J JK", "pan"],
+  ];
+  return h(
+    "details",
+    { class: "pw-legend", "data-testid": "legend" },
     h("summary", {}, t("pw.legend")),
-    h("div", { class: "pw-legend-body" },
-      h("table", { class: "pw-legend-table" },
-        h("thead", {}, h("tr", {}, h("th", {}, t("pw.legend_rank")), h("th", {}, t("pw.legend_kind")), h("th", {}, t("pw.legend_points")), h("th", {}, t("pw.legend_sticks")))),
-        h("tbody", {}, rows)),
-      h("ul", { class: "pw-legend-roles" }, specials.map(([codes, role]) => h("li", {}, h("strong", {}, codes), ` ${t(`pw.role.${role}`)}: ${t(`pw.role.help.${role}`)}`)),
-        h("li", {}, t("pw.legend_night")))));
+    h(
+      "div",
+      { class: "pw-legend-body" },
+      h(
+        "table",
+        { class: "pw-legend-table" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", {}, t("pw.legend_rank")),
+            h("th", {}, t("pw.legend_kind")),
+            h("th", {}, t("pw.legend_points")),
+            h("th", {}, t("pw.legend_sticks")),
+          ),
+        ),
+        h("tbody", {}, rows),
+      ),
+      h(
+        "ul",
+        { class: "pw-legend-roles" },
+        specials.map(([codes, role]) =>
+          h(
+            "li",
+            {},
+            h("strong", {}, codes),
+            ` ${t(`pw.role.${role}`)}: ${t(`pw.role.help.${role}`)}`,
+          ),
+        ),
+        h("li", {}, t("pw.legend_night")),
+      ),
+    ),
+  );
 }
 
 /** A card in a move's words: its chip (rank and suit) and, unless `short`, its name on playing
@@ -553,15 +1105,31 @@ export function render(root, state, ctx) {
   if (ctx.ui) ctx.ui.faces = view.card_faces;
   const { top, bottom } = seats(view);
   const marks = marksFor(state, ctx);
-  fill(root, h("div", { class: ["pw-layout", `pw-faces-${view.card_faces}`, myTurn(state, ctx) && "is-my-turn"] },
-    displayOf(state, ctx, top, "top", marks),
-    forestZone(state, ctx, marks),
-    h("div", { class: "pw-bottom" },
-      handZone(state, ctx),
-      h("div", { class: "pw-side" }, displayOf(state, ctx, bottom, "bottom", marks), skippedNote(state, ctx), legend(view))),
-    dialog(state, ctx)));
+  fill(
+    root,
+    h(
+      "div",
+      { class: ["pw-layout", `pw-faces-${view.card_faces}`, myTurn(state, ctx) && "is-my-turn"] },
+      displayOf(state, ctx, top, "top", marks),
+      forestZone(state, ctx, marks),
+      h(
+        "div",
+        { class: "pw-bottom" },
+        handZone(state, ctx),
+        h(
+          "div",
+          { class: "pw-side" },
+          displayOf(state, ctx, bottom, "bottom", marks),
+          skippedNote(state, ctx),
+          legend(),
+        ),
+      ),
+      dialog(state, ctx),
+    ),
+  );
   const confirm = root.querySelector(".pw-dialog [data-testid='dialog-confirm']");
-  if (confirm && !root.querySelector(".pw-dialog").contains(document.activeElement)) confirm.focus({ preventScroll: true });
+  if (confirm && !root.querySelector(".pw-dialog").contains(document.activeElement))
+    confirm.focus({ preventScroll: true });
 }
 
 export function describe({ action, took }, ctx) {
@@ -571,25 +1139,42 @@ export function describe({ action, took }, ctx) {
       const [head, tail] = t("pw.did.take", { n: action.position }).split("{card}");
       return h("span", {}, head, named(took[0], ctx), tail ?? "");
     }
-    case "take_decay": return h("span", {}, t("pw.did.take_decay"), " ", namedList(took, ctx));
-    case "place_pan": return h("span", {}, t("pw.did.place_pan"));
+    case "take_decay":
+      return h("span", {}, t("pw.did.take_decay"), " ", namedList(took, ctx));
+    case "place_pan":
+      return h("span", {}, t("pw.did.place_pan"));
     case "sell": {
-      const n = action.day + 2 * action.night;
-      return h("span", {}, t("pw.did.sell", { n, name: name(action.rank), sticks: n * STICKS[action.rank] }));
+      const n = mushroomCount(action.day, action.night);
+      return h(
+        "span",
+        {},
+        t("pw.did.sell", { n, name: name(action.rank), sticks: n * STICKS[action.rank] }),
+      );
     }
     case "cook": {
-      const n = action.day + 2 * action.night;
-      const extras = [action.butter ? t("pw.butter_n", { n: action.butter }) : null, action.cider ? t("pw.cider_n", { n: action.cider }) : null].filter(Boolean);
-      return h("span", {}, t("pw.did.cook", { n, name: name(action.rank) }), extras.length ? t("pw.did.cook_extras", { extras: extras.join(", ") }) : "");
+      const n = mushroomCount(action.day, action.night);
+      const extras = [
+        action.butter ? t("pw.butter_n", { n: action.butter }) : null,
+        action.cider ? t("pw.cider_n", { n: action.cider }) : null,
+      ].filter(Boolean);
+      return h(
+        "span",
+        {},
+        t("pw.did.cook", { n, name: name(action.rank) }),
+        extras.length ? t("pw.did.cook_extras", { extras: extras.join(", ") }) : "",
+      );
     }
-    case "discard": return h("span", {}, t("pw.did.discard"), " ", namedList(action.cards, ctx));
-    default: return h("span", {}, action.type);
+    case "discard":
+      return h("span", {}, t("pw.did.discard"), " ", namedList(action.cards, ctx));
+    default:
+      return h("span", {}, action.type);
   }
 }
 
 export function turnHint(state) {
   const view = state.view;
-  if (view.phase === "discard") return t(counted("pw.hint.discard", view.must_discard), { n: view.must_discard });
+  if (view.phase === "discard")
+    return t(counted("pw.hint.discard", view.must_discard), { n: view.must_discard });
   return t("pw.hint.turn");
 }
 
@@ -599,21 +1184,65 @@ export function renderResult(root, state, ctx) {
   const order = [seats(view).bottom, seats(view).top];
   const dishes = result.dishes ?? view.displays.map((shown) => shown.dishes);
   const cooked = result.mushrooms_cooked ?? view.displays.map((shown) => shown.mushrooms_cooked);
-  const column = (seat) => h("div", { class: "pw-result-side", "data-testid": `result-${seat}` },
-    h("h3", {}, `${ctx.name(seat)}: ${result.scores[seat]}`),
-    h("p", { class: "muted" }, t("pw.mushrooms_cooked", { n: cooked[seat] })),
-    dishes[seat].length ? h("table", { class: "score-table pw-result-table" },
-      h("tbody", {}, dishes[seat].map((dish) => {
-        const extras = `${dish.butter ? ` + ${dish.butter}×${BUTTER_POINTS}` : ""}${dish.cider ? ` + ${dish.cider}×${CIDER_POINTS}` : ""}`;
-        return h("tr", {},
-          h("th", { scope: "row" }, `${dish.mushrooms}× ${t(`pw.kind.${dish.rank}`)}`),
-          h("td", { class: "calc" }, t("pw.dish_calc", { mushrooms: dish.mushrooms, points: POINTS[dish.rank], extras, score: dish.score })),
-          h("td", { class: "num" }, String(dish.score)));
-      })),
-      h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("pw.total")), h("td", {}), h("td", { class: "num" }, String(result.scores[seat])))))
-      : h("p", { class: "muted" }, t("pw.no_dishes")));
-  fill(root,
-    h("p", { class: "pw-final-line" }, order.map((seat) => `${ctx.name(seat)} ${result.scores[seat]}`).join(" · ")),
-    h("p", { class: "muted", "data-testid": "result-reason" }, t(`pw.reason.${result.reason}`, {}, "")),
-    h("div", { class: "pw-result" }, order.map(column)));
+  const column = (seat) =>
+    h(
+      "div",
+      { class: "pw-result-side", "data-testid": `result-${seat}` },
+      h("h3", {}, `${ctx.name(seat)}: ${result.scores[seat]}`),
+      h("p", { class: "muted" }, t("pw.mushrooms_cooked", { n: cooked[seat] })),
+      dishes[seat].length
+        ? h(
+            "table",
+            { class: "score-table pw-result-table" },
+            h(
+              "tbody",
+              {},
+              dishes[seat].map((dish) => {
+                const extras = `${dish.butter ? ` + ${dish.butter}×${BUTTER_POINTS}` : ""}${dish.cider ? ` + ${dish.cider}×${CIDER_POINTS}` : ""}`;
+                return h(
+                  "tr",
+                  {},
+                  h("th", { scope: "row" }, `${dish.mushrooms}× ${t(`pw.kind.${dish.rank}`)}`),
+                  h(
+                    "td",
+                    { class: "calc" },
+                    t("pw.dish_calc", {
+                      mushrooms: dish.mushrooms,
+                      points: POINTS[dish.rank],
+                      extras,
+                      score: dish.score,
+                    }),
+                  ),
+                  h("td", { class: "num" }, String(dish.score)),
+                );
+              }),
+            ),
+            h(
+              "tfoot",
+              {},
+              h(
+                "tr",
+                {},
+                h("th", { scope: "row" }, t("pw.total")),
+                h("td", {}),
+                h("td", { class: "num" }, String(result.scores[seat])),
+              ),
+            ),
+          )
+        : h("p", { class: "muted" }, t("pw.no_dishes")),
+    );
+  fill(
+    root,
+    h(
+      "p",
+      { class: "pw-final-line" },
+      order.map((seat) => `${ctx.name(seat)} ${result.scores[seat]}`).join(" · "),
+    ),
+    h(
+      "p",
+      { class: "muted", "data-testid": "result-reason" },
+      t(`pw.reason.${result.reason}`, {}, ""),
+    ),
+    h("div", { class: "pw-result" }, order.map(column)),
+  );
 }

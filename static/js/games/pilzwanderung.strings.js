@@ -81,7 +81,8 @@ export default {
     "pw.night_mode.open": "them",
     "pw.night_mode.hidden": "how many",
     "pw.score": "Points",
-    "pw.summary": "{sticks} sticks · {pans} pans · {dishes} dishes · {score} points · hand {hand}/{limit}",
+    "pw.summary":
+      "{sticks} sticks · {pans} pans · {dishes} dishes · {score} points · hand {hand}/{limit}",
     "pw.dish": "{n} × {name}: {score} points",
     "pw.dish_calc": "{mushrooms} × {points}{extras} = {score}",
     "pw.empty_hand": "Your hand is empty.",
@@ -94,7 +95,8 @@ export default {
     "pw.legend_points": "Points",
     "pw.legend_sticks": "Sticks",
     "pw.legend_rank": "Card",
-    "pw.legend_night": "Night cards N2…N9 count as two. On a playing card, the dark number is its cooking points, the light one its sticks.",
+    "pw.legend_night":
+      "Night cards N2…N9 count as two. On a playing card, the dark number is its cooking points, the light one its sticks.",
 
     "pw.cook": "Cook…",
     "pw.sell": "Sell…",
@@ -102,8 +104,10 @@ export default {
     "pw.cook_title": "Cook a dish",
     "pw.sell_title": "Sell mushrooms",
     "pw.discard_title": "Poison: discard {n}",
-    "pw.discard_hint": "Poison mushroom! Choose {n} cards to discard (your hand limit is {limit} for now).",
-    "pw.discard_hint_one": "Poison mushroom! Choose 1 card to discard (your hand limit is {limit} for now).",
+    "pw.discard_hint":
+      "Poison mushroom! Choose {n} cards to discard (your hand limit is {limit} for now).",
+    "pw.discard_hint_one":
+      "Poison mushroom! Choose 1 card to discard (your hand limit is {limit} for now).",
     "pw.discard_chosen": "{n} of {of} chosen",
     "pw.discard_button": "Discard {n} cards",
     "pw.discard_button_one": "Discard 1 card",
@@ -225,7 +229,8 @@ export default {
     "pw.night_mode.open": "sie",
     "pw.night_mode.hidden": "nur die Anzahl",
     "pw.score": "Punkte",
-    "pw.summary": "{sticks} Stöcke · {pans} Pfannen · {dishes} Gerichte · {score} Punkte · Hand {hand}/{limit}",
+    "pw.summary":
+      "{sticks} Stöcke · {pans} Pfannen · {dishes} Gerichte · {score} Punkte · Hand {hand}/{limit}",
     "pw.dish": "{n} × {name}: {score} Punkte",
     "pw.dish_calc": "{mushrooms} × {points}{extras} = {score}",
     "pw.empty_hand": "Deine Hand ist leer.",
@@ -238,7 +243,8 @@ export default {
     "pw.legend_points": "Punkte",
     "pw.legend_sticks": "Stöcke",
     "pw.legend_rank": "Karte",
-    "pw.legend_night": "Nachtkarten N2…N9 zählen doppelt. Auf einer Spielkarte ist die dunkle Zahl ihre Bratpunkte, die helle ihre Stöcke.",
+    "pw.legend_night":
+      "Nachtkarten N2…N9 zählen doppelt. Auf einer Spielkarte ist die dunkle Zahl ihre Bratpunkte, die helle ihre Stöcke.",
 
     "pw.cook": "Braten…",
     "pw.sell": "Verkaufen…",
@@ -246,8 +252,10 @@ export default {
     "pw.cook_title": "Ein Gericht braten",
     "pw.sell_title": "Pilze verkaufen",
     "pw.discard_title": "Gift: {n} ablegen",
-    "pw.discard_hint": "Giftpilz! Wähl {n} Karten zum Ablegen (dein Handlimit ist vorerst {limit}).",
-    "pw.discard_hint_one": "Giftpilz! Wähl 1 Karte zum Ablegen (dein Handlimit ist vorerst {limit}).",
+    "pw.discard_hint":
+      "Giftpilz! Wähl {n} Karten zum Ablegen (dein Handlimit ist vorerst {limit}).",
+    "pw.discard_hint_one":
+      "Giftpilz! Wähl 1 Karte zum Ablegen (dein Handlimit ist vorerst {limit}).",
     "pw.discard_chosen": "{n} von {of} gewählt",
     "pw.discard_button": "{n} Karten ablegen",
     "pw.discard_button_one": "1 Karte ablegen",
@@ -266,7 +274,8 @@ export default {
     "pw.cancel": "Abbrechen",
     "pw.no_night": "keine",
 
-    "pw.hint.turn": "Nimm aus dem Wald oder den Verfallsstapel, brate, verkaufe oder leg eine Pfanne aus.",
+    "pw.hint.turn":
+      "Nimm aus dem Wald oder den Verfallsstapel, brate, verkaufe oder leg eine Pfanne aus.",
     "pw.hint.discard": "Giftpilz: Leg {n} Karten ab.",
     "pw.hint.discard_one": "Giftpilz: Leg 1 Karte ab.",
     "pw.hint.choose": "Klick auf eine leuchtende Waldkarte oder wähl unten eine Aktion.",

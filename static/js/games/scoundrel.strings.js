@@ -28,7 +28,8 @@ export default {
     "sc.avoid": "Avoid this room",
     "sc.avoided_tag": "avoided",
     "sc.note.use_buttons": "Use the buttons under the card to take it.",
-    "sc.note.dungeon": "The dungeon deals the next room once you have taken three cards (or avoided the room).",
+    "sc.note.dungeon":
+      "The dungeon deals the next room once you have taken three cards (or avoided the room).",
     "sc.note.discard": "The discard pile holds what you used up; it is not played from.",
     "sc.note.weapon": "Your weapon is used from the buttons under a monster: “With weapon”.",
     "sc.note.take": "Take {n} more",
@@ -52,7 +53,8 @@ export default {
     "sc.result.score": "Score",
     "sc.chances.toggle": "Win chances",
     "sc.chances.estimating": "Estimating from the cards you have not seen…",
-    "sc.chances.note": "Each choice: how often it still wins with perfect play afterwards, over {n} shuffled orders of the cards you have not seen (an upper estimate).",
+    "sc.chances.note":
+      "Each choice: how often it still wins with perfect play afterwards, over {n} shuffled orders of the cards you have not seen (an upper estimate).",
     "sc.chances.failed": "No estimate right now.",
     "sc.best.searching": "Looking for the best line this deal allowed…",
     "sc.best.score": "Best possible with this deal:",
@@ -89,8 +91,10 @@ export default {
     "sc.avoid": "Raum meiden",
     "sc.avoided_tag": "gemieden",
     "sc.note.use_buttons": "Nimm die Karte mit den Knöpfen darunter.",
-    "sc.note.dungeon": "Das Verlies teilt den nächsten Raum aus, sobald du drei Karten genommen (oder den Raum gemieden) hast.",
-    "sc.note.discard": "Auf der Ablage liegt, was du verbraucht hast; von dort wird nicht gespielt.",
+    "sc.note.dungeon":
+      "Das Verlies teilt den nächsten Raum aus, sobald du drei Karten genommen (oder den Raum gemieden) hast.",
+    "sc.note.discard":
+      "Auf der Ablage liegt, was du verbraucht hast; von dort wird nicht gespielt.",
     "sc.note.weapon": "Deine Waffe setzt du mit den Knöpfen unter einem Monster ein: „Mit Waffe“.",
     "sc.note.take": "Noch {n} nehmen",
     "sc.note.last_room": "Der letzte Raum: Nimm alle Karten.",
@@ -113,7 +117,8 @@ export default {
     "sc.result.score": "Punkte",
     "sc.chances.toggle": "Gewinnchancen",
     "sc.chances.estimating": "Schätze aus den Karten, die du noch nicht gesehen hast …",
-    "sc.chances.note": "Jede Wahl: wie oft sie mit bestem Weiterspiel noch gewinnt, über {n} gemischte Reihenfolgen der Karten, die du nicht gesehen hast (eine Schätzung nach oben).",
+    "sc.chances.note":
+      "Jede Wahl: wie oft sie mit bestem Weiterspiel noch gewinnt, über {n} gemischte Reihenfolgen der Karten, die du nicht gesehen hast (eine Schätzung nach oben).",
     "sc.chances.failed": "Gerade keine Schätzung.",
     "sc.best.searching": "Suche den besten Weg, den dieses Blatt erlaubte …",
     "sc.best.score": "Bestmöglich mit diesem Blatt:",

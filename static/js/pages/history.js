@@ -24,33 +24,59 @@ function outcome(match) {
   const result = match.result ?? {};
   const scores = result.scores ?? [];
   if (match.players.length === 1) return t("history.score", { score: num(scores[0] ?? 0) });
-  if (result.reason === "abandoned") return t("history.abandoned", { name: match.players.find((_, seat) => seat !== result.abandoned_by) ?? "" });
+  if (result.reason === "abandoned")
+    return t("history.abandoned", {
+      name: match.players.find((_, seat) => seat !== result.abandoned_by) ?? "",
+    });
   const line = match.players.map((name, seat) => `${name} ${num(scores[seat] ?? 0)}`).join(" : ");
-  const winner = result.winner === null || result.winner === undefined ? t("history.draw") : t("history.winner", { name: match.players[result.winner] });
+  const winner =
+    result.winner === null || result.winner === undefined
+      ? t("history.draw")
+      : t("history.winner", { name: match.players[result.winner] });
   return `${line} · ${winner}`;
 }
 
 function matchItem(match) {
-  return h("li", { class: "match-item" },
-    h("a", { href: `/matches/${encodeURIComponent(match.match_id)}` },
+  return h(
+    "li",
+    { class: "match-item" },
+    h(
+      "a",
+      { href: `/matches/${encodeURIComponent(match.match_id)}` },
       h("span", { class: "match-game" }, gameTitle(match.game)),
-      h("span", { class: "match-players" }, match.players.join(" · "), h("br"), h("span", { class: "muted" }, outcome(match))),
-      h("span", { class: "match-when" }, when(match.finished_at))));
+      h(
+        "span",
+        { class: "match-players" },
+        match.players.join(" · "),
+        h("br"),
+        h("span", { class: "muted" }, outcome(match)),
+      ),
+      h("span", { class: "match-when" }, when(match.finished_at)),
+    ),
+  );
 }
 
 function renderList() {
   document.title = `${t("history.title")} — Kartenrunde`;
   const none = scope === "mine" ? "history.none_mine" : "history.none";
   fill(list, ...(matches.length ? matches.map(matchItem) : [h("li", { class: "empty" }, t(none))]));
-  for (const [id, value] of [["scope-mine", "mine"], ["scope-all", "all"]]) {
+  for (const [id, value] of [
+    ["scope-mine", "mine"],
+    ["scope-all", "all"],
+  ]) {
     document.getElementById(id)?.setAttribute("aria-pressed", String(scope === value));
   }
 }
 
 function renderGames() {
   const chosen = gameSelect.value;
-  fill(gameSelect, h("option", { value: "" }, t("history.all_games")),
-    ...games.map((game) => h("option", { value: game.name, selected: game.name === chosen }, localized(game.title))));
+  fill(
+    gameSelect,
+    h("option", { value: "" }, t("history.all_games")),
+    ...games.map((game) =>
+      h("option", { value: game.name, selected: game.name === chosen }, localized(game.title)),
+    ),
+  );
 }
 
 function query(offset) {
@@ -88,7 +114,10 @@ async function start() {
   const params = new URLSearchParams(location.search);
   playerInput.value = params.get("player") ?? "";
   scope = publicHistory && params.get("scope") === "all" ? "all" : "mine";
-  for (const [id, value] of [["scope-mine", "mine"], ["scope-all", "all"]]) {
+  for (const [id, value] of [
+    ["scope-mine", "mine"],
+    ["scope-all", "all"],
+  ]) {
     document.getElementById(id)?.addEventListener("click", () => {
       scope = value;
       keepFiltersInAddress();

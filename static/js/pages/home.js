@@ -3,7 +3,19 @@
 import { card } from "../cards.js";
 import { loadGameStrings, localized, t } from "../i18n.js";
 import { boot } from "../page.js";
-import { ago, api, copyText, fill, h, offeredLevels, roomLink, storedName, storeName, toast, when } from "../ui.js";
+import {
+  ago,
+  api,
+  copyText,
+  fill,
+  h,
+  offeredLevels,
+  roomLink,
+  storedName,
+  storeName,
+  toast,
+  when,
+} from "../ui.js";
 
 const CUSTOM = "custom";
 const MAX_ROOMS = 8;
@@ -52,39 +64,86 @@ function renderGames() {
   fill(fieldset, fieldset.querySelector("legend"));
   for (const game of games) {
     const id = `game-${game.name}`;
-    fieldset.append(h("div", { class: "game-choice" },
-      h("input", { type: "radio", name: "game", id, value: game.name, checked: game.name === chosen.game, onchange: () => chooseGame(game.name) }),
-      h("label", { for: id },
-        h("span", { class: "game-name" }, localized(game.title)),
-        h("span", { class: "game-seats" }, t(game.seats === 1 ? "home.solo" : "home.seats", { n: game.seats })),
-        h("span", { class: "game-blurb" }, t(`game.${game.name}.blurb`, {}, "")),
-        h("a", { href: `/rules/${game.name}`, class: "game-rules" }, t("home.rules_link")))));
+    fieldset.append(
+      h(
+        "div",
+        { class: "game-choice" },
+        h("input", {
+          type: "radio",
+          name: "game",
+          id,
+          value: game.name,
+          checked: game.name === chosen.game,
+          onchange: () => chooseGame(game.name),
+        }),
+        h(
+          "label",
+          { for: id },
+          h("span", { class: "game-name" }, localized(game.title)),
+          h(
+            "span",
+            { class: "game-seats" },
+            t(game.seats === 1 ? "home.solo" : "home.seats", { n: game.seats }),
+          ),
+          h("span", { class: "game-blurb" }, t(`game.${game.name}.blurb`, {}, "")),
+          h("a", { href: `/rules/${game.name}`, class: "game-rules" }, t("home.rules_link")),
+        ),
+      ),
+    );
   }
 }
 
 function renderPresets(game) {
   const fieldset = document.getElementById("presets");
-  const chip = (value, label) => h("label", { class: "chip-radio" },
-    h("input", { type: "radio", name: "preset", value, checked: chosen.preset === value, onchange: () => choosePreset(value) }),
-    h("span", {}, label));
-  fill(fieldset, 
+  const chip = (value, label) =>
+    h(
+      "label",
+      { class: "chip-radio" },
+      h("input", {
+        type: "radio",
+        name: "preset",
+        value,
+        checked: chosen.preset === value,
+        onchange: () => choosePreset(value),
+      }),
+      h("span", {}, label),
+    );
+  fill(
+    fieldset,
     h("legend", {}, t("home.variant")),
     standardPreset(game) === STANDARD ? chip(STANDARD, t("home.standard")) : null,
     ...game.presets.map((preset) => chip(preset.name, localized(preset.label))),
-    chosen.preset === CUSTOM ? chip(CUSTOM, t("home.custom")) : null);
+    chosen.preset === CUSTOM ? chip(CUSTOM, t("home.custom")) : null,
+  );
 }
 
 /** A friend through the link, or the computer at one of its levels (two-player games). */
 function renderOpponent(game) {
   const fieldset = document.getElementById("opponent");
   fieldset.hidden = game.computer.length === 0;
-  const chip = (value, label) => h("label", { class: "chip-radio" },
-    h("input", { type: "radio", name: "opponent", value: value ?? "", checked: chosen.computer === value, onchange: () => { chosen.computer = value; } }),
-    h("span", {}, label));
-  fill(fieldset,
+  const chip = (value, label) =>
+    h(
+      "label",
+      { class: "chip-radio" },
+      h("input", {
+        type: "radio",
+        name: "opponent",
+        value: value ?? "",
+        checked: chosen.computer === value,
+        onchange: () => {
+          chosen.computer = value;
+        },
+      }),
+      h("span", {}, label),
+    );
+  fill(
+    fieldset,
     h("legend", {}, t("home.opponent")),
     chip(null, t("home.friend")),
-    ...offeredLevels(game.computer).map((level) => chip(level, t("home.computer", { level: t(`level.${level}`, {}, level) }))));
+    ...offeredLevels(game.computer).map((level) =>
+      chip(level, t("home.computer", { level: t(`level.${level}`, {}, level) })),
+    ),
+  );
 }
 
 function choiceLabel(option, value) {
@@ -96,19 +155,44 @@ function optionControl(option) {
   const id = `option-${option.name}`;
   const value = chosen.options[option.name];
   const help = localized(option.help);
-  const isSwitch = option.choices.length === 2 && option.choices.every((c) => typeof c === "boolean");
+  const isSwitch =
+    option.choices.length === 2 && option.choices.every((c) => typeof c === "boolean");
   if (isSwitch) {
-    return h("div", { class: "field" },
-      h("label", { class: "check", for: id },
-        h("input", { type: "checkbox", id, checked: value === true, onchange: (e) => setOption(option.name, e.target.checked) }),
-        h("span", {}, localized(option.label))),
-      help ? h("span", { class: "field-help" }, help) : null);
+    return h(
+      "div",
+      { class: "field" },
+      h(
+        "label",
+        { class: "check", for: id },
+        h("input", {
+          type: "checkbox",
+          id,
+          checked: value === true,
+          onchange: (e) => setOption(option.name, e.target.checked),
+        }),
+        h("span", {}, localized(option.label)),
+      ),
+      help ? h("span", { class: "field-help" }, help) : null,
+    );
   }
-  const select = h("select", { id, onchange: (e) => setOption(option.name, option.choices[Number(e.target.value)]) },
-    option.choices.map((choice, index) => h("option", { value: String(index), selected: choice === value }, choiceLabel(option, choice))));
-  return h("div", { class: "field" },
-    h("label", { for: id }, localized(option.label)), select,
-    help ? h("span", { class: "field-help" }, help) : null);
+  const select = h(
+    "select",
+    { id, onchange: (e) => setOption(option.name, option.choices[Number(e.target.value)]) },
+    option.choices.map((choice, index) =>
+      h(
+        "option",
+        { value: String(index), selected: choice === value },
+        choiceLabel(option, choice),
+      ),
+    ),
+  );
+  return h(
+    "div",
+    { class: "field" },
+    h("label", { for: id }, localized(option.label)),
+    select,
+    help ? h("span", { class: "field-help" }, help) : null,
+  );
 }
 
 function renderForm() {
@@ -126,37 +210,81 @@ function renderForm() {
 function roomItem({ held, info }) {
   const game = gameByName(held.game);
   const names = (info?.seats ?? []).map((seat) => seat.name).filter(Boolean);
-  const copy = async () => toast(await copyText(roomLink(held.room_id)) ? t("share.copied") : t("share.failed"), "ok");
+  const copy = async () =>
+    toast((await copyText(roomLink(held.room_id))) ? t("share.copied") : t("share.failed"), "ok");
   const toMove = info.status === "playing" ? held.to_move : null;
   const mover = info.seats?.find((seat) => seat.seat === toMove)?.name;
-  const turn = toMove === null || toMove === undefined ? null
-    : toMove === held.seat ? h("span", { class: "status-pill is-your-turn", "data-testid": "room-turn" }, t("room.your_turn"))
-      : h("span", { class: "status-pill", "data-testid": "room-turn" }, t("room.their_turn", { name: mover ?? t("table.seat", { n: toMove + 1 }) }));
-  return h("li", { class: ["room-item", toMove === held.seat && "is-your-turn"] },
-    h("div", { class: "room-main" },
-      h("div", { class: "room-title" }, game ? localized(game.title) : held.game, " ",
-        turn ?? h("span", { class: ["status-pill", `is-${info.status}`] }, t(`status.${info.status}`, {}, info.status))),
+  const turn =
+    toMove === null || toMove === undefined
+      ? null
+      : toMove === held.seat
+        ? h(
+            "span",
+            { class: "status-pill is-your-turn", "data-testid": "room-turn" },
+            t("room.your_turn"),
+          )
+        : h(
+            "span",
+            { class: "status-pill", "data-testid": "room-turn" },
+            t("room.their_turn", { name: mover ?? t("table.seat", { n: toMove + 1 }) }),
+          );
+  return h(
+    "li",
+    { class: ["room-item", toMove === held.seat && "is-your-turn"] },
+    h(
+      "div",
+      { class: "room-main" },
+      h(
+        "div",
+        { class: "room-title" },
+        game ? localized(game.title) : held.game,
+        " ",
+        turn ??
+          h(
+            "span",
+            { class: ["status-pill", `is-${info.status}`] },
+            t(`status.${info.status}`, {}, info.status),
+          ),
+      ),
       h("div", { class: "muted" }, names.length ? names.join(" · ") : held.name),
-      h("div", { class: "muted room-when", title: when(held.last_active_at) }, t("room.active", { when: ago(held.last_active_at) }))),
-    h("div", { class: "room-actions" },
+      h(
+        "div",
+        { class: "muted room-when", title: when(held.last_active_at) },
+        t("room.active", { when: ago(held.last_active_at) }),
+      ),
+    ),
+    h(
+      "div",
+      { class: "room-actions" },
       h("button", { type: "button", class: "btn btn-small", onclick: copy }, t("share.copy")),
-      h("a", { class: "btn btn-small btn-primary", href: `/r/${encodeURIComponent(held.room_id)}` }, t("room.open"))));
+      h(
+        "a",
+        { class: "btn btn-small btn-primary", href: `/r/${encodeURIComponent(held.room_id)}` },
+        t("room.open"),
+      ),
+    ),
+  );
 }
 
 /** Your rooms with their seats and status; rooms closed meanwhile are left out. */
 async function loadRooms() {
   const held = await api("/api/me/rooms");
-  const shown = await Promise.all(held.slice(0, MAX_ROOMS).map(async (room) => ({
-    held: room,
-    info: await api(`/api/rooms/${encodeURIComponent(room.room_id)}`).catch(() => null),
-  })));
+  const shown = await Promise.all(
+    held.slice(0, MAX_ROOMS).map(async (room) => ({
+      held: room,
+      info: await api(`/api/rooms/${encodeURIComponent(room.room_id)}`).catch(() => null),
+    })),
+  );
   return shown.filter((room) => room.info !== null);
 }
 
 function renderRooms() {
   const list = document.getElementById("my-rooms");
   list.closest("section").classList.toggle("has-rooms", rooms.length > 0);
-  fill(list, ...(rooms.length ? rooms.map(roomItem) : [h("li", { class: "empty" }, t("home.no_rooms"))]));
+  fill(
+    list,
+    ...(rooms.length ? rooms.map(roomItem) : [h("li", { class: "empty" }, t("home.no_rooms"))]),
+  );
 }
 
 async function createRoom(event) {
@@ -176,7 +304,10 @@ async function createRoom(event) {
   button.disabled = true;
   try {
     const room = await api("/api/rooms", { method: "POST", body });
-    await api(`/api/rooms/${encodeURIComponent(room.room_id)}/join`, { method: "POST", body: { name } });
+    await api(`/api/rooms/${encodeURIComponent(room.room_id)}/join`, {
+      method: "POST",
+      body: { name },
+    });
     location.assign(`/r/${encodeURIComponent(room.room_id)}`);
   } catch (error) {
     toast(error.message);
@@ -185,7 +316,10 @@ async function createRoom(event) {
 }
 
 function renderHero() {
-  fill(document.getElementById("hero-cards"), ...["AS", "10H", "QD", "7C"].map((code) => card(code)));
+  fill(
+    document.getElementById("hero-cards"),
+    ...["AS", "10H", "QD", "7C"].map((code) => card(code)),
+  );
 }
 
 async function start() {
@@ -198,7 +332,7 @@ async function start() {
   form.addEventListener("submit", createRoom);
   try {
     games = await api("/api/games");
-    await Promise.all(games.map((game) => loadGameStrings(game.name)));  // the blurbs
+    await Promise.all(games.map((game) => loadGameStrings(game.name))); // the blurbs
     chooseGame(games[0]?.name);
   } catch (error) {
     toast(error.message);

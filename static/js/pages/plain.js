@@ -7,7 +7,13 @@ import { fill } from "../ui.js";
 /** Draws the cards a page names in data-cards="AS 10H" (rules examples, the lost page). */
 function drawCards() {
   for (const row of document.querySelectorAll("[data-cards]")) {
-    fill(row, ...row.dataset.cards.split(/\s+/).filter(Boolean).map((code) => card(code)));
+    fill(
+      row,
+      ...row.dataset.cards
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((code) => card(code)),
+    );
   }
 }
 

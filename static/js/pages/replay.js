@@ -5,12 +5,20 @@
 import { num } from "../games/common.js";
 import { localized, t } from "../i18n.js";
 import { boot } from "../page.js";
-import { api, fill, h, toast } from "../ui.js";
+import { api, fill, gameList, h, toast } from "../ui.js";
 
 const matchId = document.body.dataset.matchId;
 const board = document.getElementById("board");
 const slider = document.getElementById("slider");
-const replay = { match: null, game: null, title: "", step: 0, ui: {}, analysis: null, line: "yours" };
+const replay = {
+  match: null,
+  game: null,
+  title: "",
+  step: 0,
+  ui: {},
+  analysis: null,
+  line: "yours",
+};
 
 function showingBest() {
   return replay.line === "best" && replay.analysis?.solved;
@@ -38,8 +46,11 @@ function stateAt(index) {
     to_move: step.view.to_move ?? null,
     view: step.view,
     legal_actions: [],
-    last_action: step.action ? { seat: step.seat, action: step.action, text: step.text, took: step.took } : null,
-    result: index === lastStep() ? (showingBest() ? replay.analysis.result : replay.match.result) : null,
+    last_action: step.action
+      ? { seat: step.seat, action: step.action, text: step.text, took: step.took }
+      : null,
+    result:
+      index === lastStep() ? (showingBest() ? replay.analysis.result : replay.match.result) : null,
     players: replay.match.players.map((player, seat) => ({ seat, name: player, connected: false })),
   };
 }
@@ -72,7 +83,8 @@ function stepText(state) {
 
 function renderResult(state) {
   const panel = document.getElementById("result");
-  for (const link of document.querySelectorAll(".site-nav a[href^='/rules/']")) link.href = `/rules/${encodeURIComponent(replay.match.game)}`;
+  for (const link of document.querySelectorAll(".site-nav a[href^='/rules/']"))
+    link.href = `/rules/${encodeURIComponent(replay.match.game)}`;
   panel.hidden = !state.result;
   if (!state.result) return;
   const breakdown = h("div", { class: "end-breakdown" });
@@ -86,13 +98,20 @@ function render() {
   slider.max = String(lastStep());
   slider.value = String(replay.step);
   renderLines();
-  document.getElementById("step-label").textContent = t("replay.step", { n: replay.step, of: lastStep() });
+  document.getElementById("step-label").textContent = t("replay.step", {
+    n: replay.step,
+    of: lastStep(),
+  });
   fill(document.getElementById("step-text"), ...stepText(state));
-  document.getElementById("first").disabled = document.getElementById("back").disabled = replay.step === 0;
-  document.getElementById("forward").disabled = document.getElementById("last").disabled = replay.step === lastStep();
+  document.getElementById("first").disabled = document.getElementById("back").disabled =
+    replay.step === 0;
+  document.getElementById("forward").disabled = document.getElementById("last").disabled =
+    replay.step === lastStep();
   document.getElementById("replay-title").textContent = `${t("replay.title")}: ${replay.title}`;
   document.title = `${t("replay.title")}: ${replay.title} — Kartenrunde`;
-  document.getElementById("replay-players").textContent = t("replay.players", { names: replay.match.players.join(" · ") });
+  document.getElementById("replay-players").textContent = t("replay.players", {
+    names: replay.match.players.join(" · "),
+  });
   renderResult(state);
   replay.game.render(board, state, context(state));
 }
@@ -101,13 +120,23 @@ function renderLines() {
   const lines = document.getElementById("lines");
   lines.hidden = !replay.analysis?.solved;
   if (lines.hidden) return;
-  const button = (line, label) => h("button", {
-    type: "button", class: ["btn", "btn-small", replay.line === line && "btn-primary"], "aria-pressed": String(replay.line === line),
-    data: { testid: `line-${line}` }, onclick: () => go(0, line),
-  }, label);
-  fill(lines,
+  const button = (line, label) =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: ["btn", "btn-small", replay.line === line && "btn-primary"],
+        "aria-pressed": String(replay.line === line),
+        data: { testid: `line-${line}` },
+        onclick: () => go(0, line),
+      },
+      label,
+    );
+  fill(
+    lines,
     button("yours", t("replay.line_yours", { score: num(replay.analysis.your_score) })),
-    button("best", t("replay.line_best_score", { score: num(replay.analysis.best_score) })));
+    button("best", t("replay.line_best_score", { score: num(replay.analysis.best_score) })),
+  );
 }
 
 function go(index, line = replay.line) {
@@ -127,7 +156,8 @@ function fromAddress() {
 async function loadBestLine(wanted) {
   if (!replay.game.bestLine) return;
   replay.analysis = await replay.game.analysisOf(matchId);
-  if (wanted.line === "best" && replay.line === "yours" && replay.step === 0) go(wanted.step, "best");
+  if (wanted.line === "best" && replay.line === "yours" && replay.step === 0)
+    go(wanted.step, "best");
   else render();
 }
 
@@ -142,8 +172,20 @@ function wireControls() {
     if (wanted.line !== replay.line || wanted.step !== replay.step) go(wanted.step, wanted.line);
   });
   document.addEventListener("keydown", (event) => {
-    if (event.target === slider || event.target.closest?.("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
-    const moves = { ArrowLeft: replay.step - 1, ArrowRight: replay.step + 1, Home: 0, End: lastStep() };
+    if (
+      event.target === slider ||
+      event.target.closest?.("input, select, textarea") ||
+      event.altKey ||
+      event.ctrlKey ||
+      event.metaKey
+    )
+      return;
+    const moves = {
+      ArrowLeft: replay.step - 1,
+      ArrowRight: replay.step + 1,
+      Home: 0,
+      End: lastStep(),
+    };
     if (!(event.key in moves)) return;
     event.preventDefault();
     go(moves[event.key]);
@@ -152,10 +194,16 @@ function wireControls() {
 
 function showGone() {
   board.classList.remove("felt");
-  fill(board, h("section", { class: "not-found" },
-    h("h1", {}, t("gone.match_title")),
-    h("p", { class: "lead" }, t("gone.match_text")),
-    h("a", { class: "btn btn-primary", href: "/history" }, t("nav.history"))));
+  fill(
+    board,
+    h(
+      "section",
+      { class: "not-found" },
+      h("h1", {}, t("gone.match_title")),
+      h("p", { class: "lead" }, t("gone.match_text")),
+      h("a", { class: "btn btn-primary", href: "/history" }, t("nav.history")),
+    ),
+  );
   document.querySelector(".replay .table-head").hidden = true;
   document.querySelector(".replay > .muted").hidden = true;
 }
@@ -168,7 +216,10 @@ async function start() {
   });
   let games;
   try {
-    [replay.match, games] = await Promise.all([api(`/api/matches/${encodeURIComponent(matchId)}`), api("/api/games")]);
+    [replay.match, games] = await Promise.all([
+      api(`/api/matches/${encodeURIComponent(matchId)}`),
+      gameList(),
+    ]);
   } catch (error) {
     if (error.status === 404 || error.status === 422) showGone();
     else toast(error.message);
@@ -177,12 +228,17 @@ async function start() {
   }
   info = games.find((game) => game.name === replay.match.game);
   replay.title = info ? localized(info.title) : replay.match.game;
-  document.head.append(h("link", { rel: "stylesheet", href: `/static/css/games/${encodeURIComponent(replay.match.game)}.css` }));
+  document.head.append(
+    h("link", {
+      rel: "stylesheet",
+      href: `/static/css/games/${encodeURIComponent(replay.match.game)}.css`,
+    }),
+  );
   replay.game = await import(`../games/${encodeURIComponent(replay.match.game)}.js`);
   document.getElementById("controls").hidden = false;
   wireControls();
   const wanted = fromAddress();
-  go(wanted.line === "best" ? 0 : wanted.step, "yours");  // the best line follows once found
+  go(wanted.line === "best" ? 0 : wanted.step, "yours"); // the best line follows once found
   document.body.dataset.ready = "true";
   loadBestLine(wanted);
 }

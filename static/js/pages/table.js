@@ -6,7 +6,19 @@
 import { localized, t } from "../i18n.js";
 import { boot } from "../page.js";
 import { RoomSocket } from "../socket.js";
-import { api, copyText, errorText, fill, h, offeredLevels, roomLink, storedName, storeName, toast } from "../ui.js";
+import {
+  api,
+  copyText,
+  errorText,
+  fill,
+  gameList,
+  h,
+  offeredLevels,
+  roomLink,
+  storedName,
+  storeName,
+  toast,
+} from "../ui.js";
 import { sameAction } from "../games/common.js";
 import { applyTheme, prefs, setPref } from "../prefs.js";
 import { qrSvg } from "../qr.js";
@@ -24,16 +36,16 @@ const shell = {
   rematch: null,
   ui: {},
   recent: [],
-  log: [],            // every move of the current match: {ply, seat, action}
-  logVersion: null,   // the version the log is complete up to
+  log: [], // every move of the current match: {ply, seat, action}
+  logVersion: null, // the version the log is complete up to
   pending: false,
   socket: null,
   connection: "connecting",
   online: navigator.onLine,
   wasMyTurn: false,
-  takeover: null,     // the latest takeover offer: {seat, levels}; seat null = none
+  takeover: null, // the latest takeover offer: {seat, levels}; seat null = none
 };
-const COMPUTER_NAME = "Computer";  // the server's name for the computer's own seat
+const COMPUTER_NAME = "Computer"; // the server's name for the computer's own seat
 
 function playerName(seat) {
   const player = shell.players.find((p) => p.seat === seat);
@@ -132,31 +144,72 @@ function renderSeats() {
   const list = document.getElementById("seats");
   const tally = shell.state?.tally ?? shell.room?.tally;
   const toMove = shell.state?.result ? null : shell.state?.to_move;
-  fill(list, ...shell.players.map((player) => {
-    const mine = player.seat === shell.seat;
-    const connected = mine && shell.socket ? !isOffline() : player.connected;
-    return h("li", {
-      class: ["seat", connected && "is-connected", toMove === player.seat && "is-moving", mine && "is-you", !player.name && "is-free"],
-      data: { seat: String(player.seat) },
-    },
-    h("span", { class: "dot", "aria-hidden": "true" }),
-    h("span", { class: "seat-name" }, playerName(player.seat)),
-    isComputerSeat(player) ? h("span", { class: "seat-note seat-level" }, `(${levelName(player.computer)})`) : null,
-    mine ? h("span", { class: "seat-note seat-you" }, t("table.you_note")) : null,
-    player.computer && !isComputerSeat(player) ? h("span", { class: "seat-note seat-computer" }, t("table.computer_plays")) : null,
-    player.name && !player.computer ? h("span", { class: "seat-note seat-presence" }, t(connected ? "table.online" : "table.offline")) : null,
-    tally && player.name && shell.players.length > 1 ? h("span", { class: "seat-wins", title: t("table.wins", { n: tally.wins?.[player.seat] ?? 0 }) }, t("table.wins", { n: tally.wins?.[player.seat] ?? 0 })) : null);
-  }));
-  if (shell.seat === null) list.append(h("li", { class: "seat is-spectator" }, h("span", { class: "seat-name" }, t("table.spectating"))));
+  fill(
+    list,
+    ...shell.players.map((player) => {
+      const mine = player.seat === shell.seat;
+      const connected = mine && shell.socket ? !isOffline() : player.connected;
+      return h(
+        "li",
+        {
+          class: [
+            "seat",
+            connected && "is-connected",
+            toMove === player.seat && "is-moving",
+            mine && "is-you",
+            !player.name && "is-free",
+          ],
+          data: { seat: String(player.seat) },
+        },
+        h("span", { class: "dot", "aria-hidden": "true" }),
+        h("span", { class: "seat-name" }, playerName(player.seat)),
+        isComputerSeat(player)
+          ? h("span", { class: "seat-note seat-level" }, `(${levelName(player.computer)})`)
+          : null,
+        mine ? h("span", { class: "seat-note seat-you" }, t("table.you_note")) : null,
+        player.computer && !isComputerSeat(player)
+          ? h("span", { class: "seat-note seat-computer" }, t("table.computer_plays"))
+          : null,
+        player.name && !player.computer
+          ? h(
+              "span",
+              { class: "seat-note seat-presence" },
+              t(connected ? "table.online" : "table.offline"),
+            )
+          : null,
+        tally && player.name && shell.players.length > 1
+          ? h(
+              "span",
+              { class: "seat-wins", title: t("table.wins", { n: tally.wins?.[player.seat] ?? 0 }) },
+              t("table.wins", { n: tally.wins?.[player.seat] ?? 0 }),
+            )
+          : null,
+      );
+    }),
+  );
+  if (shell.seat === null)
+    list.append(
+      h(
+        "li",
+        { class: "seat is-spectator" },
+        h("span", { class: "seat-name" }, t("table.spectating")),
+      ),
+    );
 }
 
 function bannerContent() {
   const state = shell.state;
-  if (!state) return { kind: "", text: t(shell.seat === undefined ? "banner.join" : "banner.connecting") };
+  if (!state)
+    return { kind: "", text: t(shell.seat === undefined ? "banner.join" : "banner.connecting") };
   if (isOffline() && !state.result) return { kind: "is-offline", text: t("banner.offline") };
   if (state.result) return { kind: "is-over", text: t("banner.over") };
   if (state.to_move === null) return { kind: "is-waiting", text: t("banner.waiting") };
-  if (isMyTurn()) return { kind: "is-mine", text: t("banner.your_turn"), hint: shell.game.turnHint?.(state, context()) };
+  if (isMyTurn())
+    return {
+      kind: "is-mine",
+      text: t("banner.your_turn"),
+      hint: shell.game.turnHint?.(state, context()),
+    };
   return { kind: "", text: t("banner.their_turn", { name: playerName(state.to_move) }) };
 }
 
@@ -164,27 +217,44 @@ function renderBanner() {
   const banner = document.getElementById("banner");
   const { kind, text, hint } = bannerContent();
   banner.className = ["turn-banner", kind].filter(Boolean).join(" ");
-  fill(banner, h("span", { class: "banner-text" }, text), hint ? h("span", { class: "banner-hint" }, hint) : null, lastMove());
+  fill(
+    banner,
+    h("span", { class: "banner-text" }, text),
+    hint ? h("span", { class: "banner-hint" }, hint) : null,
+    lastMove(),
+  );
 }
 
 /** The other player's latest turn in words (both steps of a two-step turn). */
 function lastMove() {
   const last = shell.state?.last_action;
   if (!last || shell.state.result || !shell.game.describe) return null;
-  const turn = turnOf(shell.log.length ? shell.log : shell.recent, shell.log.length ? shell.log.length - 1 : shell.recent.length - 1);
+  const turn = turnOf(
+    shell.log.length ? shell.log : shell.recent,
+    shell.log.length ? shell.log.length - 1 : shell.recent.length - 1,
+  );
   const moves = turn.length ? turn : [last];
   const seat = moves[0].seat;
   const who = seat === shell.seat ? t("table.you_did") : playerName(seat);
   const words = moves.map((move) => shell.game.describe(move, context()));
-  return h("span", { class: "last-move banner-hint", "data-testid": "last-move" },
-    h("span", {}, t("table.last_move", { name: who })), h("span", {}, words.flatMap((move, i) => (i ? [", ", move] : [move]))));
+  return h(
+    "span",
+    { class: "last-move banner-hint", "data-testid": "last-move" },
+    h("span", {}, t("table.last_move", { name: who })),
+    h(
+      "span",
+      {},
+      words.flatMap((move, i) => (i ? [", ", move] : [move])),
+    ),
+  );
 }
 
 /** The moves of the turn that ends at `index` (consecutive moves of one seat; solo: one move). */
 function turnOf(moves, index) {
   if (shell.players.length < 2) return moves[index] ? [moves[index]] : [];
   const turn = [];
-  for (let i = index; i >= 0 && moves[i]?.seat === moves[index]?.seat; i -= 1) turn.unshift(moves[i]);
+  for (let i = index; i >= 0 && moves[i]?.seat === moves[index]?.seat; i -= 1)
+    turn.unshift(moves[i]);
   return turn;
 }
 
@@ -217,15 +287,38 @@ function renderLog() {
     const endOfTurn = solo || !next || next.seat !== move.seat || breaks.has(i);
     if (endOfTurn) {
       const turn = [];
-      for (let j = i; j >= 0 && shell.log[j].seat === move.seat && (j === i || (!solo && !breaks.has(j))); j -= 1) turn.unshift(shell.log[j]);
+      for (
+        let j = i;
+        j >= 0 && shell.log[j].seat === move.seat && (j === i || (!solo && !breaks.has(j)));
+        j -= 1
+      )
+        turn.unshift(shell.log[j]);
       const mine = move.seat === shell.seat;
       const computer = turn.some((m) => m.computer);
       const standIn = computer && !isComputerSeat(shell.players.find((p) => p.seat === move.seat));
-      items.push(h("li", { class: ["log-turn", mine && "is-mine", computer && "is-computer"], data: { seat: String(move.seat), ply: String(move.ply), computer: String(computer) } },
-        h("span", { class: "log-who" }, mine ? t("table.you") : playerName(move.seat),
-          standIn ? h("span", { class: "log-computer" }, ` (${t("log.by_computer")})`) : null),
-        " ",
-        h("span", { class: "log-what" }, turn.flatMap((m, k) => (k ? [", ", shell.game.describe(m, ctx)] : [shell.game.describe(m, ctx)])))));
+      items.push(
+        h(
+          "li",
+          {
+            class: ["log-turn", mine && "is-mine", computer && "is-computer"],
+            data: { seat: String(move.seat), ply: String(move.ply), computer: String(computer) },
+          },
+          h(
+            "span",
+            { class: "log-who" },
+            mine ? t("table.you") : playerName(move.seat),
+            standIn ? h("span", { class: "log-computer" }, ` (${t("log.by_computer")})`) : null,
+          ),
+          " ",
+          h(
+            "span",
+            { class: "log-what" },
+            turn.flatMap((m, k) =>
+              k ? [", ", shell.game.describe(m, ctx)] : [shell.game.describe(m, ctx)],
+            ),
+          ),
+        ),
+      );
     }
     for (const content of breaks.get(i) ?? []) items.push(h("li", { class: "log-note" }, content));
   }
@@ -243,7 +336,8 @@ function setLogOpen(open) {
 /** The whole log from the server (after a reload, a reconnect or a gap); one fetch at a time. */
 let logFetch = null;
 function fetchLog() {
-  logFetch ??= loadLog().then((stale) => {
+  if (logFetch) return;
+  logFetch = loadLog().then((stale) => {
     logFetch = null;
     if (stale) fetchLog();
   });
@@ -259,7 +353,7 @@ async function loadLog() {
     return false;
   }
   if (shell.state?.match_number !== match) return true;
-  if (data.match_number !== match) return false;  // a new match: its state brings its own fetch
+  if (data.match_number !== match) return false; // a new match: its state brings its own fetch
   if (data.moves.length < shell.state.version) return true;
   shell.log = data.moves;
   shell.logVersion = data.moves.length;
@@ -292,18 +386,40 @@ function extendLog(message, resync) {
 
 function renderOffline() {
   const panel = document.getElementById("offline");
-  const offline = isOffline() && shell.connection !== "gone" && (Boolean(shell.state) || shell.connection === "reconnecting");
+  const offline =
+    isOffline() &&
+    shell.connection !== "gone" &&
+    (Boolean(shell.state) || shell.connection === "reconnecting");
   panel.hidden = !offline;
   board.inert = offline;
   if (!offline) return;
   const when = shell.socket?.nextAttemptAt;
   const seconds = when ? Math.max(0, Math.ceil((when - Date.now()) / 1000)) : 0;
-  const reason = !shell.online ? t("offline.no_network") : seconds > 0 ? t("offline.retry_in", { n: seconds }) : t("offline.trying");
-  fill(panel, h("div", { class: "offline-box" },
-    h("strong", { class: "offline-title" }, t("offline.title")),
-    h("span", {}, reason),
-    h("span", { class: "muted-strong" }, t("offline.no_moves")),
-    h("button", { type: "button", class: "btn btn-primary", id: "retry-now", onclick: () => shell.socket?.retryNow() }, t("offline.retry"))));
+  const reason = !shell.online
+    ? t("offline.no_network")
+    : seconds > 0
+      ? t("offline.retry_in", { n: seconds })
+      : t("offline.trying");
+  fill(
+    panel,
+    h(
+      "div",
+      { class: "offline-box" },
+      h("strong", { class: "offline-title" }, t("offline.title")),
+      h("span", {}, reason),
+      h("span", { class: "muted-strong" }, t("offline.no_moves")),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-primary",
+          id: "retry-now",
+          onclick: () => shell.socket?.retryNow(),
+        },
+        t("offline.retry"),
+      ),
+    ),
+  );
 }
 
 setInterval(() => {
@@ -322,7 +438,8 @@ function setFavicon(badge) {
     return;
   }
   badgeIcon ??= `data:image/svg+xml,${encodeURIComponent(
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><image href="${location.origin}${ICON}" width="64" height="64"/><circle cx="48" cy="16" r="14" fill="#d93025" stroke="#fff" stroke-width="4"/></svg>`)}`;
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><image href="${location.origin}${ICON}" width="64" height="64"/><circle cx="48" cy="16" r="14" fill="#d93025" stroke="#fff" stroke-width="4"/></svg>`,
+  )}`;
   link.setAttribute("href", badgeIcon);
   link.dataset.badge = "turn";
 }
@@ -354,7 +471,11 @@ function signalTurn() {
   if (!document.hidden) return;
   if (prefs().sound) beep();
   if (prefs().notify && "Notification" in window && Notification.permission === "granted") {
-    const note = new Notification(t("notify.title", { game: shell.title }), { body: t("notify.body"), tag: `kr-${roomId}`, icon: ICON });
+    const note = new Notification(t("notify.title", { game: shell.title }), {
+      body: t("notify.body"),
+      tag: `kr-${roomId}`,
+      icon: ICON,
+    });
     note.onclick = () => {
       window.focus();
       note.close();
@@ -369,20 +490,64 @@ function renderSettings() {
   const current = prefs();
   const supported = "Notification" in window;
   const denied = supported && Notification.permission === "denied";
-  const check = (id, key, label, help, onchange) => h("div", { class: "field" },
-    h("label", { class: "check", for: id },
-      h("input", { type: "checkbox", id, checked: current[key], disabled: key === "notify" && (!supported || denied), onchange }),
-      h("span", {}, label)),
-    help ? h("span", { class: "field-help" }, help) : null);
+  const check = (id, key, label, help, onchange) =>
+    h(
+      "div",
+      { class: "field" },
+      h(
+        "label",
+        { class: "check", for: id },
+        h("input", {
+          type: "checkbox",
+          id,
+          checked: current[key],
+          disabled: key === "notify" && (!supported || denied),
+          onchange,
+        }),
+        h("span", {}, label),
+      ),
+      help ? h("span", { class: "field-help" }, help) : null,
+    );
   const themes = ["system", "light", "dark"];
-  fill(body,
-    check("pref-sound", "sound", t("settings.sound"), t("settings.sound_help"), (e) => setPref("sound", e.target.checked)),
-    check("pref-notify", "notify", t("settings.notify"), !supported ? t("settings.notify_unsupported") : denied ? t("settings.notify_denied") : t("settings.notify_help"), (e) => askNotifications(e.target)),
-    h("fieldset", { class: "variant-list theme-choice" },
+  fill(
+    body,
+    check("pref-sound", "sound", t("settings.sound"), t("settings.sound_help"), (e) =>
+      setPref("sound", e.target.checked),
+    ),
+    check(
+      "pref-notify",
+      "notify",
+      t("settings.notify"),
+      !supported
+        ? t("settings.notify_unsupported")
+        : denied
+          ? t("settings.notify_denied")
+          : t("settings.notify_help"),
+      (e) => askNotifications(e.target),
+    ),
+    h(
+      "fieldset",
+      { class: "variant-list theme-choice" },
       h("legend", {}, t("settings.theme")),
-      themes.map((theme) => h("label", { class: "chip-radio" },
-        h("input", { type: "radio", name: "theme", value: theme, checked: current.theme === theme, onchange: () => { setPref("theme", theme); applyTheme(); } }),
-        h("span", {}, t(`settings.theme_${theme}`))))));
+      themes.map((theme) =>
+        h(
+          "label",
+          { class: "chip-radio" },
+          h("input", {
+            type: "radio",
+            name: "theme",
+            value: theme,
+            checked: current.theme === theme,
+            onchange: () => {
+              setPref("theme", theme);
+              applyTheme();
+            },
+          }),
+          h("span", {}, t(`settings.theme_${theme}`)),
+        ),
+      ),
+    ),
+  );
 }
 
 async function askNotifications(input) {
@@ -430,20 +595,26 @@ function openShare() {
 function wirePopovers() {
   document.getElementById("share").addEventListener("click", openShare);
   document.getElementById("share-copy").addEventListener("click", async () => {
-    toast(await copyText(roomLink(roomId)) ? t("share.copied") : t("share.failed"), "ok");
+    toast((await copyText(roomLink(roomId))) ? t("share.copied") : t("share.failed"), "ok");
   });
   document.getElementById("share-native").addEventListener("click", () => {
-    navigator.share?.({ title: shell.title ?? "Kartenrunde", url: roomLink(roomId) }).catch(() => {});
+    navigator
+      .share?.({ title: shell.title ?? "Kartenrunde", url: roomLink(roomId) })
+      .catch(() => {});
   });
   document.getElementById("settings-button").addEventListener("click", (event) => {
     renderSettings();
     openPopover("settings", event.currentTarget);
   });
-  for (const id of ["share-close", "settings-close", "dialog-backdrop"]) document.getElementById(id).addEventListener("click", closePopovers);
+  for (const id of ["share-close", "settings-close", "dialog-backdrop"])
+    document.getElementById(id).addEventListener("click", closePopovers);
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && !document.getElementById("dialog-backdrop").hidden) closePopovers();
+    if (event.key === "Escape" && !document.getElementById("dialog-backdrop").hidden)
+      closePopovers();
   });
-  document.getElementById("log-toggle").addEventListener("click", () => setLogOpen(!document.body.classList.contains("log-open")));
+  document
+    .getElementById("log-toggle")
+    .addEventListener("click", () => setLogOpen(!document.body.classList.contains("log-open")));
   document.getElementById("log-close").addEventListener("click", () => setLogOpen(false));
 }
 
@@ -455,7 +626,10 @@ function abandonedBy(state) {
 
 function headline(state) {
   const by = abandonedBy(state);
-  if (by !== null) return t("end.abandoned", { name: playerName(shell.players.find((p) => p.seat !== by)?.seat ?? by) });
+  if (by !== null)
+    return t("end.abandoned", {
+      name: playerName(shell.players.find((p) => p.seat !== by)?.seat ?? by),
+    });
   const custom = shell.game.headline?.(state, context());
   if (custom) return custom;
   const winner = state.result.winner;
@@ -469,22 +643,55 @@ function rematchControls(state) {
   const askedByMe = asked.includes(state.seat);
   const others = asked.filter((seat) => seat !== state.seat).map(playerName);
   const solo = shell.players.length === 1;
-  const note = others.length ? t("end.asked", { names: others.join(", ") }) : askedByMe ? t("end.waiting_rematch") : "";
-  const label = solo ? t("end.play_again") : others.length ? t("end.accept_rematch") : t("end.rematch");
-  return h("div", { class: "end-actions" },
-    state.seat === null ? null : h("button", {
-      type: "button", class: "btn btn-turn", id: "rematch", disabled: askedByMe || isOffline(),
-      data: { needed: "rematch" }, onclick: () => shell.socket.send({ type: "rematch" }),
-    }, label),
+  const note = others.length
+    ? t("end.asked", { names: others.join(", ") })
+    : askedByMe
+      ? t("end.waiting_rematch")
+      : "";
+  const label = solo
+    ? t("end.play_again")
+    : others.length
+      ? t("end.accept_rematch")
+      : t("end.rematch");
+  return h(
+    "div",
+    { class: "end-actions" },
+    state.seat === null
+      ? null
+      : h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn-turn",
+            id: "rematch",
+            disabled: askedByMe || isOffline(),
+            data: { needed: "rematch" },
+            onclick: () => shell.socket.send({ type: "rematch" }),
+          },
+          label,
+        ),
     note ? h("span", { class: "rematch-note", "data-testid": "rematch-note" }, note) : null,
-    state.match_id ? h("a", { class: "btn", href: `/matches/${encodeURIComponent(state.match_id)}` }, t("end.review")) : null);
+    state.match_id
+      ? h(
+          "a",
+          { class: "btn", href: `/matches/${encodeURIComponent(state.match_id)}` },
+          t("end.review"),
+        )
+      : null,
+  );
 }
 
 function tallyLine(state) {
   const tally = state.tally;
   if (!tally || shell.players.length < 2) return null;
-  const wins = shell.players.map((p) => `${playerName(p.seat)} ${tally.wins?.[p.seat] ?? 0}`).join(" · ");
-  return h("p", { class: "muted" }, t("end.tally", { matches: tally.matches ?? 0, wins, draws: tally.draws ?? 0 }));
+  const wins = shell.players
+    .map((p) => `${playerName(p.seat)} ${tally.wins?.[p.seat] ?? 0}`)
+    .join(" · ");
+  return h(
+    "p",
+    { class: "muted" },
+    t("end.tally", { matches: tally.matches ?? 0, wins, draws: tally.draws ?? 0 }),
+  );
 }
 
 function renderEnd() {
@@ -500,7 +707,13 @@ function renderEnd() {
   else breakdown.append(h("p", { class: "muted" }, t("end.abandoned_note")));
   panel.hidden = false;
   // The rematch comes before the breakdown, so a phone on its side shows it without scrolling.
-  fill(panel, h("h2", { data: { needed: "headline" } }, headline(state)), rematchControls(state), breakdown, tallyLine(state));
+  fill(
+    panel,
+    h("h2", { data: { needed: "headline" } }, headline(state)),
+    rematchControls(state),
+    breakdown,
+    tallyLine(state),
+  );
 }
 
 /** Re-renders the board and puts keyboard focus back on the control that had it. */
@@ -512,7 +725,8 @@ function renderBoard() {
   board.dataset.match = String(shell.state.match_number);
   board.dataset.version = String(shell.state.version);
   shell.game.render(board, shell.state, context());
-  if (shell.state.result) {  // a finished match: the end panel above is the current step
+  if (shell.state.result) {
+    // a finished match: the end panel above is the current step
     for (const el of board.querySelectorAll("[data-needed]")) delete el.dataset.needed;
   }
   if (key) board.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
@@ -530,37 +744,102 @@ function renderOffer() {
 function takeoverOffer() {
   const state = shell.state;
   const absent = shell.takeover?.seat;
-  if (!state || state.result || absent === null || absent === undefined || state.seat === null || state.seat === absent) return null;
+  if (
+    !state ||
+    state.result ||
+    absent === null ||
+    absent === undefined ||
+    state.seat === null ||
+    state.seat === absent
+  )
+    return null;
   const name = playerName(absent);
-  const choose = (choice) => shell.socket.send({ type: "takeover", choice, ...(choice === "computer" ? { level: shell.takeover.levels[0] } : {}) });
-  return h("div", { class: "offer", "data-testid": "takeover" },
+  const choose = (choice) =>
+    shell.socket.send({
+      type: "takeover",
+      choice,
+      ...(choice === "computer" ? { level: shell.takeover.levels[0] } : {}),
+    });
+  return h(
+    "div",
+    { class: "offer", "data-testid": "takeover" },
     h("p", {}, t("takeover.lead", { name })),
-    h("div", { class: "end-actions" },
-      h("button", { type: "button", class: "btn btn-small btn-primary", id: "takeover-computer", onclick: () => choose("computer") }, t("takeover.computer", { name })),
-      h("button", { type: "button", class: "btn btn-small", id: "takeover-wait", onclick: () => choose("wait") }, t("takeover.wait")),
-      h("button", { type: "button", class: "btn btn-small", id: "takeover-end", onclick: () => choose("end") }, t("takeover.end"))));
+    h(
+      "div",
+      { class: "end-actions" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-small btn-primary",
+          id: "takeover-computer",
+          onclick: () => choose("computer"),
+        },
+        t("takeover.computer", { name }),
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-small",
+          id: "takeover-wait",
+          onclick: () => choose("wait"),
+        },
+        t("takeover.wait"),
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-small",
+          id: "takeover-end",
+          onclick: () => choose("end"),
+        },
+        t("takeover.end"),
+      ),
+    ),
+  );
 }
 
 function computerOffer() {
   const state = shell.state;
   const levels = offeredLevels(shell.info?.computer ?? []);
-  const waiting = state && !state.result && state.to_move === null && shell.players.some((p) => !p.name);
+  const waiting =
+    state && !state.result && state.to_move === null && shell.players.some((p) => !p.name);
   if (!waiting || state.seat === null || !levels.length) return null;
-  const select = h("select", { id: "computer-level" }, levels.map((level) => h("option", { value: level }, levelName(level))));
+  const select = h(
+    "select",
+    { id: "computer-level" },
+    levels.map((level) => h("option", { value: level }, levelName(level))),
+  );
   const add = async (event) => {
     event.target.disabled = true;
     try {
-      await api(`/api/rooms/${encodeURIComponent(roomId)}/computer`, { method: "POST", body: { level: select.value } });
+      await api(`/api/rooms/${encodeURIComponent(roomId)}/computer`, {
+        method: "POST",
+        body: { level: select.value },
+      });
     } catch (error) {
       toast(error.message);
       event.target.disabled = false;
     }
   };
-  return h("div", { class: "offer" },
+  return h(
+    "div",
+    { class: "offer" },
     h("p", {}, t("table.add_computer_lead")),
-    h("div", { class: "end-actions" },
-      h("label", { class: "visually-hidden", for: "computer-level" }, t("table.computer_level")), select,
-      h("button", { type: "button", class: "btn btn-small btn-primary", id: "add-computer", onclick: add }, t("table.add_computer"))));
+    h(
+      "div",
+      { class: "end-actions" },
+      h("label", { class: "visually-hidden", for: "computer-level" }, t("table.computer_level")),
+      select,
+      h(
+        "button",
+        { type: "button", class: "btn btn-small btn-primary", id: "add-computer", onclick: add },
+        t("table.add_computer"),
+      ),
+    ),
+  );
 }
 
 function render() {
@@ -575,7 +854,12 @@ function render() {
 
 /** A click on the table that did nothing says why, in one short line. */
 function explainClick(event) {
-  if (!shell.state || event.defaultPrevented || event.target.closest("button:not(:disabled), a, input, summary")) return;
+  if (
+    !shell.state ||
+    event.defaultPrevented ||
+    event.target.closest("button:not(:disabled), a, input, summary")
+  )
+    return;
   if (!event.target.closest(".card, .pile, .card-slot")) return;
   const state = shell.state;
   if (state.seat === null) say(t("note.watching"));
@@ -596,8 +880,12 @@ function receiveState(message, { resync = false } = {}) {
     shell.log = [];
     shell.logVersion = message.version === 0 ? 0 : null;
   }
-  const before = shell.state && !resync && message.match_number === shell.state.match_number ? snapshotCards(board) : null;
-  if (message.last_action && !resync) shell.recent = [...shell.recent, message.last_action].slice(-4);
+  const before =
+    shell.state && !resync && message.match_number === shell.state.match_number
+      ? snapshotCards(board)
+      : null;
+  if (message.last_action && !resync)
+    shell.recent = [...shell.recent, message.last_action].slice(-4);
   shell.state = message;
   extendLog(message, resync);
   shell.seat = message.seat;
@@ -611,39 +899,42 @@ function receiveState(message, { resync = false } = {}) {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  shell.socket = new RoomSocket(`${scheme}://${location.host}/ws/rooms/${encodeURIComponent(roomId)}`, {
-    state: receiveState,
-    presence(message) {
-      shell.players = message.players;
-      renderSeats();
-      renderBanner();
-      renderOffer();
+  shell.socket = new RoomSocket(
+    `${scheme}://${location.host}/ws/rooms/${encodeURIComponent(roomId)}`,
+    {
+      state: receiveState,
+      presence(message) {
+        shell.players = message.players;
+        renderSeats();
+        renderBanner();
+        renderOffer();
+      },
+      rematch(message) {
+        shell.rematch = { requested_by: message.requested_by };
+        renderEnd();
+      },
+      takeover(message) {
+        shell.takeover = message;
+        renderOffer();
+      },
+      error(message) {
+        shell.pending = false;
+        toast(errorText(message.code, message.message));
+        if (message.code === "unknown_room") showGone();
+        else renderBoard();
+      },
+      status(value) {
+        shell.connection = value;
+        if (value !== "open") shell.pending = false;
+        if (value === "gone") return showGone();
+        renderHead();
+        renderSeats();
+        renderBanner();
+        renderEnd();
+        if (shell.state) renderBoard();
+      },
     },
-    rematch(message) {
-      shell.rematch = { requested_by: message.requested_by };
-      renderEnd();
-    },
-    takeover(message) {
-      shell.takeover = message;
-      renderOffer();
-    },
-    error(message) {
-      shell.pending = false;
-      toast(errorText(message.code, message.message));
-      if (message.code === "unknown_room") showGone();
-      else renderBoard();
-    },
-    status(value) {
-      shell.connection = value;
-      if (value !== "open") shell.pending = false;
-      if (value === "gone") return showGone();
-      renderHead();
-      renderSeats();
-      renderBanner();
-      renderEnd();
-      if (shell.state) renderBoard();
-    },
-  });
+  );
 }
 
 function watchNetwork() {
@@ -663,7 +954,10 @@ function watchNetwork() {
 
 async function join(name) {
   try {
-    const { seat } = await api(`/api/rooms/${encodeURIComponent(roomId)}/join`, { method: "POST", body: { name } });
+    const { seat } = await api(`/api/rooms/${encodeURIComponent(roomId)}/join`, {
+      method: "POST",
+      body: { name },
+    });
     shell.seat = seat;
     if (seat === null) toast(t("table.spectator_note"), "info");
   } catch (error) {
@@ -680,7 +974,14 @@ async function join(name) {
 
 function askName() {
   const free = shell.players.some((p) => !p.name);
-  const input = h("input", { type: "text", id: "join-name", maxlength: "24", required: true, autocomplete: "nickname", value: storedName() });
+  const input = h("input", {
+    type: "text",
+    id: "join-name",
+    maxlength: "24",
+    required: true,
+    autocomplete: "nickname",
+    value: storedName(),
+  });
   const submit = (event) => {
     event.preventDefault();
     const name = input.value.trim();
@@ -692,12 +993,25 @@ function askName() {
     storeName(name);
     join(name);
   };
-  fill(board, h("section", { class: "name-prompt panel", "aria-labelledby": "join-title" },
-    h("form", { onsubmit: submit },
-      h("h2", { id: "join-title" }, t("join.title", { game: shell.title })),
-      h("p", {}, t(free ? "join.lead" : "join.full")),
-      h("div", { class: "field" }, h("label", { for: "join-name" }, t("name.label")), input),
-      h("button", { type: "submit", class: "btn btn-primary" }, t(free ? "join.sit" : "join.watch")))));
+  fill(
+    board,
+    h(
+      "section",
+      { class: "name-prompt panel", "aria-labelledby": "join-title" },
+      h(
+        "form",
+        { onsubmit: submit },
+        h("h2", { id: "join-title" }, t("join.title", { game: shell.title })),
+        h("p", {}, t(free ? "join.lead" : "join.full")),
+        h("div", { class: "field" }, h("label", { for: "join-name" }, t("name.label")), input),
+        h(
+          "button",
+          { type: "submit", class: "btn btn-primary" },
+          t(free ? "join.sit" : "join.watch"),
+        ),
+      ),
+    ),
+  );
   input.focus();
 }
 
@@ -711,23 +1025,31 @@ function showGone() {
   board.inert = false;
   document.body.classList.remove("is-offline", "my-turn");
   document.body.classList.add("is-gone");
-  fill(board, h("section", { class: "not-found" },
-    h("h1", {}, t("gone.room_title")),
-    h("p", { class: "lead" }, t("gone.room_text")),
-    h("a", { class: "btn btn-primary", href: "/" }, t("gone.home"))));
+  fill(
+    board,
+    h(
+      "section",
+      { class: "not-found" },
+      h("h1", {}, t("gone.room_title")),
+      h("p", { class: "lead" }, t("gone.room_text")),
+      h("a", { class: "btn btn-primary", href: "/" }, t("gone.home")),
+    ),
+  );
   document.title = `${t("gone.room_title")} — Kartenrunde`;
 }
 
 /* Start */
 
 function loadStyles(game) {
-  document.head.append(h("link", { rel: "stylesheet", href: `/static/css/games/${encodeURIComponent(game)}.css` }));
+  document.head.append(
+    h("link", { rel: "stylesheet", href: `/static/css/games/${encodeURIComponent(game)}.css` }),
+  );
 }
 
 async function loadRoom() {
   const [room, games] = await Promise.all([
     api(`/api/rooms/${encodeURIComponent(roomId)}`),
-    api("/api/games"),
+    gameList(),
   ]);
   shell.room = room;
   shell.players = room.seats ?? [];
