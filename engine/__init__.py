@@ -7,14 +7,15 @@ game.legal_actions(state, 0)
 """
 
 from engine.base import (
-    Action,
+    AnyGame,
+    ErrorCode,
     Game,
     IllegalAction,
     InvalidAction,
     Option,
     Outcome,
     Preset,
-    View,
+    Reason,
     replay,
     resolve_options,
 )
@@ -26,14 +27,15 @@ from engine import expeditionen  # noqa: E402,F401  isort: skip
 from engine import pilzwanderung  # noqa: E402,F401  isort: skip
 
 __all__ = [
-    "Action",
+    "AnyGame",
+    "ErrorCode",
     "Game",
     "IllegalAction",
     "InvalidAction",
     "Option",
     "Outcome",
     "Preset",
-    "View",
+    "Reason",
     "games",
     "get_game",
     "register",

@@ -18,21 +18,22 @@ where the rules leave a case open:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from typing_extensions import TypedDict  # pydantic reads these on Python 3.11 too
 
 from engine.base import (
-    Action,
+    ErrorCode,
+    Game,
     GameState,
     IllegalAction,
     InvalidAction,
     Option,
     Outcome,
     Preset,
-    View,
+    Reason,
+    notation_words,
     outcome_json,
     resolve_options,
 )
@@ -79,7 +80,7 @@ class ScoundrelState(GameState):
     taken: int = 0
     potion_used: bool = False
     last_card: str | None = None
-    phase: str = "room"
+    phase: Literal["room", "over"] = "room"
 
 
 class Avoid(TypedDict):
@@ -90,6 +91,9 @@ class Take(TypedDict):
     type: Literal["take"]
     card: str
     weapon: bool
+
+
+ScoundrelAction = Avoid | Take
 
 
 class ScoundrelView(TypedDict, total=False):
@@ -114,7 +118,14 @@ class ScoundrelView(TypedDict, total=False):
     dungeon: list[str]  # revealed only
 
 
-class ScoundrelGame:
+class ScoundrelReason(Reason):
+    SURVIVED = "survived"
+    """The last room emptied with health left."""
+    SLAIN = "slain"
+    """Health fell to 0 or below."""
+
+
+class ScoundrelGame(Game[ScoundrelState, ScoundrelAction, ScoundrelView]):
     name: ClassVar[str] = "scoundrel"
     title: ClassVar[dict[str, str]] = {"de": "Scoundrel", "en": "Scoundrel"}
     seats: ClassVar[int] = 1
@@ -143,8 +154,9 @@ class ScoundrelGame:
             },
         ),
     )
-    action_type: ClassVar[Any] = Avoid | Take
+    action_type: ClassVar[Any] = ScoundrelAction
     view_type: ClassVar[Any] = ScoundrelView
+    state_type = ScoundrelState
     presets: ClassVar[tuple[Preset, ...]] = (
         Preset(
             "strict",
@@ -158,7 +170,6 @@ class ScoundrelGame:
         seed: int,
         options: dict[str, Any] | None = None,
         deck: list[str] | None = None,
-        night: list[str] | None = None,
     ) -> ScoundrelState:
         resolved = resolve_options(self.options, options)
         if deck is None:
@@ -175,30 +186,31 @@ class ScoundrelGame:
         return state
 
     def to_move(self, state: ScoundrelState) -> int | None:
-        return None if self.is_over(state) else 0
+        return None if state.phase == "over" else 0
 
-    def legal_actions(self, state: ScoundrelState, seat: int) -> list[Action]:
+    def legal_actions(self, state: ScoundrelState, seat: int) -> list[ScoundrelAction]:
         if seat != self.to_move(state):
             return []
-        actions: list[Action] = [{"type": "avoid"}] if may_avoid(state) else []
+        actions: list[ScoundrelAction] = [{"type": "avoid"}] if may_avoid(state) else []
         for card in state.room:
             actions.append({"type": "take", "card": card, "weapon": False})
             if is_monster(card) and weapon_usable(state, card):
                 actions.append({"type": "take", "card": card, "weapon": True})
         return actions
 
-    def apply(self, state: ScoundrelState, seat: int, action: Action) -> ScoundrelState:
+    def apply(self, state: ScoundrelState, seat: int, action: ScoundrelAction) -> ScoundrelState:
         checked_shape(action)
         if self.is_over(state):
-            raise IllegalAction("The game is over.", code="game_over")
+            raise IllegalAction("The game is over.", ErrorCode.GAME_OVER)
         if seat != 0:
-            raise IllegalAction("Scoundrel has only seat 0.", code="not_your_turn")
+            raise IllegalAction("Scoundrel has only seat 0.", ErrorCode.NOT_YOUR_TURN)
         if action["type"] == "avoid":
             return avoid(state)
         return take(state, action["card"], action["weapon"])
 
-    def view(self, state: ScoundrelState, seat: int | None, *, reveal: bool = False) -> View:
-        shown: View = {
+    def table_view(self, state: ScoundrelState) -> ScoundrelView:
+        """The one view: the player's and a spectator's are the same."""
+        shown: ScoundrelView = {
             "phase": state.phase,
             "health": state.health,
             "max_health": MAX_HEALTH,
@@ -217,19 +229,14 @@ class ScoundrelGame:
             "open_discard": state.open_discard,
             "result": outcome_json(self.result(state)),
         }
-        if state.open_discard or reveal:
+        if state.open_discard:
             shown["discard"] = list(state.discard)
-        if reveal:
-            shown["dungeon"] = list(state.dungeon)
         return shown
 
-    def views(self, state: ScoundrelState, seats: Iterable[int | None]) -> dict[int | None, View]:
-        """The one view (the player's and a spectator's are the same), shared by all."""
-        shown = self.view(state, None)
-        return dict.fromkeys(seats, shown)
-
-    def is_over(self, state: ScoundrelState) -> bool:
-        return state.phase == "over"
+    def revealed(self, view: ScoundrelView, state: ScoundrelState) -> ScoundrelView:
+        view["discard"] = list(state.discard)
+        view["dungeon"] = list(state.dungeon)
+        return view
 
     def result(self, state: ScoundrelState) -> Outcome | None:
         if not self.is_over(state):
@@ -239,7 +246,7 @@ class ScoundrelGame:
             return Outcome(
                 scores=(state.health + bonus,),
                 winner=0,
-                reason="survived",
+                reason=ScoundrelReason.SURVIVED,
                 details={
                     "health": state.health,
                     "potion_bonus": bonus,
@@ -251,7 +258,7 @@ class ScoundrelGame:
         return Outcome(
             scores=(state.health - sum(value(card) for card in left),),
             winner=None,
-            reason="slain",
+            reason=ScoundrelReason.SLAIN,
             details={
                 "health": state.health,
                 "potion_bonus": 0,
@@ -259,11 +266,6 @@ class ScoundrelGame:
                 "last_card": state.last_card,
             },
         )
-
-    def rematch_options(
-        self, options: dict[str, Any], previous: Outcome | None, previous_first: int | None
-    ) -> dict[str, Any]:
-        return dict(options)
 
     def redeal_hidden(
         self, state: ScoundrelState, viewer: int | None, rng: random.Random
@@ -280,13 +282,7 @@ class ScoundrelGame:
         other.dungeon, other.discard = pool[: len(state.dungeon)], pool[len(state.dungeon) :]
         return other
 
-    def took(self, state: ScoundrelState, action: Action) -> list[str]:
-        return []  # a take names its card; an avoid takes none
-
-    def state_from_json(self, data: dict[str, Any]) -> ScoundrelState:
-        return ScoundrelState.from_json(data)
-
-    def notation(self, action: Action) -> str:
+    def notation(self, action: ScoundrelAction) -> str:
         checked_shape(action)
         if action["type"] == "avoid":
             return "avoid"
@@ -295,8 +291,8 @@ class ScoundrelGame:
             return f"take {card} {'weapon' if action['weapon'] else 'bare'}"
         return f"take {card} weapon" if action["weapon"] else f"take {card}"
 
-    def parse_notation(self, text: str) -> Action:
-        words = text.split() if isinstance(text, str) else []
+    def parse_notation(self, text: str) -> ScoundrelAction:
+        words = notation_words(text)
         if words == ["avoid"]:
             return {"type": "avoid"}
         if len(words) in (2, 3) and words[0] == "take" and words[1] in CARDS:

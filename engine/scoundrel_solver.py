@@ -23,7 +23,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.base import Action, View
 from engine.cards import value
 from engine.scoundrel import (
     DECK,
@@ -31,7 +30,9 @@ from engine.scoundrel import (
     MAX_HEALTH,
     ROOM_SIZE,
     TAKES_PER_ROOM,
+    ScoundrelAction,
     ScoundrelState,
+    ScoundrelView,
     is_monster,
     is_weapon,
 )
@@ -94,7 +95,7 @@ class OutOfBudget(Exception):
 @dataclass(frozen=True)
 class Solution:
     score: int
-    line: list[Action]
+    line: list[ScoundrelAction]
     winnable: bool
 
 
@@ -157,9 +158,9 @@ class Lines:
     def reaches(self, node: Node, target: int) -> bool:
         return self.search(node, target) >= target
 
-    def line(self, node: Node) -> list[Action]:
+    def line(self, node: Node) -> list[ScoundrelAction]:
         """The actions of the line found from a node."""
-        actions: list[Action] = []
+        actions: list[ScoundrelAction] = []
         while (found := self.step(node)) is not None:
             takes, after = found
             actions += [
@@ -449,7 +450,7 @@ def make_solver(
     return FastSolver(dungeon, strict_weapons, budget)
 
 
-AVOID: Action = {"type": "avoid"}
+AVOID: ScoundrelAction = {"type": "avoid"}
 
 
 def mask(cards: bytes) -> int:
@@ -597,7 +598,7 @@ class Unseen:
     actions: a table whose dungeon holds every card the player has seen there (cards of an
     avoided room, at the bottom in order) and a placeholder for each card never seen."""
 
-    def __init__(self, views: Sequence[View], actions: Sequence[Action]) -> None:
+    def __init__(self, views: Sequence[ScoundrelView], actions: Sequence[ScoundrelAction]) -> None:
         if len(views) != len(actions) + 1:
             raise ValueError("one view before each action, and the current one")
         first = views[0]
@@ -638,13 +639,13 @@ def revealed(room: list[str], seen: list[str]) -> list[str]:
 class Hint:
     """Per legal action, its chance of winning; ``samples`` dungeons were looked at."""
 
-    chances: list[tuple[Action, float]]
+    chances: list[tuple[ScoundrelAction, float]]
     samples: int
 
 
 def win_chances(
-    views: Sequence[View],
-    actions: Sequence[Action],
+    views: Sequence[ScoundrelView],
+    actions: Sequence[ScoundrelAction],
     samples: int = 16,
     rng: random.Random | None = None,
     seconds: float | None = None,

@@ -12,7 +12,7 @@ from typing import Any
 from app.services.refusals import Refusal
 from app.services.searches import Searches
 from app.storage.repositories import Store
-from engine import Game, replay
+from engine import AnyGame, replay
 from engine.scoundrel_solver import Hint, win_chances
 
 HINTED = frozenset({"scoundrel"})
@@ -25,7 +25,7 @@ BUDGET = 200_000  # tables per sampled dungeon: more than the slowest of 5,000 d
 
 
 def seat_hint(
-    game: Game[Any], states: Sequence[Any], actions: Sequence[dict[str, Any]], seat: int
+    game: AnyGame, states: Sequence[Any], actions: Sequence[dict[str, Any]], seat: int
 ) -> dict[str, Any]:
     """The hint from the seat's views of these states (before each action, and now) only:
     whatever the states hide from the seat cannot change it."""
@@ -34,7 +34,7 @@ def seat_hint(
 
 
 def seat_search(
-    game: Game[Any], states: Sequence[Any], actions: Sequence[dict[str, Any]], seat: int
+    game: AnyGame, states: Sequence[Any], actions: Sequence[dict[str, Any]], seat: int
 ) -> tuple[Callable[..., Hint], tuple[Any, ...]]:
     """The hint's search and what it is given: the seat's views and the actions."""
     views = [game.view(state, seat) for state in states]
@@ -54,7 +54,7 @@ def search(actions: Sequence[dict[str, Any]]) -> Callable[..., Hint]:
     )
 
 
-def answer(game: Game[Any], hint: Hint) -> dict[str, Any]:
+def answer(game: AnyGame, hint: Hint) -> dict[str, Any]:
     return {
         "samples": hint.samples,
         "chances": [
@@ -67,7 +67,7 @@ def answer(game: Game[Any], hint: Hint) -> dict[str, Any]:
 def room_hint(
     store: Store,
     searches: Searches,
-    game: Game[Any],
+    game: AnyGame,
     room_id: str,
     match_id: int,
     version: int,
@@ -84,7 +84,7 @@ def room_hint(
 
 
 def hint_job(
-    store: Store, game: Game[Any], room_id: str, match_id: int, version: int, seat: int
+    store: Store, game: AnyGame, room_id: str, match_id: int, version: int, seat: int
 ) -> tuple[Callable[..., Hint], tuple[Any, ...]]:
     """The hint's search and what it needs, from storage (once for many asking at once)."""
     loaded = store.load_room(room_id)

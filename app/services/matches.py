@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from app.services.live import last_action
 from app.services.searches import Searches
 from app.storage.repositories import Store
-from engine import Game, get_game, replay
+from engine import AnyGame, get_game, replay
 from engine.scoundrel_solver import OutOfBudget, Solution, solve
 
 MAX_MATCH_ID = 2**31 - 1  # the id column is a 32-bit integer on PostgreSQL
@@ -86,7 +86,7 @@ class MatchService:
             return False
         return self.store.match_held_by(match_id, player)
 
-    def moves(self, game: Game[Any], match_id: int, upto: int) -> list[dict[str, Any]]:
+    def moves(self, game: AnyGame, match_id: int, upto: int) -> list[dict[str, Any]]:
         """The first ``upto`` moves of a match, for the table's move log after a reload: each
         as the table saw it (actions are public, and so are the open cards each took)."""
         seed, options, played = self.store.match_played(match_id)
@@ -182,7 +182,7 @@ def keep(kept: dict[int, V], match_id: int, value: V) -> None:
 
 
 def revealed_steps(
-    game: Game[Any],
+    game: AnyGame,
     moves: list[tuple[int, dict[str, Any]]],
     states: list[Any],
     by_computer: list[bool] | None = None,
