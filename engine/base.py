@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import UnionType
@@ -19,6 +19,7 @@ from typing import (
     ClassVar,
     Generic,
     Literal,
+    Protocol,
     Self,
     TypeVar,
     Union,
@@ -59,6 +60,15 @@ class Reason(StrEnum):
     """How a game ended, in the game's own words (python-chess's ``Termination``): each
     game subclasses it with its members (``"survived"``, ``"slain"``, ``"higher_total"``,
     ...). A member is its string, so JSON and stored results hold the words themselves."""
+
+
+class Takeback(StrEnum):
+    """Whether a seat may take back its last action (declared only: not offered yet)."""
+
+    FREE = "free"
+    """Whenever the player likes: nobody else is at the table."""
+    CONSENT = "consent"
+    """Only if the other players agree."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +139,7 @@ def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
 S = TypeVar("S", bound="GameState")
 A = TypeVar("A")
 V = TypeVar("V")
+V_contra = TypeVar("V_contra", contravariant=True)
 
 
 def copy_expression(hint: Any, value: str, depth: int = 0) -> str:
@@ -193,6 +204,47 @@ class GameState:
         return self.clone()
 
 
+class OutOfBudget(Exception):
+    """A search looked at more positions than it was allowed."""
+
+
+@dataclass(frozen=True)
+class Hint(Generic[A]):
+    """Per legal action, its chance of winning; ``samples`` sampled worlds were looked at."""
+
+    chances: list[tuple[A, float]]
+    samples: int
+
+
+class HintSearch(Protocol[V_contra, A]):
+    """A hint during play, from the seat's views (before each action, and now) and the
+    actions: never from what the seat has not seen. Pure, so a worker process can run it."""
+
+    def __call__(
+        self,
+        views: Sequence[V_contra],
+        actions: Sequence[A],
+        *,
+        samples: int,
+        rng: random.Random,
+        seconds: float | None,
+    ) -> Hint[A]: ...
+
+
+@dataclass(frozen=True)
+class BestLine(Generic[A]):
+    """The best score a deal allowed, one line of actions that reaches it, and whether the
+    deal could be won at all."""
+
+    score: int
+    line: list[A]
+    winnable: bool
+
+
+# From a match's first state to its best line (OutOfBudget if the search gives up). Pure.
+BestLineSearch = Callable[[S], BestLine[A]]
+
+
 class Game(ABC, Generic[S, A, V]):
     """What the server, the bots and the tests may call. Nothing else is public.
 
@@ -216,6 +268,10 @@ class Game(ABC, Generic[S, A, V]):
     action_type: ClassVar[Any]
     view_type: ClassVar[Any]
     state_type: type[S]
+    # Capabilities (OpenSpiel's ``GameType`` idea): the server asks the game, never its
+    # name. ``hint_search`` and ``best_line_search`` say whether there is a hint or a best
+    # line by answering a function or None.
+    takeback: ClassVar[Takeback] = Takeback.CONSENT
 
     @abstractmethod
     def new(
@@ -304,6 +360,15 @@ class Game(ABC, Generic[S, A, V]):
     @abstractmethod
     def parse_notation(self, text: str) -> A:
         """The action of a notation; ``InvalidAction`` for any other text."""
+
+    def hint_search(self) -> HintSearch[V, A] | None:
+        """The pure function behind a hint during play, or None: this game offers none."""
+        return None
+
+    def best_line_search(self) -> BestLineSearch[S, A] | None:
+        """The pure function that finds a finished match's best line from its deal, or
+        None: this game offers none."""
+        return None
 
 
 AnyGame = Game[Any, Any, Any]

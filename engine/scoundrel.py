@@ -24,15 +24,18 @@ from typing import Any, ClassVar, Literal
 from typing_extensions import TypedDict  # pydantic reads these on Python 3.11 too
 
 from engine.base import (
+    BestLineSearch,
     ErrorCode,
     Game,
     GameState,
+    HintSearch,
     IllegalAction,
     InvalidAction,
     Option,
     Outcome,
     Preset,
     Reason,
+    Takeback,
     notation_words,
     outcome_json,
     resolve_options,
@@ -157,6 +160,7 @@ class ScoundrelGame(Game[ScoundrelState, ScoundrelAction, ScoundrelView]):
     action_type: ClassVar[Any] = ScoundrelAction
     view_type: ClassVar[Any] = ScoundrelView
     state_type = ScoundrelState
+    takeback: ClassVar[Takeback] = Takeback.FREE  # a solo game: nobody else to ask
     presets: ClassVar[tuple[Preset, ...]] = (
         Preset(
             "strict",
@@ -300,6 +304,18 @@ class ScoundrelGame(Game[ScoundrelState, ScoundrelAction, ScoundrelView]):
             if how in ("weapon", "bare"):
                 return {"type": "take", "card": words[1], "weapon": how == "weapon"}
         raise InvalidAction(f"Not a Scoundrel move: {text!r} (try 'avoid' or 'take 7C weapon').")
+
+    # The solver is built on these rules: it imports this module, so it is imported here.
+
+    def hint_search(self) -> HintSearch[ScoundrelView, ScoundrelAction]:
+        from engine.scoundrel_solver import hint
+
+        return hint
+
+    def best_line_search(self) -> BestLineSearch[ScoundrelState, ScoundrelAction]:
+        from engine.scoundrel_solver import best_line
+
+        return best_line
 
 
 def checked_deck(deck: list[str]) -> list[str]:

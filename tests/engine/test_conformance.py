@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import pickle
 import random
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
@@ -202,3 +203,12 @@ def test_a_reason_is_stored_as_the_game_s_word_and_read_back_as_itself(name: str
     assert result is not None and isinstance(result.reason, Reason)
     stored = json.loads(json.dumps(result.to_json()))["reason"]
     assert type(stored) is str and type(result.reason)(stored) is result.reason
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_game_declares_its_searches_as_pure_functions_or_none(name: str) -> None:
+    """The server asks the game for its hint and best line, never its name: each is None
+    or a function a worker process receives by reference."""
+    game = get_game(name)
+    for search in (game.hint_search(), game.best_line_search()):
+        assert search is None or pickle.loads(pickle.dumps(search)) is search
