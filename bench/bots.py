@@ -38,7 +38,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Game, games, get_game
+from engine import AnyGame, games, get_game
 from engine.bots import Bot, bot_levels, get_bot
 from engine.scoundrel_solver import Solver, make_solver
 
@@ -76,9 +76,9 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play_match(
-    game: Game[Any],
+    game: AnyGame,
     options: dict[str, Any],
-    bots: list[Bot],
+    bots: list[Bot[Any, Any]],
     seed: int,
     tally: Tally,
     hero: int,
@@ -107,7 +107,7 @@ def play_match(
 
 
 def duel(
-    game: Game[Any],
+    game: AnyGame,
     options: dict[str, Any],
     hero: str,
     villain: str,
@@ -153,7 +153,7 @@ def merged(tallies: Iterable[Tally]) -> Tally:
     return total
 
 
-def make(game: str, level: str, budget: dict[str, Any]) -> Bot:
+def make(game: str, level: str, budget: dict[str, Any]) -> Bot[Any, Any]:
     return get_bot(game, level, **budget) if level == "strong" else get_bot(game, level)
 
 

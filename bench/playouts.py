@@ -16,9 +16,8 @@ import argparse
 import os
 from dataclasses import dataclass
 from time import perf_counter
-from typing import Any
 
-from engine import Game, games
+from engine import AnyGame, games
 from engine.playout import playout
 
 
@@ -29,7 +28,7 @@ class Tally:
     seconds: float = 0.0
 
 
-def measure(game: Game[Any], seconds: float, game_count: int | None) -> Tally:
+def measure(game: AnyGame, seconds: float, game_count: int | None) -> Tally:
     """Play seeds 0, 1, ... until ``game_count`` games, or else until ``seconds`` have passed."""
     tally = Tally()
     start = perf_counter()

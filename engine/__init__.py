@@ -7,14 +7,21 @@ game.legal_actions(state, 0)
 """
 
 from engine.base import (
-    Action,
+    AnyGame,
+    BestLine,
+    BestLineSearch,
+    ErrorCode,
     Game,
+    Hint,
+    HintSearch,
     IllegalAction,
     InvalidAction,
     Option,
     Outcome,
+    OutOfBudget,
     Preset,
-    View,
+    Reason,
+    Takeback,
     replay,
     resolve_options,
 )
@@ -26,14 +33,21 @@ from engine import expeditionen  # noqa: E402,F401  isort: skip
 from engine import pilzwanderung  # noqa: E402,F401  isort: skip
 
 __all__ = [
-    "Action",
+    "AnyGame",
+    "BestLine",
+    "BestLineSearch",
+    "ErrorCode",
     "Game",
+    "Hint",
+    "HintSearch",
     "IllegalAction",
     "InvalidAction",
     "Option",
     "Outcome",
+    "OutOfBudget",
     "Preset",
-    "View",
+    "Reason",
+    "Takeback",
     "games",
     "get_game",
     "register",

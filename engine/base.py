@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Iterable, Iterator
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from types import UnionType
 from typing import (
     Any,
     ClassVar,
+    Generic,
     Literal,
     Protocol,
     Self,
@@ -25,18 +28,22 @@ from typing import (
     get_type_hints,
 )
 
-Action = dict[str, Any]
-View = dict[str, Any]
+
+class ErrorCode(StrEnum):
+    """Why an action is refused: the stable code beside the sentence for players."""
+
+    MALFORMED = "malformed"
+    """Not an action of this game: wrong shape, unknown type, a field of the wrong kind."""
+    NOT_YOUR_TURN = "not_your_turn"
+    GAME_OVER = "game_over"
+    ILLEGAL = "illegal"
+    """Well-formed, but the rules forbid it here."""
 
 
 class IllegalAction(Exception):
-    """An action that cannot be applied now. ``code`` is stable; the message is for players.
+    """An action that cannot be applied now. ``code`` is stable; the message is for players."""
 
-    Codes: ``malformed`` (not an action of this game), ``not_your_turn``, ``game_over``,
-    ``illegal`` (well-formed, but the rules forbid it here).
-    """
-
-    def __init__(self, message: str, code: str = "illegal") -> None:
+    def __init__(self, message: str, code: ErrorCode = ErrorCode.ILLEGAL) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -46,7 +53,22 @@ class InvalidAction(IllegalAction):
     """A malformed action: wrong shape, unknown type, a field of the wrong kind."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(message, code="malformed")
+        super().__init__(message, code=ErrorCode.MALFORMED)
+
+
+class Reason(StrEnum):
+    """How a game ended, in the game's own words (python-chess's ``Termination``): each
+    game subclasses it with its members (``"survived"``, ``"slain"``, ``"higher_total"``,
+    ...). A member is its string, so JSON and stored results hold the words themselves."""
+
+
+class Takeback(StrEnum):
+    """Whether a seat may take back its last action (declared only: not offered yet)."""
+
+    FREE = "free"
+    """Whenever the player likes: nobody else is at the table."""
+    CONSENT = "consent"
+    """Only if the other players agree."""
 
 
 @dataclass(frozen=True)
@@ -83,14 +105,14 @@ class Outcome:
     """How a finished game ended (after python-chess's ``Outcome``).
 
     ``winner`` is a seat, or None: a draw when several seats play, a lost game when one does.
-    ``reason`` names the ending in the game's own words (``"survived"``, ``"slain"``,
-    ``"higher_total"``, ...). ``details`` is the game's breakdown for the end screen: plain
-    JSON data whose keys are the game's own.
+    ``reason`` names the ending in the game's own words: a member of its ``Reason``.
+    ``details`` is the game's breakdown for the end screen: plain JSON data whose keys are
+    the game's own.
     """
 
     scores: tuple[int, ...]
     winner: int | None
-    reason: str
+    reason: Reason
     details: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -115,6 +137,9 @@ def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
 
 
 S = TypeVar("S", bound="GameState")
+A = TypeVar("A")
+V = TypeVar("V")
+V_contra = TypeVar("V_contra", contravariant=True)
 
 
 def copy_expression(hint: Any, value: str, depth: int = 0) -> str:
@@ -179,8 +204,54 @@ class GameState:
         return self.clone()
 
 
-class Game(Protocol[S]):
+class OutOfBudget(Exception):
+    """A search looked at more positions than it was allowed."""
+
+
+@dataclass(frozen=True)
+class Hint(Generic[A]):
+    """Per legal action, its chance of winning; ``samples`` sampled worlds were looked at."""
+
+    chances: list[tuple[A, float]]
+    samples: int
+
+
+class HintSearch(Protocol[V_contra, A]):
+    """A hint during play, from the seat's views (before each action, and now) and the
+    actions: never from what the seat has not seen. Pure, so a worker process can run it."""
+
+    def __call__(
+        self,
+        views: Sequence[V_contra],
+        actions: Sequence[A],
+        *,
+        samples: int,
+        rng: random.Random,
+        seconds: float | None,
+    ) -> Hint[A]: ...
+
+
+@dataclass(frozen=True)
+class BestLine(Generic[A]):
+    """The best score a deal allowed, one line of actions that reaches it, and whether the
+    deal could be won at all."""
+
+    score: int
+    line: list[A]
+    winnable: bool
+
+
+# From a match's first state to its best line (OutOfBudget if the search gives up). Pure.
+BestLineSearch = Callable[[S], BestLine[A]]
+
+
+class Game(ABC, Generic[S, A, V]):
     """What the server, the bots and the tests may call. Nothing else is public.
+
+    ``S`` is the game's state, ``A`` its action (a union of TypedDicts, what a seat sends
+    as JSON) and ``V`` one viewer's view (a TypedDict). A game states its facts and rules;
+    this base fills in the rest (boardgame.io's ``ProcessGameConfig`` idea), so a game
+    overrides only where it differs.
 
     Actions are public: everyone at the table hears each one as it was sent (the last move,
     the move log, the bots' history), so an action names only what the table then sees
@@ -190,66 +261,120 @@ class Game(Protocol[S]):
     name: ClassVar[str]
     title: ClassVar[dict[str, str]]
     seats: ClassVar[int]
-    options: ClassVar[tuple[Option, ...]]
-    presets: ClassVar[tuple[Preset, ...]]
-    # JSON-able shapes, for the schemas the server publishes: a TypedDict (or a union of
-    # them) for one action, and a TypedDict for one seat's view.
+    options: ClassVar[tuple[Option, ...]] = ()
+    presets: ClassVar[tuple[Preset, ...]] = ()
+    # JSON-able shapes, for the schemas the server publishes and the server's check of an
+    # action: ``A`` and ``V`` again, as objects (pydantic reads them).
     action_type: ClassVar[Any]
     view_type: ClassVar[Any]
     # The rules' tables the client displays (points, roles, costs), JSON-able and published
     # in GET /api/games, so that the client holds no copy of them.
     tables: ClassVar[dict[str, Any]]
+    state_type: type[S]
+    # Capabilities (OpenSpiel's ``GameType`` idea): the server asks the game, never its
+    # name. ``hint_search`` and ``best_line_search`` say whether there is a hint or a best
+    # line by answering a function or None.
+    takeback: ClassVar[Takeback] = Takeback.CONSENT
 
+    @abstractmethod
     def new(
-        self,
-        seed: int,
-        options: dict[str, Any] | None = None,
-        deck: list[str] | None = None,
-        night: list[str] | None = None,
-    ) -> S: ...
+        self, seed: int, options: dict[str, Any] | None = None, deck: list[str] | None = None
+    ) -> S:
+        """The first state: the options filled in and checked (``resolve_options``), the
+        cards shuffled by ``seed`` (or ``deck``, top first: a stacked deal for tests)."""
 
-    def to_move(self, state: S) -> int | None: ...
+    @abstractmethod
+    def to_move(self, state: S) -> int | None:
+        """The seat to move, None once the game is over."""
 
-    def legal_actions(self, state: S, seat: int) -> list[Action]: ...
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> list[A]: ...
 
-    def apply(self, state: S, seat: int, action: Action) -> S: ...
+    @abstractmethod
+    def apply(self, state: S, seat: int, action: A) -> S:
+        """The state after ``action``; ``state`` stays as it was. ``IllegalAction`` (with
+        its ``ErrorCode``) for anything the rules refuse, ``InvalidAction`` for an object
+        that is no action of this game (it may come from anyone: the type is a promise the
+        caller cannot always keep)."""
 
-    def view(self, state: S, seat: int | None, *, reveal: bool = False) -> View: ...
+    @abstractmethod
+    def table_view(self, state: S) -> V:
+        """What every viewer sees (seated or not), built once for all of them: an
+        allow-list of the state, never the state with secrets deleted."""
 
-    def views(self, state: S, seats: Iterable[int | None]) -> dict[int | None, View]:
+    def seat_view(self, table: V, state: S, seat: int | None) -> V:
+        """One viewer's view: the table's (shared, not copied) and what only ``seat`` sees.
+        The table's itself by default: a game where nobody holds cards of their own."""
+        return table
+
+    def revealed(self, view: V, state: S) -> V:
+        """``view`` with everything hidden added, for the replay of a finished match. The
+        view as it is by default: a game that hides nothing."""
+        return view
+
+    def view(self, state: S, seat: int | None, *, reveal: bool = False) -> V:
+        """What ``seat`` (None: a spectator) sees; with ``reveal`` everything."""
+        shown = self.seat_view(self.table_view(state), state, seat)
+        return self.revealed(shown, state) if reveal else shown
+
+    def views(self, state: S, seats: Iterable[int | None]) -> dict[int | None, V]:
         """``view(state, seat)`` for each of ``seats``, what all of them see built once (and
         shared between the views: read them, do not change them)."""
-        ...
+        table = self.table_view(state)
+        return {seat: self.seat_view(table, state, seat) for seat in seats}
 
-    def is_over(self, state: S) -> bool: ...
+    def is_over(self, state: S) -> bool:
+        return self.to_move(state) is None
 
-    def result(self, state: S) -> Outcome | None: ...
+    @abstractmethod
+    def result(self, state: S) -> Outcome | None:
+        """How the game ended, None while it goes on."""
 
     def rematch_options(
         self, options: dict[str, Any], previous: Outcome | None, previous_first: int | None
     ) -> dict[str, Any]:
-        """The options of the next match in a room (for example who starts it)."""
-        ...
+        """The options of the next match in a room: the same, and where the game has the
+        option ``first`` the loser starts (after a draw the starters alternate)."""
+        if any(option.name == "first" for option in self.options):
+            return {**options, "first": loser_starts(previous, previous_first, self.seats)}
+        return dict(options)
 
+    @abstractmethod
     def redeal_hidden(self, state: S, viewer: int | None, rng: random.Random) -> S:
         """A state that ``viewer`` (a seat, or None for a spectator) cannot tell from
         ``state``: everything hidden from it is dealt again at random among the places it
         may be (the other hands, the draw pile's order, face-down piles, the seed). This is
         where a game states its hidden zones; the leak test and the bots rely on it."""
-        ...
 
-    def took(self, state: S, action: Action) -> list[str]:
+    def took(self, state: S, action: A) -> list[str]:
         """The open cards that ``action``, applied to ``state``, takes from the table and
         does not name itself (a forest position's card, a discard pile's top): what everyone
         saw go, so that a move log can name them once ``state`` is gone. Only for an action
-        that ``apply`` accepts in ``state``."""
-        ...
+        that ``apply`` accepts in ``state``. None by default: every action names its cards."""
+        return []
 
-    def state_from_json(self, data: dict[str, Any]) -> S: ...
+    def state_from_json(self, data: dict[str, Any]) -> S:
+        return self.state_type.from_json(data)
 
-    def notation(self, action: Action) -> str: ...
+    @abstractmethod
+    def notation(self, action: A) -> str:
+        """A short text for the action (python-chess's ``Move.uci()``): ``take 7C weapon``."""
 
-    def parse_notation(self, text: str) -> Action: ...
+    @abstractmethod
+    def parse_notation(self, text: str) -> A:
+        """The action of a notation; ``InvalidAction`` for any other text."""
+
+    def hint_search(self) -> HintSearch[V, A] | None:
+        """The pure function behind a hint during play, or None: this game offers none."""
+        return None
+
+    def best_line_search(self) -> BestLineSearch[S, A] | None:
+        """The pure function that finds a finished match's best line from its deal, or
+        None: this game offers none."""
+        return None
+
+
+AnyGame = Game[Any, Any, Any]
 
 
 def resolve_options(specs: tuple[Option, ...], given: dict[str, Any] | None) -> dict[str, Any]:
@@ -269,8 +394,13 @@ def resolve_options(specs: tuple[Option, ...], given: dict[str, Any] | None) -> 
     return resolved
 
 
+def notation_words(text: object) -> list[str]:
+    """The words of a notation, none if it is no text at all (it may come from anyone)."""
+    return text.split() if isinstance(text, str) else []
+
+
 def replay(
-    game: Game[S], seed: int, options: dict[str, Any], actions: Iterable[tuple[int, Action]]
+    game: Game[S, A, Any], seed: int, options: dict[str, Any], actions: Iterable[tuple[int, A]]
 ) -> Iterator[S]:
     """The first state, then the state after each (seat, action): a stored match again."""
     state = game.new(seed=seed, options=options)

@@ -10,22 +10,22 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, cast
 
 from typing_extensions import TypedDict  # pydantic reads these on Python 3.11 too
 
 from engine.base import (
-    Action,
+    ErrorCode,
+    Game,
     GameState,
     IllegalAction,
     InvalidAction,
     Option,
     Outcome,
     Preset,
-    View,
-    loser_starts,
+    Reason,
+    notation_words,
     outcome_json,
     resolve_options,
     starting_seat,
@@ -37,6 +37,8 @@ NUMBERS = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
 WAGERS = ("J", "Q", "K")
 ACE = "A"
 ALL_CODES = frozenset(r + s for s in SUITS for r in (ACE, *NUMBERS, *WAGERS))
+Source = Literal["deck", "S", "H", "D", "C"]  # where a draw takes its card: a suit's discards
+SOURCES: tuple[Source, ...] = ("deck", "S", "H", "D", "C")
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 HAND_SIZE = 8
 EXPEDITION_COST = 20
@@ -134,7 +136,7 @@ class ExpeditionenState(GameState):
     round: int
     dealer: int
     to_move: int
-    phase: str  # "play" | "draw" | "over"
+    phase: Literal["play", "draw", "over"]
     hands: list[list[str]]
     expeditions: list[dict[str, list[str]]]
     discards: dict[str, list[str]]
@@ -177,7 +179,7 @@ def parse_action(action: object) -> tuple[str, str]:
         if not (isinstance(value, str) and value in ALL_CODES):
             raise InvalidAction("The card must be a card code such as 7H or QS.")
         value = CARD[value]
-    if field_name == "source" and not (isinstance(value, str) and value in ("deck", *SUITS)):
+    if field_name == "source" and not (isinstance(value, str) and value in SOURCES):
         raise InvalidAction("Draw from deck or from a suit's discard pile: S, H, D or C.")
     return kind, value
 
@@ -189,7 +191,10 @@ class PlayOrDiscard(TypedDict):
 
 class Draw(TypedDict):
     type: Literal["draw"]
-    source: Literal["deck", "S", "H", "D", "C"]
+    source: Source
+
+
+ExpeditionenAction = PlayOrDiscard | Draw
 
 
 class ScoredExpedition(TypedDict):
@@ -226,13 +231,16 @@ class ExpeditionenView(TypedDict, total=False):
     draw_pile_cards: list[str]  # revealed only
 
 
-def seat_view(table: View, state: ExpeditionenState, seat: int | None) -> View:
-    """One viewer's view: the table's (shared, not copied) with the seat and its own hand."""
-    hand = sorted(state.hands[seat], key=sort_key) if seat is not None else None
-    return {"seat": seat, **table, "hand": hand}
+class ExpeditionenReason(Reason):
+    HIGHER_TOTAL = "higher_total"
+    """The higher total after the match's rounds."""
+    WON_TIEBREAK = "won_tiebreak"
+    """The higher total after one of the single rounds that a tie adds."""
+    TIED_AFTER_TIEBREAKS = "tied_after_tiebreaks"
+    """Still tied after the last of those rounds: a draw."""
 
 
-class ExpeditionenGame:
+class ExpeditionenGame(Game[ExpeditionenState, ExpeditionenAction, ExpeditionenView]):
     name: ClassVar[str] = "expeditionen"
     title: ClassVar[dict[str, str]] = {"de": "Expeditionen", "en": "Expeditions"}
     seats: ClassVar[int] = 2
@@ -268,12 +276,13 @@ class ExpeditionenGame:
             },
         ),
     )
-    action_type: ClassVar[Any] = PlayOrDiscard | Draw
+    action_type: ClassVar[Any] = ExpeditionenAction
     view_type: ClassVar[Any] = ExpeditionenView
     tables: ClassVar[dict[str, Any]] = {
         "expedition_cost": EXPEDITION_COST,
         "wagers": list(WAGERS),
     }
+    state_type = ExpeditionenState
     presets: ClassVar[tuple[Preset, ...]] = (
         Preset("short", {"rounds": 1}, {"de": "Kurzes Spiel", "en": "Short game"}),
         Preset("aces", {"with_aces": True}, {"de": "Mit Assen", "en": "With aces"}),
@@ -284,7 +293,6 @@ class ExpeditionenGame:
         seed: int,
         options: dict[str, Any] | None = None,
         deck: list[str] | None = None,
-        night: list[str] | None = None,
     ) -> ExpeditionenState:
         chosen = resolve_options(self.options, options)
         with_aces = chosen["with_aces"]
@@ -315,27 +323,32 @@ class ExpeditionenGame:
     def to_move(self, state: ExpeditionenState) -> int | None:
         return None if state.phase == "over" else state.to_move
 
-    def legal_actions(self, state: ExpeditionenState, seat: int) -> list[Action]:
+    def legal_actions(self, state: ExpeditionenState, seat: int) -> list[ExpeditionenAction]:
         if state.phase == "over" or seat != state.to_move:
             return []
         if state.phase == "draw":
-            sources = ["deck", *(s for s in SUITS if draw_refusal(state, s) is None)]
-            return [{"type": "draw", "source": source} for source in sources]
+            return [
+                {"type": "draw", "source": source}
+                for source in SOURCES
+                if draw_refusal(state, source) is None
+            ]
         hand = sorted(state.hands[seat], key=sort_key)
         expeditions = state.expeditions[seat]
-        plays = [
+        plays: list[ExpeditionenAction] = [
             {"type": "play", "card": card}
             for card in hand
             if play_refusal(expeditions[suit(card)], card) is None
         ]
         return plays + [{"type": "discard", "card": card} for card in hand]
 
-    def apply(self, state: ExpeditionenState, seat: int, action: Action) -> ExpeditionenState:
+    def apply(
+        self, state: ExpeditionenState, seat: int, action: ExpeditionenAction
+    ) -> ExpeditionenState:
         kind, what = parse_action(action)
         if state.phase == "over":
-            raise IllegalAction("The match is over.", "game_over")
+            raise IllegalAction("The match is over.", ErrorCode.GAME_OVER)
         if seat != state.to_move:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+            raise IllegalAction("It is not your turn.", ErrorCode.NOT_YOUR_TURN)
         if kind == "draw":
             return self._draw(state, what)
         return self._play_or_discard(state, kind, what)
@@ -380,23 +393,8 @@ class ExpeditionenGame:
             new.phase = "play"
         return new
 
-    def view(self, state: ExpeditionenState, seat: int | None, *, reveal: bool = False) -> View:
-        view = seat_view(self._table(state), state, seat)
-        if reveal:
-            view["hands"] = [sorted(hand, key=sort_key) for hand in state.hands]
-            view["draw_pile_cards"] = list(state.draw_pile)
-            for s, pile in state.discards.items():
-                view["discards"][s]["cards"] = list(pile)
-        return view
-
-    def views(
-        self, state: ExpeditionenState, seats: Iterable[int | None]
-    ) -> dict[int | None, View]:
-        table = self._table(state)
-        return {seat: seat_view(table, state, seat) for seat in seats}
-
-    def _table(self, state: ExpeditionenState) -> View:
-        """What every viewer sees: all of a view but its seat and hand."""
+    def table_view(self, state: ExpeditionenState) -> ExpeditionenView:
+        """All of a view but its seat and hand."""
         over = state.phase == "over"
         return {
             "round": state.round,
@@ -423,25 +421,33 @@ class ExpeditionenGame:
             "result": outcome_json(self.result(state)),
         }
 
-    def is_over(self, state: ExpeditionenState) -> bool:
-        return state.phase == "over"
+    def seat_view(
+        self, table: ExpeditionenView, state: ExpeditionenState, seat: int | None
+    ) -> ExpeditionenView:
+        """The table's view with the seat and its own hand."""
+        hand = sorted(state.hands[seat], key=sort_key) if seat is not None else None
+        return {"seat": seat, **table, "hand": hand}
+
+    def revealed(self, view: ExpeditionenView, state: ExpeditionenState) -> ExpeditionenView:
+        view["hands"] = [sorted(hand, key=sort_key) for hand in state.hands]
+        view["draw_pile_cards"] = list(state.draw_pile)
+        for s, pile in state.discards.items():
+            view["discards"][s]["cards"] = list(pile)
+        return view
 
     def result(self, state: ExpeditionenState) -> Outcome | None:
         if state.phase != "over":
             return None
         scores = totals(state)
         if scores[0] == scores[1]:
-            winner, reason = None, "tied_after_tiebreaks"
+            winner, reason = None, ExpeditionenReason.TIED_AFTER_TIEBREAKS
         else:
             winner = scores.index(max(scores))
-            reason = "won_tiebreak" if len(state.finished) > state.rounds else "higher_total"
+            tiebreak = len(state.finished) > state.rounds
+            reason = (
+                ExpeditionenReason.WON_TIEBREAK if tiebreak else ExpeditionenReason.HIGHER_TOTAL
+            )
         return Outcome(tuple(scores), winner, reason, {"rounds": list(state.finished)})
-
-    def rematch_options(
-        self, options: dict[str, Any], previous: Outcome | None, previous_first: int | None
-    ) -> dict[str, Any]:
-        """The winner of a match's last round deals, so in a rematch the loser starts."""
-        return {**options, "first": loser_starts(previous, previous_first, len(SEATS))}
 
     def redeal_hidden(
         self, state: ExpeditionenState, viewer: int | None, rng: random.Random
@@ -468,26 +474,23 @@ class ExpeditionenGame:
                 pile[:below], pool = pool[:below], pool[below:]
         return other
 
-    def took(self, state: ExpeditionenState, action: Action) -> list[str]:
+    def took(self, state: ExpeditionenState, action: ExpeditionenAction) -> list[str]:
         if action["type"] == "draw" and action["source"] != "deck":
             return [state.discards[action["source"]][-1]]
         return []
 
-    def state_from_json(self, data: dict[str, Any]) -> ExpeditionenState:
-        return ExpeditionenState.from_json(data)
-
-    def notation(self, action: Action) -> str:
+    def notation(self, action: ExpeditionenAction) -> str:
         kind, what = parse_action(action)
         return f"{kind} {what}"
 
-    def parse_notation(self, text: str) -> Action:
-        words = text.split() if isinstance(text, str) else []
+    def parse_notation(self, text: str) -> ExpeditionenAction:
+        words = notation_words(text)
         if len(words) != 2:
             raise InvalidAction("Write an action as 'play 7H', 'discard QS' or 'draw deck'.")
         kind, what = words
-        action: Action = {"type": kind, "source" if kind == "draw" else "card": what}
+        action = {"type": kind, "source" if kind == "draw" else "card": what}
         parse_action(action)
-        return action
+        return cast(ExpeditionenAction, action)
 
 
 def shuffled(seed: int, round_number: int, with_aces: bool) -> list[str]:

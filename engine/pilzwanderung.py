@@ -51,22 +51,22 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, cast
 
 from typing_extensions import TypedDict  # pydantic reads these on Python 3.11 too
 
 from engine.base import (
-    Action,
+    ErrorCode,
+    Game,
     GameState,
     IllegalAction,
     InvalidAction,
     Option,
     Outcome,
     Preset,
-    View,
-    loser_starts,
+    Reason,
+    notation_words,
     outcome_json,
     resolve_options,
     starting_seat,
@@ -211,7 +211,7 @@ def sale_sticks(kind: int, day: int, night: int) -> int:
     return STICKS[kind] * (day + 2 * night)
 
 
-def offers(actions: list[Action]) -> list[Offer]:
+def offers(actions: list[PilzwanderungAction]) -> list[Offer]:
     """What each legal cook gives (the dish's score) and each sale (sticks), once per choice
     of cards (not per pan): the cook and sell dialogs show it before the player confirms."""
     shown: dict[tuple[int, ...], Offer] = {}
@@ -247,12 +247,12 @@ class PilzwanderungState(GameState):
     """Plain data; see the module docstring. Per-seat lists are indexed by seat."""
 
     seed: int
-    counts: str
-    night_cards: str  # "open" | "hidden"
-    card_faces: str
+    counts: Literal["standard", "original"]
+    night_cards: Literal["open", "hidden"]
+    card_faces: Literal["playing_cards", "mushrooms"]
     first: int
     to_move: int
-    phase: str  # "turn" | "discard" | "over"
+    phase: Literal["turn", "discard", "over"]
     forest: list[str]
     decay: list[str]
     draw_pile: list[str]
@@ -529,8 +529,8 @@ def whole(value: object, low: int, high: int) -> bool:
     return type(value) is int and low <= value <= high
 
 
-def parse_action(action: object) -> str:
-    """The type of a well-formed action; InvalidAction for anything else."""
+def checked_action(action: object) -> PilzwanderungAction:
+    """A well-formed action, now typed as one; InvalidAction for anything else."""
     if not isinstance(action, dict):
         raise InvalidAction("An action is an object with a type.")
     kind = action.get("type")
@@ -559,7 +559,7 @@ def parse_action(action: object) -> str:
             isinstance(card, str) and card in HAND_CODES and card != START_PAN for card in cards
         ):
             raise InvalidAction("cards is a list of card codes such as 2H, QD or N5.")
-    return kind
+    return cast(PilzwanderungAction, action)
 
 
 class Take(TypedDict):
@@ -571,12 +571,15 @@ class TakeDecay(TypedDict):
     type: Literal["take_decay"]
 
 
+PanPlace = Literal["display", "hand"]  # the empty pan in the display, or a pan card in hand
+
+
 class Cook(TypedDict):
     type: Literal["cook"]
     rank: int
     day: int
     night: int
-    pan: Literal["display", "hand"]
+    pan: PanPlace
     butter: int
     cider: int
 
@@ -595,6 +598,9 @@ class PlacePan(TypedDict):
 class Discard(TypedDict):
     type: Literal["discard"]
     cards: list[str]
+
+
+PilzwanderungAction = Take | TakeDecay | Cook | Sell | PlacePan | Discard
 
 
 # The view ------------------------------------------------------------------------------
@@ -687,22 +693,15 @@ class PilzwanderungView(TypedDict, total=False):
     night_deck_cards: list[str]  # revealed only
 
 
-def seat_view(
-    table: View, state: PilzwanderungState, seat: int | None, legal: list[Action]
-) -> View:
-    """One viewer's view: the table's (shared, not copied) with the seat and its own hand
-    (without its night cards when those lie open in the display), and what its legal cooks
-    and sales would give."""
-    hand: list[str] | None = None
-    if seat is not None:
-        own = state.hands[seat]
-        open_nights = state.night_cards == "open"
-        shown = [card for card in own if ROLE[card] != NIGHT] if open_nights else own
-        hand = sorted(shown, key=hand_sort_key)
-    return {"seat": seat, **table, "hand": hand, "offers": offers(legal)}
+class PilzwanderungReason(Reason):
+    HIGHER_SCORE = "higher_score"
+    MORE_MUSHROOMS_COOKED = "more_mushrooms_cooked"
+    """The same score, and more mushrooms in the winner's dishes."""
+    TIED = "tied"
+    """The same score and as many mushrooms cooked: a draw."""
 
 
-class PilzwanderungGame:
+class PilzwanderungGame(Game[PilzwanderungState, PilzwanderungAction, PilzwanderungView]):
     name: ClassVar[str] = "pilzwanderung"
     title: ClassVar[dict[str, str]] = {"de": "Pilzwanderung", "en": "Pilzwanderung"}
     seats: ClassVar[int] = 2
@@ -756,7 +755,7 @@ class PilzwanderungGame:
             {"de": "Morels (Originalregeln)", "en": "Morels (original rules)"},
         ),
     )
-    action_type: ClassVar[Any] = Take | TakeDecay | Cook | Sell | PlacePan | Discard
+    action_type: ClassVar[Any] = PilzwanderungAction
     view_type: ClassVar[Any] = PilzwanderungView
     tables: ClassVar[dict[str, Any]] = {
         "points": {str(kind): points for kind, points in POINTS.items()},
@@ -767,14 +766,17 @@ class PilzwanderungGame:
         "decay_size": DECAY_SIZE,
         "roles": dict(ROLE),
     }
+    state_type = PilzwanderungState
 
     def new(
         self,
         seed: int,
         options: dict[str, Any] | None = None,
         deck: list[str] | None = None,
+        *,
         night: list[str] | None = None,
     ) -> PilzwanderungState:
+        """``night``, this game's own: the night deck stacked (top first), for tests."""
         chosen = resolve_options(self.options, options)
         counts = chosen["counts"]
         first = starting_seat(chosen["first"], seed, len(SEATS))
@@ -817,7 +819,7 @@ class PilzwanderungGame:
     def to_move(self, state: PilzwanderungState) -> int | None:
         return None if state.phase == "over" else state.to_move
 
-    def legal_actions(self, state: PilzwanderungState, seat: int) -> list[Action]:
+    def legal_actions(self, state: PilzwanderungState, seat: int) -> list[PilzwanderungAction]:
         if state.phase == "over" or seat != state.to_move:
             return []
         hand = state.hands[seat]
@@ -828,7 +830,7 @@ class PilzwanderungGame:
         limit = hand_limit(state, seat)
         forest = state.forest
         reach = min(len(forest), state.sticks[seat] + FREE_POSITIONS)
-        actions: list[Action]
+        actions: list[PilzwanderungAction]
         if len(hand) < limit:
             actions = [{"type": "take", "position": position} for position in range(1, reach + 1)]
         else:
@@ -842,7 +844,8 @@ class PilzwanderungGame:
             if len(hand) + cards <= limit + extra:
                 actions.append({"type": "take_decay"})
         counts = tally(hand)
-        pans = (["display"] if state.pans[seat] else []) + (["hand"] if counts[PAN_SLOT] else [])
+        pans: list[PanPlace] = ["display"] if state.pans[seat] else []
+        pans += ["hand"] if counts[PAN_SLOT] else []
         butters, ciders = counts[BUTTER_SLOT], counts[CIDER_SLOT]
         for kind in KINDS:
             days = counts[kind]
@@ -876,52 +879,33 @@ class PilzwanderungGame:
             actions.append({"type": "place_pan"})
         return actions
 
-    def apply(self, state: PilzwanderungState, seat: int, action: Action) -> PilzwanderungState:
-        kind = parse_action(action)
+    def apply(
+        self, state: PilzwanderungState, seat: int, action: PilzwanderungAction
+    ) -> PilzwanderungState:
+        checked_action(action)
         if state.phase == "over":
-            raise IllegalAction("The game is over.", "game_over")
+            raise IllegalAction("The game is over.", ErrorCode.GAME_OVER)
         if seat != state.to_move:
-            raise IllegalAction("It is not your turn.", "not_your_turn")
+            raise IllegalAction("It is not your turn.", ErrorCode.NOT_YOUR_TURN)
         if state.phase == "discard":
-            if kind != "discard":
+            if action["type"] != "discard":
                 excess = len(state.hands[seat]) - hand_limit(state, seat)
                 raise IllegalAction(f"First discard {excess} cards for the poison mushroom.")
             return discard(state, seat, action["cards"])
-        if kind == "take":
+        if action["type"] == "take":
             return take(state, seat, action["position"])
-        if kind == "take_decay":
+        if action["type"] == "take_decay":
             return take_decay(state, seat)
-        if kind == "cook":
+        if action["type"] == "cook":
             return cook(state, seat, action)
-        if kind == "sell":
+        if action["type"] == "sell":
             return sell(state, seat, action["rank"], action["day"], action["night"])
-        if kind == "place_pan":
+        if action["type"] == "place_pan":
             return place_pan(state, seat)
         raise IllegalAction("Discard only after taking a poison mushroom, when asked to.")
 
-    def view(self, state: PilzwanderungState, seat: int | None, *, reveal: bool = False) -> View:
-        legal = [] if seat is None else self.legal_actions(state, seat)
-        view = seat_view(self._table(state), state, seat, legal)
-        if reveal:
-            view["hands"] = [sorted(cards, key=hand_sort_key) for cards in state.hands]
-            view["draw_pile_cards"] = list(state.draw_pile)
-            view["night_deck_cards"] = list(state.night_deck)
-            view["discard"]["cards"] = list(state.discard)
-        return view
-
-    def views(
-        self, state: PilzwanderungState, seats: Iterable[int | None]
-    ) -> dict[int | None, View]:
-        table = self._table(state)
-        return {
-            seat: seat_view(
-                table, state, seat, [] if seat is None else self.legal_actions(state, seat)
-            )
-            for seat in seats
-        }
-
-    def _table(self, state: PilzwanderungState) -> View:
-        """What every viewer sees: all of a view but its seat and hand."""
+    def table_view(self, state: PilzwanderungState) -> PilzwanderungView:
+        """All of a view but its seat and hand."""
         over = state.phase == "over"
         must = len(state.hands[state.to_move]) - hand_limit(state, state.to_move)
         return {
@@ -948,8 +932,26 @@ class PilzwanderungGame:
             "result": outcome_json(self.result(state)),
         }
 
-    def is_over(self, state: PilzwanderungState) -> bool:
-        return state.phase == "over"
+    def seat_view(
+        self, table: PilzwanderungView, state: PilzwanderungState, seat: int | None
+    ) -> PilzwanderungView:
+        """The table's view with the seat and its own hand (without its night cards when
+        those lie open in the display), and what its legal cooks and sales would give."""
+        hand: list[str] | None = None
+        if seat is not None:
+            own = state.hands[seat]
+            open_nights = state.night_cards == "open"
+            shown = [card for card in own if ROLE[card] != NIGHT] if open_nights else own
+            hand = sorted(shown, key=hand_sort_key)
+        legal = [] if seat is None else self.legal_actions(state, seat)
+        return {"seat": seat, **table, "hand": hand, "offers": offers(legal)}
+
+    def revealed(self, view: PilzwanderungView, state: PilzwanderungState) -> PilzwanderungView:
+        view["hands"] = [sorted(cards, key=hand_sort_key) for cards in state.hands]
+        view["draw_pile_cards"] = list(state.draw_pile)
+        view["night_deck_cards"] = list(state.night_deck)
+        view["discard"]["cards"] = list(state.discard)
+        return view
 
     def result(self, state: PilzwanderungState) -> Outcome | None:
         if state.phase != "over":
@@ -959,16 +961,12 @@ class PilzwanderungGame:
         cooked = [sum(dish["mushrooms"] for dish in side) for side in dishes]
         details = {"dishes": dishes, "mushrooms_cooked": cooked}
         if scores[0] != scores[1]:
-            return Outcome(scores, scores.index(max(scores)), "higher_score", details)
+            winner = scores.index(max(scores))
+            return Outcome(scores, winner, PilzwanderungReason.HIGHER_SCORE, details)
         if cooked[0] != cooked[1]:
-            return Outcome(scores, cooked.index(max(cooked)), "more_mushrooms_cooked", details)
-        return Outcome(scores, None, "tied", details)
-
-    def rematch_options(
-        self, options: dict[str, Any], previous: Outcome | None, previous_first: int | None
-    ) -> dict[str, Any]:
-        """The rule file is silent: the loser starts, as in Expeditionen."""
-        return {**options, "first": loser_starts(previous, previous_first, len(SEATS))}
+            winner = cooked.index(max(cooked))
+            return Outcome(scores, winner, PilzwanderungReason.MORE_MUSHROOMS_COOKED, details)
+        return Outcome(scores, None, PilzwanderungReason.TIED, details)
 
     def redeal_hidden(
         self, state: PilzwanderungState, viewer: int | None, rng: random.Random
@@ -1014,33 +1012,30 @@ class PilzwanderungGame:
         other.night_deck = night_pool
         return other
 
-    def took(self, state: PilzwanderungState, action: Action) -> list[str]:
+    def took(self, state: PilzwanderungState, action: PilzwanderungAction) -> list[str]:
         if action["type"] == "take":
             return [state.forest[action["position"] - 1]]
         return list(state.decay) if action["type"] == "take_decay" else []
 
-    def state_from_json(self, data: dict[str, Any]) -> PilzwanderungState:
-        return PilzwanderungState.from_json(data)
-
-    def notation(self, action: Action) -> str:
+    def notation(self, action: PilzwanderungAction) -> str:
         """``take 5``, ``decay``, ``cook 9 day2 night1 pan:display butter1 cider0``,
         ``sell 8 day3 night0``, ``pan``, ``discard 2H QD N5``."""
-        kind = parse_action(action)
-        if kind == "take":
+        checked_action(action)
+        if action["type"] == "take":
             return f"take {action['position']}"
-        if kind == "take_decay":
+        if action["type"] == "take_decay":
             return "decay"
-        if kind == "place_pan":
+        if action["type"] == "place_pan":
             return "pan"
-        if kind == "discard":
+        if action["type"] == "discard":
             return " ".join(["discard", *action["cards"]])
-        text = f"{kind} {action['rank']} day{action['day']} night{action['night']}"
-        if kind == "cook":
+        text = f"{action['type']} {action['rank']} day{action['day']} night{action['night']}"
+        if action["type"] == "cook":
             text += f" pan:{action['pan']} butter{action['butter']} cider{action['cider']}"
         return text
 
-    def parse_notation(self, text: str) -> Action:
-        words = text.split() if isinstance(text, str) else []
+    def parse_notation(self, text: str) -> PilzwanderungAction:
+        words = notation_words(text)
         action = notation_action(words)
         if action is None:
             raise InvalidAction(
@@ -1048,8 +1043,7 @@ class PilzwanderungGame:
                 "'cook 9 day2 night1 pan:display butter1 cider0', 'sell 8 day3 night0', "
                 "'pan' or 'discard 2H QD N5')."
             )
-        parse_action(action)
-        return action
+        return checked_action(action)
 
 
 def counted(word: str, prefix: str) -> int | None:
@@ -1059,7 +1053,8 @@ def counted(word: str, prefix: str) -> int | None:
     return None
 
 
-def notation_action(words: list[str]) -> Action | None:
+def notation_action(words: list[str]) -> dict[str, Any] | None:
+    """The action a notation's words name, if they name one; not yet checked."""
     if not words:
         return None
     head, rest = words[0], words[1:]
@@ -1177,7 +1172,7 @@ def take_decay(state: PilzwanderungState, seat: int) -> PilzwanderungState:
     return new
 
 
-def cook(state: PilzwanderungState, seat: int, action: Action) -> PilzwanderungState:
+def cook(state: PilzwanderungState, seat: int, action: Cook) -> PilzwanderungState:
     kind, day, night = action["rank"], action["day"], action["night"]
     pan, butter, cider = action["pan"], action["butter"], action["cider"]
     refusal = cook_refusal(state, seat, kind, day, night, pan, butter, cider)

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar
 
-from engine.base import Game
+from engine.base import Game, GameState
+
+S = TypeVar("S", bound=GameState)
+A = TypeVar("A")
 
 
 def playout(
-    game: Game[Any], seed: int, options: dict[str, Any] | None = None, max_plies: int = 10_000
-) -> Iterator[tuple[Any, int | None, dict[str, Any] | None]]:
+    game: Game[S, A, Any],
+    seed: int,
+    options: dict[str, Any] | None = None,
+    max_plies: int = 10_000,
+) -> Iterator[tuple[S, int | None, A | None]]:
     """Yield (state, seat, action) for each ply of one random game, then (final, None, None)."""
     rng = random.Random(seed)
     state = game.new(seed=seed, options=options)

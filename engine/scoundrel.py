@@ -18,21 +18,25 @@ where the rules leave a case open:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from typing_extensions import TypedDict  # pydantic reads these on Python 3.11 too
 
 from engine.base import (
-    Action,
+    BestLineSearch,
+    ErrorCode,
+    Game,
     GameState,
+    HintSearch,
     IllegalAction,
     InvalidAction,
     Option,
     Outcome,
     Preset,
-    View,
+    Reason,
+    Takeback,
+    notation_words,
     outcome_json,
     resolve_options,
 )
@@ -79,7 +83,7 @@ class ScoundrelState(GameState):
     taken: int = 0
     potion_used: bool = False
     last_card: str | None = None
-    phase: str = "room"
+    phase: Literal["room", "over"] = "room"
 
 
 class Avoid(TypedDict):
@@ -96,6 +100,9 @@ class TakeEffect(TypedDict):
     card: str
     weapon: bool
     health: int  # the change of health this take makes (0 for a weapon or a wasted potion)
+
+
+ScoundrelAction = Avoid | Take
 
 
 class ScoundrelView(TypedDict, total=False):
@@ -121,7 +128,14 @@ class ScoundrelView(TypedDict, total=False):
     dungeon: list[str]  # revealed only
 
 
-class ScoundrelGame:
+class ScoundrelReason(Reason):
+    SURVIVED = "survived"
+    """The last room emptied with health left."""
+    SLAIN = "slain"
+    """Health fell to 0 or below."""
+
+
+class ScoundrelGame(Game[ScoundrelState, ScoundrelAction, ScoundrelView]):
     name: ClassVar[str] = "scoundrel"
     title: ClassVar[dict[str, str]] = {"de": "Scoundrel", "en": "Scoundrel"}
     seats: ClassVar[int] = 1
@@ -150,13 +164,15 @@ class ScoundrelGame:
             },
         ),
     )
-    action_type: ClassVar[Any] = Avoid | Take
+    action_type: ClassVar[Any] = ScoundrelAction
     view_type: ClassVar[Any] = ScoundrelView
     tables: ClassVar[dict[str, Any]] = {
         "values": {card: value(card) for card in DECK},
         "kinds": {"C": "monster", "S": "monster", "D": "weapon", "H": "potion"},
         "takes_per_room": TAKES_PER_ROOM,
     }
+    state_type = ScoundrelState
+    takeback: ClassVar[Takeback] = Takeback.FREE  # a solo game: nobody else to ask
     presets: ClassVar[tuple[Preset, ...]] = (
         Preset(
             "strict",
@@ -170,7 +186,6 @@ class ScoundrelGame:
         seed: int,
         options: dict[str, Any] | None = None,
         deck: list[str] | None = None,
-        night: list[str] | None = None,
     ) -> ScoundrelState:
         resolved = resolve_options(self.options, options)
         if deck is None:
@@ -187,30 +202,31 @@ class ScoundrelGame:
         return state
 
     def to_move(self, state: ScoundrelState) -> int | None:
-        return None if self.is_over(state) else 0
+        return None if state.phase == "over" else 0
 
-    def legal_actions(self, state: ScoundrelState, seat: int) -> list[Action]:
+    def legal_actions(self, state: ScoundrelState, seat: int) -> list[ScoundrelAction]:
         if seat != self.to_move(state):
             return []
-        actions: list[Action] = [{"type": "avoid"}] if may_avoid(state) else []
+        actions: list[ScoundrelAction] = [{"type": "avoid"}] if may_avoid(state) else []
         for card in state.room:
             actions.append({"type": "take", "card": card, "weapon": False})
             if is_monster(card) and weapon_usable(state, card):
                 actions.append({"type": "take", "card": card, "weapon": True})
         return actions
 
-    def apply(self, state: ScoundrelState, seat: int, action: Action) -> ScoundrelState:
+    def apply(self, state: ScoundrelState, seat: int, action: ScoundrelAction) -> ScoundrelState:
         checked_shape(action)
         if self.is_over(state):
-            raise IllegalAction("The game is over.", code="game_over")
+            raise IllegalAction("The game is over.", ErrorCode.GAME_OVER)
         if seat != 0:
-            raise IllegalAction("Scoundrel has only seat 0.", code="not_your_turn")
+            raise IllegalAction("Scoundrel has only seat 0.", ErrorCode.NOT_YOUR_TURN)
         if action["type"] == "avoid":
             return avoid(state)
         return take(state, action["card"], action["weapon"])
 
-    def view(self, state: ScoundrelState, seat: int | None, *, reveal: bool = False) -> View:
-        shown: View = {
+    def table_view(self, state: ScoundrelState) -> ScoundrelView:
+        """The one view: the player's and a spectator's are the same."""
+        shown: ScoundrelView = {
             "phase": state.phase,
             "health": state.health,
             "max_health": MAX_HEALTH,
@@ -234,19 +250,14 @@ class ScoundrelGame:
             ],
             "result": outcome_json(self.result(state)),
         }
-        if state.open_discard or reveal:
+        if state.open_discard:
             shown["discard"] = list(state.discard)
-        if reveal:
-            shown["dungeon"] = list(state.dungeon)
         return shown
 
-    def views(self, state: ScoundrelState, seats: Iterable[int | None]) -> dict[int | None, View]:
-        """The one view (the player's and a spectator's are the same), shared by all."""
-        shown = self.view(state, None)
-        return dict.fromkeys(seats, shown)
-
-    def is_over(self, state: ScoundrelState) -> bool:
-        return state.phase == "over"
+    def revealed(self, view: ScoundrelView, state: ScoundrelState) -> ScoundrelView:
+        view["discard"] = list(state.discard)
+        view["dungeon"] = list(state.dungeon)
+        return view
 
     def result(self, state: ScoundrelState) -> Outcome | None:
         if not self.is_over(state):
@@ -256,7 +267,7 @@ class ScoundrelGame:
             return Outcome(
                 scores=(state.health + bonus,),
                 winner=0,
-                reason="survived",
+                reason=ScoundrelReason.SURVIVED,
                 details={
                     "health": state.health,
                     "potion_bonus": bonus,
@@ -268,7 +279,7 @@ class ScoundrelGame:
         return Outcome(
             scores=(state.health - sum(value(card) for card in left),),
             winner=None,
-            reason="slain",
+            reason=ScoundrelReason.SLAIN,
             details={
                 "health": state.health,
                 "potion_bonus": 0,
@@ -276,11 +287,6 @@ class ScoundrelGame:
                 "last_card": state.last_card,
             },
         )
-
-    def rematch_options(
-        self, options: dict[str, Any], previous: Outcome | None, previous_first: int | None
-    ) -> dict[str, Any]:
-        return dict(options)
 
     def redeal_hidden(
         self, state: ScoundrelState, viewer: int | None, rng: random.Random
@@ -297,13 +303,7 @@ class ScoundrelGame:
         other.dungeon, other.discard = pool[: len(state.dungeon)], pool[len(state.dungeon) :]
         return other
 
-    def took(self, state: ScoundrelState, action: Action) -> list[str]:
-        return []  # a take names its card; an avoid takes none
-
-    def state_from_json(self, data: dict[str, Any]) -> ScoundrelState:
-        return ScoundrelState.from_json(data)
-
-    def notation(self, action: Action) -> str:
+    def notation(self, action: ScoundrelAction) -> str:
         checked_shape(action)
         if action["type"] == "avoid":
             return "avoid"
@@ -312,8 +312,8 @@ class ScoundrelGame:
             return f"take {card} {'weapon' if action['weapon'] else 'bare'}"
         return f"take {card} weapon" if action["weapon"] else f"take {card}"
 
-    def parse_notation(self, text: str) -> Action:
-        words = text.split() if isinstance(text, str) else []
+    def parse_notation(self, text: str) -> ScoundrelAction:
+        words = notation_words(text)
         if words == ["avoid"]:
             return {"type": "avoid"}
         if len(words) in (2, 3) and words[0] == "take" and words[1] in CARDS:
@@ -321,6 +321,18 @@ class ScoundrelGame:
             if how in ("weapon", "bare"):
                 return {"type": "take", "card": words[1], "weapon": how == "weapon"}
         raise InvalidAction(f"Not a Scoundrel move: {text!r} (try 'avoid' or 'take 7C weapon').")
+
+    # The solver is built on these rules: it imports this module, so it is imported here.
+
+    def hint_search(self) -> HintSearch[ScoundrelView, ScoundrelAction]:
+        from engine.scoundrel_solver import hint
+
+        return hint
+
+    def best_line_search(self) -> BestLineSearch[ScoundrelState, ScoundrelAction]:
+        from engine.scoundrel_solver import best_line
+
+        return best_line
 
 
 def checked_deck(deck: list[str]) -> list[str]:
@@ -449,7 +461,7 @@ def equip(state: ScoundrelState, card: str) -> None:
     state.stack = []
 
 
-def health_change(state: ScoundrelState, take: Action) -> int:
+def health_change(state: ScoundrelState, take: Take) -> int:
     """What a legal take does to health: a potion heals up to the maximum (the first of a
     room only), a monster hurts by its value less the weapon's, a weapon changes nothing."""
     card = take["card"]

@@ -1,6 +1,7 @@
-"""Scoundrel's hint during play: each legal choice's chance of winning, estimated from
-what the seat has seen (its own views), never from the hidden dungeon order. The search
-runs in a worker process (app/services/searches.py)."""
+"""The hint during play, for a game that offers one (``hint_search``): each legal
+choice's chance of winning, estimated from what the seat has seen (its own views), never
+from what is hidden from it. The search runs in a worker process
+(app/services/searches.py)."""
 
 from __future__ import annotations
 
@@ -12,20 +13,16 @@ from typing import Any
 from app.services.refusals import Refusal
 from app.services.searches import Searches
 from app.storage.repositories import Store
-from engine import Game, replay
-from engine.scoundrel_solver import Hint, win_chances
+from engine import AnyGame, Hint, HintSearch, replay
 
-HINTED = frozenset({"scoundrel"})
-# With the compiled solver search, 64 samples take 0.11 s of CPU at the median and 0.34 s
-# at p90 over 30 seeded games, none left out (24 samples on the Python search: 0.62 and
-# 1.97 s, so the time limit cut many hints short).
+# Sampled worlds per hint, and the time it may take (at least one sample is always tried):
+# what they cost is measured beside the game's search.
 SAMPLES = 64
-SECONDS = 1.0  # per hint; at least one sampled dungeon is always tried
-BUDGET = 200_000  # tables per sampled dungeon: more than the slowest of 5,000 deals needs
+SECONDS = 1.0
 
 
 def seat_hint(
-    game: Game[Any], states: Sequence[Any], actions: Sequence[dict[str, Any]], seat: int
+    game: AnyGame, states: Sequence[Any], actions: Sequence[dict[str, Any]], seat: int
 ) -> dict[str, Any]:
     """The hint from the seat's views of these states (before each action, and now) only:
     whatever the states hide from the seat cannot change it."""
@@ -34,27 +31,28 @@ def seat_hint(
 
 
 def seat_search(
-    game: Game[Any], states: Sequence[Any], actions: Sequence[dict[str, Any]], seat: int
-) -> tuple[Callable[..., Hint], tuple[Any, ...]]:
+    game: AnyGame, states: Sequence[Any], actions: Sequence[dict[str, Any]], seat: int
+) -> tuple[Callable[..., Hint[Any]], tuple[Any, ...]]:
     """The hint's search and what it is given: the seat's views and the actions."""
     views = [game.view(state, seat) for state in states]
-    return search(actions), (views, actions)
+    return search(hint_search_of(game), actions), (views, actions)
 
 
-def search(actions: Sequence[dict[str, Any]]) -> Callable[..., Hint]:
+def hint_search_of(game: AnyGame) -> HintSearch[Any, Any]:
+    hint_search = game.hint_search()
+    if hint_search is None:
+        raise Refusal("illegal", "this game offers no hint")
+    return hint_search
+
+
+def search(hint_search: HintSearch[Any, Any], actions: Sequence[Any]) -> Callable[..., Hint[Any]]:
     """The search behind a hint, given the views and the actions: what a worker process
     runs. Only the engine's function travels to it, so the worker imports nothing but the
     engine (a worker of 35 MB instead of 60 with this module's imports)."""
-    return partial(
-        win_chances,
-        samples=SAMPLES,
-        rng=random.Random(len(actions)),
-        seconds=SECONDS,
-        budget=BUDGET,
-    )
+    return partial(hint_search, samples=SAMPLES, rng=random.Random(len(actions)), seconds=SECONDS)
 
 
-def answer(game: Game[Any], hint: Hint) -> dict[str, Any]:
+def answer(game: AnyGame, hint: Hint[Any]) -> dict[str, Any]:
     return {
         "samples": hint.samples,
         "chances": [
@@ -67,7 +65,7 @@ def answer(game: Game[Any], hint: Hint) -> dict[str, Any]:
 def room_hint(
     store: Store,
     searches: Searches,
-    game: Game[Any],
+    game: AnyGame,
     room_id: str,
     match_id: int,
     version: int,
@@ -76,16 +74,15 @@ def room_hint(
     """The hint for a seat at the room's current match and version, rebuilt from storage.
     Slow (a search per sampled dungeon, about a second, in a worker process; raises
     ``SearchesBusy`` when too many wait): call it off the event loop."""
-    if game.name not in HINTED:
-        raise Refusal("illegal", "this game offers no hint")
+    hint_search_of(game)  # refuses a game without hints before anything is queued
     key = ("hint", room_id, match_id, version, seat)
     hint = searches.run(key, lambda: hint_job(store, game, room_id, match_id, version, seat))
     return {"match_id": match_id, "version": version, **answer(game, hint)}
 
 
 def hint_job(
-    store: Store, game: Game[Any], room_id: str, match_id: int, version: int, seat: int
-) -> tuple[Callable[..., Hint], tuple[Any, ...]]:
+    store: Store, game: AnyGame, room_id: str, match_id: int, version: int, seat: int
+) -> tuple[Callable[..., Hint[Any]], tuple[Any, ...]]:
     """The hint's search and what it needs, from storage (once for many asking at once)."""
     loaded = store.load_room(room_id)
     if loaded is None or loaded.match.id != match_id or len(loaded.actions) != version:

@@ -17,9 +17,15 @@ from typing import Any
 from app.services.refusals import Refusal
 from app.storage.models import COMPUTER, Match
 from app.storage.repositories import LoadedRoom
-from engine import Game, Outcome, get_game, replay, resolve_options
+from engine import AnyGame, Outcome, Reason, get_game, replay, resolve_options
 
 ABANDONED = "abandoned"
+
+
+class Abandoned(Reason):
+    """A match ended by a player's choice: no rule of the game ended it."""
+
+    ABANDONED = "abandoned"
 
 
 @dataclass
@@ -42,7 +48,9 @@ class AbandonedOutcome(Outcome):
 
 
 def abandoned(by: int) -> Outcome:
-    return AbandonedOutcome(scores=(), winner=None, reason=ABANDONED, details={"abandoned_by": by})
+    return AbandonedOutcome(
+        scores=(), winner=None, reason=Abandoned.ABANDONED, details={"abandoned_by": by}
+    )
 
 
 @dataclass
@@ -65,7 +73,7 @@ class LiveMatch:
 @dataclass
 class LiveRoom:
     id: str
-    game: Game[Any]
+    game: AnyGame
     options: dict[str, Any]
     preset: str | None
     seats: list[Holder | None]
@@ -160,7 +168,7 @@ class LiveRoom:
         }
 
 
-def room_options(game: Game[Any], options: dict[str, Any], preset: str | None) -> dict[str, Any]:
+def room_options(game: AnyGame, options: dict[str, Any], preset: str | None) -> dict[str, Any]:
     """The preset's values, then the given ones, over the defaults."""
     chosen: dict[str, Any] = {}
     if preset is not None:
@@ -178,7 +186,7 @@ def room_options(game: Game[Any], options: dict[str, Any], preset: str | None) -
 
 def new_match(
     room_id: str,
-    game: Game[Any],
+    game: AnyGame,
     options: dict[str, Any],
     number: int,
     status: str,
@@ -201,7 +209,7 @@ def new_match(
 
 
 def last_action(
-    game: Game[Any], before: Any, seat: int, action: dict[str, Any], by_computer: bool = False
+    game: AnyGame, before: Any, seat: int, action: dict[str, Any], by_computer: bool = False
 ) -> dict[str, Any]:
     """A move as the table saw it: who, what, and the open cards it took from ``before``."""
     return {

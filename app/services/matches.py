@@ -1,5 +1,5 @@
 """Finished matches: the history list, step-by-step replays (everything revealed), and
-for Scoundrel the best line the deal allowed."""
+for a game that offers one (``best_line_search``) the best line the deal allowed."""
 
 from __future__ import annotations
 
@@ -13,12 +13,9 @@ from typing import Any, TypeVar
 from app.services.live import last_action
 from app.services.searches import Searches
 from app.storage.repositories import Store
-from engine import Game, get_game, replay
-from engine.scoundrel_solver import OutOfBudget, Solution, solve
+from engine import AnyGame, BestLine, BestLineSearch, OutOfBudget, get_game, replay
 
 MAX_MATCH_ID = 2**31 - 1  # the id column is a 32-bit integer on PostgreSQL
-ANALYSED = frozenset({"scoundrel"})  # games with a best line after the match
-SOLVER_BUDGET = 1_000_000  # tables: over 5x the most any of 1,000 deals needed (bench/bots.py)
 KEPT_ANALYSES = 256
 V = TypeVar("V")
 
@@ -28,7 +25,7 @@ class MatchService:
         self.store = store
         self.searches = searches
         self.analyses: dict[int, dict[str, Any]] = {}
-        self.foreseen: dict[int, Future[Solution]] = {}
+        self.foreseen: dict[int, Future[BestLine[Any]]] = {}
         self._foreseen_lock = threading.Lock()
 
     def foresee(self, match_id: int, game: str, dealt: Any) -> None:
@@ -37,23 +34,27 @@ class MatchService:
         the match is, and the end screen need not wait. The answer stays in this process
         until ``analysis`` asks, which it does only once the match has ended. Called on the
         event loop: the start (a worker process may have to be spawned) runs on a thread."""
-        if game in ANALYSED:
-            asyncio.get_running_loop().run_in_executor(None, self._foresee, match_id, dealt)
+        search = get_game(game).best_line_search()
+        if search is not None:
+            loop = asyncio.get_running_loop()
+            loop.run_in_executor(None, self._foresee, match_id, search, dealt)
 
-    def _foresee(self, match_id: int, dealt: Any) -> None:
-        started = self.searches.foresee(("analysis", match_id), lambda: best_line_search(dealt))
+    def _foresee(self, match_id: int, search: BestLineSearch[Any, Any], dealt: Any) -> None:
+        started = self.searches.foresee(("analysis", match_id), lambda: (search, (dealt,)))
         if started is not None:
             with self._foreseen_lock:
                 keep(self.foreseen, match_id, started)
 
-    def _solution(self, match_id: int, dealt: Any) -> Solution:
+    def _solution(
+        self, match_id: int, search: BestLineSearch[Any, Any], dealt: Any
+    ) -> BestLine[Any]:
         """The deal's best line: from the search started as it was dealt, if there was one."""
         with self._foreseen_lock:
             foreseen = self.foreseen.pop(match_id, None)
         if foreseen is not None:
             with contextlib.suppress(BrokenProcessPool, CancelledError):  # search again
                 return foreseen.result()
-        return self.searches.run(("analysis", match_id), lambda: best_line_search(dealt))
+        return self.searches.run(("analysis", match_id), lambda: (search, (dealt,)))
 
     def history(
         self,
@@ -86,7 +87,7 @@ class MatchService:
             return False
         return self.store.match_held_by(match_id, player)
 
-    def moves(self, game: Game[Any], match_id: int, upto: int) -> list[dict[str, Any]]:
+    def moves(self, game: AnyGame, match_id: int, upto: int) -> list[dict[str, Any]]:
         """The first ``upto`` moves of a match, for the table's move log after a reload: each
         as the table saw it (actions are public, and so are the open cards each took)."""
         seed, options, played = self.store.match_played(match_id)
@@ -132,10 +133,13 @@ class MatchService:
         if known is not None:
             return known
         found = self.store.finished_match(match_id) if self.is_finished(match_id) else None
-        if found is None or found[0].game not in ANALYSED:
+        if found is None:
             return None
         match, _players, actions = found
         game = get_game(match.game)
+        search = game.best_line_search()
+        if search is None:
+            return None
         moves = [(stored.seat, stored.action) for stored in actions]
         states = list(replay(game, match.seed, match.options, moves))
         played = game.result(states[-1])
@@ -145,7 +149,7 @@ class MatchService:
             "your_score": played and played.scores[0],
         }
         try:
-            solution = self._solution(match.id, states[0])
+            solution = self._solution(match.id, search, states[0])
         except OutOfBudget:
             answer |= {
                 "solved": False,
@@ -169,11 +173,6 @@ class MatchService:
         return answer
 
 
-def best_line_search(dealt: Any) -> tuple[Any, tuple[Any, ...]]:
-    """The search for a deal's best line, as a worker runs it (Searches' job)."""
-    return solve, (dealt, SOLVER_BUDGET)
-
-
 def keep(kept: dict[int, V], match_id: int, value: V) -> None:
     """Keeps a match's value, dropping the oldest one kept beyond KEPT_ANALYSES."""
     if len(kept) >= KEPT_ANALYSES:
@@ -182,7 +181,7 @@ def keep(kept: dict[int, V], match_id: int, value: V) -> None:
 
 
 def revealed_steps(
-    game: Game[Any],
+    game: AnyGame,
     moves: list[tuple[int, dict[str, Any]]],
     states: list[Any],
     by_computer: list[bool] | None = None,

@@ -11,25 +11,28 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-from engine.base import Action, View
+A = TypeVar("A")
+V_contra = TypeVar("V_contra", contravariant=True)
 
-History = Sequence[tuple[int, Action]]
+History = Sequence[tuple[int, A]]
 
 
-class Bot(Protocol):
+class Bot(Protocol[V_contra, A]):
+    """A player for one seat of one game: its view ``V``, its actions ``A``."""
+
     def choose(
         self,
-        view: View,
-        legal: list[Action],
-        history: History,
+        view: V_contra,
+        legal: list[A],
+        history: History[A],
         seat: int,
         rng: random.Random,
-    ) -> Action: ...
+    ) -> A: ...
 
 
-BotFactory = Callable[..., Bot]
+BotFactory = Callable[..., Bot[Any, Any]]
 
 _BOTS: dict[tuple[str, str], BotFactory] = {}
 
@@ -41,7 +44,7 @@ def register_bot(game: str, level: str, factory: BotFactory) -> BotFactory:
     return factory
 
 
-def get_bot(game: str, level: str, **settings: Any) -> Bot:
+def get_bot(game: str, level: str, **settings: Any) -> Bot[Any, Any]:
     """A new bot; ``settings`` go to its factory (the strong bot: ``seconds``, ``playouts``)."""
     if level == "random":
         return RandomBot()
@@ -62,6 +65,6 @@ class RandomBot:
     """A uniformly random legal action: the baseline of the figures."""
 
     def choose(
-        self, view: View, legal: list[Action], history: History, seat: int, rng: random.Random
-    ) -> Action:
+        self, view: object, legal: list[A], history: History[A], seat: int, rng: random.Random
+    ) -> A:
         return rng.choice(legal)

@@ -19,37 +19,40 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.base import Action, View
 from engine.bots.base import History, register_bot
 from engine.bots.search import Clock, SearchRules, StrongBot
 from engine.cards import SUITS, suit
 from engine.expeditionen import (
+    GAME,
     HAND_SIZE,
     RANK_ORDER,
+    SOURCES,
+    Draw,
+    ExpeditionenAction,
     ExpeditionenState,
+    ExpeditionenView,
+    PlayOrDiscard,
     deck_for,
     expedition_score,
     is_wager,
     totals,
 )
-from engine.registry import get_game
-
-GAME = get_game("expeditionen")
-
 
 # What a seat knows
 
 
 @dataclass(frozen=True)
 class Knowledge:
-    view: View
+    view: ExpeditionenView
     seat: int
     piles: dict[str, list[str]]  # every discard pile, bottom first
     known: list[str]  # cards the opponent picked up from a pile and still holds
     unseen: list[str]  # the opponent's other cards and the draw pile, in some order
 
 
-def round_actions(history: History, with_aces: bool) -> History:
+def round_actions(
+    history: History[ExpeditionenAction], with_aces: bool
+) -> History[ExpeditionenAction]:
     """The actions of the current round: a round ends with the last draw from the deck."""
     per_round = len(deck_for(with_aces)) - 2 * HAND_SIZE
     start = draws = 0
@@ -61,7 +64,15 @@ def round_actions(history: History, with_aces: bool) -> History:
     return history[start:]
 
 
-def knowledge(view: View, history: History, seat: int) -> Knowledge:
+def own_hand(view: ExpeditionenView) -> list[str]:
+    """The seat's own hand, a copy (a bot always plays a seat, so its view has one)."""
+    hand = view["hand"]
+    if hand is None:
+        raise ValueError("a spectator's view: a bot plays a seat")
+    return list(hand)
+
+
+def knowledge(view: ExpeditionenView, history: History[ExpeditionenAction], seat: int) -> Knowledge:
     opponent = 1 - seat
     piles: dict[str, list[str]] = {s: [] for s in SUITS}
     known: list[str] = []
@@ -81,7 +92,7 @@ def knowledge(view: View, history: History, seat: int) -> Knowledge:
         top = piles[s][-1] if piles[s] else None
         if top != view["discards"][s]["top"] or len(piles[s]) != view["discards"][s]["size"]:
             raise ValueError("the history does not lead to this view's discard piles")
-    seen = list(view["hand"]) + known
+    seen = own_hand(view) + known
     seen += [card for side in view["expeditions"] for s in SUITS for card in side[s]["cards"]]
     seen += [card for pile in piles.values() for card in pile]
     unseen = list(deck_for(view["with_aces"]))
@@ -93,12 +104,15 @@ def knowledge(view: View, history: History, seat: int) -> Knowledge:
 def deal_world(known: Knowledge, rng: random.Random) -> ExpeditionenState:
     """One state the seat cannot tell from the real one: the unseen cards dealt at random."""
     view, seat = known.view, known.seat
+    mover = view["to_move"]
+    if mover is None:
+        raise ValueError("the match is over: there is no world to play on")
     opponent = 1 - seat
     pool = list(known.unseen)
     rng.shuffle(pool)
     hidden = view["hand_counts"][opponent] - len(known.known)
     hands: list[list[str]] = [[], []]
-    hands[seat] = list(view["hand"])
+    hands[seat] = own_hand(view)
     hands[opponent] = known.known + pool[:hidden]
     return ExpeditionenState(
         seed=rng.randrange(2**63),
@@ -106,7 +120,7 @@ def deal_world(known: Knowledge, rng: random.Random) -> ExpeditionenState:
         rounds=view["rounds"],
         round=view["round"],
         dealer=view["dealer"],
-        to_move=view["to_move"],
+        to_move=mover,
         phase=view["phase"],
         hands=hands,
         expeditions=[{s: list(side[s]["cards"]) for s in SUITS} for side in view["expeditions"]],
@@ -117,12 +131,16 @@ def deal_world(known: Knowledge, rng: random.Random) -> ExpeditionenState:
     )
 
 
-def sampler(view: View, history: History, seat: int) -> Callable[[random.Random], Any]:
+def sampler(
+    view: ExpeditionenView, history: History[ExpeditionenAction], seat: int
+) -> Callable[[random.Random], Any]:
     known = knowledge(view, history, seat)
     return lambda rng: deal_world(known, rng)
 
 
-def determinize(view: View, history: History, seat: int, rng: random.Random) -> ExpeditionenState:
+def determinize(
+    view: ExpeditionenView, history: History[ExpeditionenAction], seat: int, rng: random.Random
+) -> ExpeditionenState:
     return deal_world(knowledge(view, history, seat), rng)
 
 
@@ -148,10 +166,10 @@ class Table:
     discarded: str | None
 
     @staticmethod
-    def of_view(view: View, seat: int) -> Table:
+    def of_view(view: ExpeditionenView, seat: int) -> Table:
         sides = [{s: side[s]["cards"] for s in SUITS} for side in view["expeditions"]]
         return Table(
-            hand=view["hand"],
+            hand=own_hand(view),
             mine=sides[seat],
             theirs=sides[1 - seat],
             tops={s: view["discards"][s]["top"] for s in SUITS},
@@ -238,7 +256,7 @@ def use_to_me(table: Table, suits: Suits, card: str) -> float:
     return 0.0 if distance is None else 12.0 - min(distance, 10)
 
 
-def easy_play(table: Table) -> Action:
+def easy_play(table: Table) -> PlayOrDiscard:
     suits = Suits.of(table.hand)
     scored = [(score, c) for c in table.hand if (score := play_score(table, suits, c))]
     if scored:
@@ -249,9 +267,10 @@ def easy_play(table: Table) -> Action:
     return {"type": "discard", "card": card}
 
 
-def easy_draw(table: Table) -> Action:
+def easy_draw(table: Table) -> Draw:
     wanted = []
-    for s, top in table.tops.items():
+    for s in SOURCES[1:]:  # the discard piles
+        top = table.tops[s]
         if top is None or top == table.discarded:
             continue
         distance = gap(table.mine[s], top)
@@ -260,14 +279,19 @@ def easy_draw(table: Table) -> Action:
     return {"type": "draw", "source": min(wanted)[1] if wanted else "deck"}
 
 
-def easy_action(table: Table, phase: str) -> Action:
+def easy_action(table: Table, phase: str) -> ExpeditionenAction:
     return easy_draw(table) if phase == "draw" else easy_play(table)
 
 
 class EasyBot:
     def choose(
-        self, view: View, legal: list[Action], history: History, seat: int, rng: random.Random
-    ) -> Action:
+        self,
+        view: ExpeditionenView,
+        legal: list[ExpeditionenAction],
+        history: History[ExpeditionenAction],
+        seat: int,
+        rng: random.Random,
+    ) -> ExpeditionenAction:
         action = easy_action(Table.of_view(view, seat), view["phase"])
         return action if action in legal else rng.choice(legal)
 
@@ -278,7 +302,7 @@ RANDOM_MOVES = 0.1  # share of rollout moves chosen at random, so rollouts vary
 WON_WEIGHT = 0.5  # after the last round: the share of the reward that is winning itself
 
 
-def rollout_policy(state: ExpeditionenState, seat: int, rng: random.Random) -> Action:
+def rollout_policy(state: ExpeditionenState, seat: int, rng: random.Random) -> ExpeditionenAction:
     if rng.random() < RANDOM_MOVES:
         return rng.choice(GAME.legal_actions(state, seat))
     return easy_action(Table.of_state(state, seat), state.phase)
@@ -332,13 +356,13 @@ def fast_rollout(state: ExpeditionenState, seat: int, rng: random.Random) -> flo
         table.to_move, table.phase = 1 - mover, "play"
 
 
-def rollout_play(view: Table, rng: random.Random) -> Action:
+def rollout_play(view: Table, rng: random.Random) -> PlayOrDiscard:
     if rng.random() < RANDOM_MOVES:
         return {"type": "discard", "card": rng.choice(view.hand)}
     return easy_play(view)
 
 
-def play_step(table: ExpeditionenState, mover: int, action: Action) -> None:
+def play_step(table: ExpeditionenState, mover: int, action: PlayOrDiscard) -> None:
     card = action["card"]
     table.hands[mover].remove(card)
     if action["type"] == "play":
@@ -358,11 +382,11 @@ def round_end_reward(table: ExpeditionenState, seat: int) -> float:
     return squash(margin, last)
 
 
-def view_hint(view: View, seat: int) -> Action:
+def view_hint(view: ExpeditionenView, seat: int) -> ExpeditionenAction:
     return easy_action(Table.of_view(view, seat), view["phase"])
 
 
-RULES: SearchRules[ExpeditionenState] = SearchRules(
+RULES: SearchRules[ExpeditionenState, ExpeditionenAction, ExpeditionenView] = SearchRules(
     sampler=sampler,
     policy=rollout_policy,
     horizon=round_over,
@@ -375,7 +399,7 @@ RULES: SearchRules[ExpeditionenState] = SearchRules(
 
 def strong_bot(
     seconds: float = 1.0, playouts: int | None = None, clock: Clock = time.perf_counter
-) -> StrongBot[Any]:
+) -> StrongBot[ExpeditionenState, ExpeditionenAction, ExpeditionenView]:
     return StrongBot(GAME, RULES, seconds=seconds, playouts=playouts, clock=clock)
 
 

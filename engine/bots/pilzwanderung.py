@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.base import Action, IllegalAction, View
+from engine.base import IllegalAction
 from engine.bots.base import History, register_bot
 from engine.bots.search import Clock, SearchRules, StrongBot
 from engine.pilzwanderung import (
@@ -47,6 +47,7 @@ from engine.pilzwanderung import (
     DECAY_SIZE,
     FOREST_SIZE,
     FREE_POSITIONS,
+    GAME,
     HANDABLE_DAY,
     KIND_OF,
     KINDS,
@@ -61,15 +62,16 @@ from engine.pilzwanderung import (
     ROLE,
     START_PAN,
     STICKS,
+    PilzwanderungAction,
     PilzwanderungState,
+    PilzwanderungView,
+    Sell,
     deck_for,
     hand_limit,
     night_deck,
     role_key,
 )
-from engine.registry import get_game
 
-GAME = get_game("pilzwanderung")
 OPEN = "open"
 UNSEEN = "?"  # a forest or decay card the seat has not seen
 
@@ -86,11 +88,11 @@ for _code in deck_for("standard"):
 class Notebook:
     """The views one bot was shown in the current match, by the length of the history then."""
 
-    def __init__(self, views: dict[int, View] | None = None) -> None:
-        self.views: dict[int, View] = dict(views or {})
-        self.history: list[tuple[int, Action]] = []
+    def __init__(self, views: dict[int, PilzwanderungView] | None = None) -> None:
+        self.views: dict[int, PilzwanderungView] = dict(views or {})
+        self.history: list[tuple[int, PilzwanderungAction]] = []
 
-    def write(self, view: View, history: History) -> None:
+    def write(self, view: PilzwanderungView, history: History[PilzwanderungAction]) -> None:
         """Keep this view; a history that does not continue the kept one starts a new match."""
         if list(history[: len(self.history)]) != self.history:
             self.views.clear()
@@ -107,12 +109,12 @@ class Trail:
     draw: int
 
     @staticmethod
-    def of_view(view: View) -> Trail:
+    def of_view(view: PilzwanderungView) -> Trail:
         return Trail(
             [spot["card"] for spot in view["forest"]], list(view["decay"]), view["draw_pile"]
         )
 
-    def agrees_with(self, view: View) -> bool:
+    def agrees_with(self, view: PilzwanderungView) -> bool:
         seen = Trail.of_view(view)
         return (
             self.draw == seen.draw
@@ -157,7 +159,12 @@ class Facts:
         self.held[key] = max(0, self.held[key] - number)
 
 
-def read_facts(view: View, history: History, seat: int, seen: dict[int, View]) -> Facts:
+def read_facts(
+    view: PilzwanderungView,
+    history: History[PilzwanderungAction],
+    seat: int,
+    seen: dict[int, PilzwanderungView],
+) -> Facts:
     facts = Facts()
     trail: Trail | None = None
     for index, (mover, action) in enumerate(history):
@@ -174,34 +181,34 @@ def read_facts(view: View, history: History, seat: int, seen: dict[int, View]) -
     return facts
 
 
-def note(facts: Facts, trail: Trail | None, action: Action, theirs: bool) -> None:
+def note(facts: Facts, trail: Trail | None, action: PilzwanderungAction, theirs: bool) -> None:
     """What one action tells the seat, and its effect on the forest and decay pile."""
-    kind = action["type"]
-    if kind == "take":
+    if action["type"] == "take":
         card = UNSEEN
         if trail is not None and action["position"] <= len(trail.forest):
             card = trail.forest.pop(action["position"] - 1)
         gained(facts, [card], theirs)
-    elif kind == "take_decay":
+    elif action["type"] == "take_decay":
         cards = trail.decay if trail is not None else []
         gained(facts, cards, theirs)
         if trail is not None:
             trail.decay = []
-    elif kind in ("cook", "sell"):
+    elif action["type"] == "sell":
         rank = action["rank"]
         if theirs:
             facts.lose(rank, action["day"])
-        if kind == "sell":
-            facts.sold[rank] += action["day"]
-            if action["night"]:
-                facts.nights_out.append(NIGHT_OF[rank])
-        elif theirs:
+        facts.sold[rank] += action["day"]
+        if action["night"]:
+            facts.nights_out.append(NIGHT_OF[rank])
+    elif action["type"] == "cook":
+        if theirs:
+            facts.lose(action["rank"], action["day"])
             facts.lose(BUTTER, action["butter"])
             facts.lose(CIDER, action["cider"])
             facts.lose(PAN, action["pan"] == "hand")
-    elif kind == "place_pan" and theirs:
+    elif action["type"] == "place_pan" and theirs:
         facts.lose(PAN, 1)
-    elif kind == "discard":
+    elif action["type"] == "discard":
         for card in action["cards"]:
             if ROLE[card] == NIGHT:
                 facts.nights_out.append(card)
@@ -223,7 +230,7 @@ def gained(facts: Facts, cards: list[str], theirs: bool) -> None:
 
 @dataclass(frozen=True)
 class Knowledge:
-    view: View
+    view: PilzwanderungView
     seat: int
     held: list[str]  # day cards known in the opponent's hand
     gone: list[str]  # cards known in the discard pile, below its top
@@ -231,7 +238,12 @@ class Knowledge:
     nights: list[str]  # the unseen night cards
 
 
-def knowledge(view: View, history: History, seat: int, seen: dict[int, View]) -> Knowledge:
+def knowledge(
+    view: PilzwanderungView,
+    history: History[PilzwanderungAction],
+    seat: int,
+    seen: dict[int, PilzwanderungView],
+) -> Knowledge:
     """What the seat knows; facts the view cannot hold (an inconsistent notebook) are dropped."""
     facts = read_facts(view, history, seat, seen)
     for trusted in (facts, Facts(nights_out=facts.nights_out), Facts()):
@@ -241,9 +253,17 @@ def knowledge(view: View, history: History, seat: int, seen: dict[int, View]) ->
     raise ValueError("the view does not hold the cards of its deck")
 
 
-def visible(view: View) -> list[str]:
+def own_hand(view: PilzwanderungView) -> list[str]:
+    """The seat's own hand, a copy (a bot always plays a seat, so its view has one)."""
+    hand = view["hand"]
+    if hand is None:
+        raise ValueError("a spectator's view: a bot plays a seat")
+    return list(hand)
+
+
+def visible(view: PilzwanderungView) -> list[str]:
     """Every card code the view shows, night cards included (the starting pans excepted)."""
-    cards = list(view["hand"])
+    cards = own_hand(view)
     cards += [spot["card"] for spot in view["forest"]] + list(view["decay"])
     if view["discard"]["top"] is not None:
         cards.append(view["discard"]["top"])
@@ -255,7 +275,7 @@ def visible(view: View) -> list[str]:
     return [card for card in cards if card != START_PAN]
 
 
-def tally_knowledge(view: View, seat: int, facts: Facts) -> Knowledge | None:
+def tally_knowledge(view: PilzwanderungView, seat: int, facts: Facts) -> Knowledge | None:
     opponent = 1 - seat
     shown = visible(view)
     days: Counter[str | int] = Counter(COUNTS[view["counts"]])
@@ -299,6 +319,9 @@ def tally_knowledge(view: View, seat: int, facts: Facts) -> Knowledge | None:
 def deal_world(known: Knowledge, rng: random.Random) -> PilzwanderungState:
     """One state the seat cannot tell from the real one: the unseen cards dealt at random."""
     view, seat = known.view, known.seat
+    mover = view["to_move"]
+    if mover is None:
+        raise ValueError("the game is over: there is no world to play on")
     opponent = 1 - seat
     theirs = view["displays"][opponent]
     days, nights = list(known.days), list(known.nights)
@@ -318,7 +341,7 @@ def deal_world(known: Knowledge, rng: random.Random) -> PilzwanderungState:
     top = view["discard"]["top"]
     discard = rest[draw:] + nights[view["night_deck"] :] + known.gone + ([top] if top else [])
     hands: list[list[str]] = [[], []]
-    hands[seat] = list(view["hand"])
+    hands[seat] = own_hand(view)
     if view["night_cards"] == OPEN:
         hands[seat] += view["displays"][seat].get("night", [])
     hands[opponent] = known.held + dealt + their_nights
@@ -329,7 +352,7 @@ def deal_world(known: Knowledge, rng: random.Random) -> PilzwanderungState:
         night_cards=view["night_cards"],
         card_faces=view["card_faces"],
         first=view["first"],
-        to_move=view["to_move"],
+        to_move=mover,
         phase=view["phase"],
         forest=[spot["card"] for spot in view["forest"]],
         decay=list(view["decay"]),
@@ -351,9 +374,13 @@ def deal_world(known: Knowledge, rng: random.Random) -> PilzwanderungState:
 
 
 def sampler_with(
-    seen: dict[int, View],
-) -> Callable[[View, History, int], Callable[[random.Random], Any]]:
-    def sampler(view: View, history: History, seat: int) -> Callable[[random.Random], Any]:
+    seen: dict[int, PilzwanderungView],
+) -> Callable[
+    [PilzwanderungView, History[PilzwanderungAction], int], Callable[[random.Random], Any]
+]:
+    def sampler(
+        view: PilzwanderungView, history: History[PilzwanderungAction], seat: int
+    ) -> Callable[[random.Random], Any]:
         known = knowledge(view, history, seat, seen)
         return lambda rng: deal_world(known, rng)
 
@@ -361,7 +388,11 @@ def sampler_with(
 
 
 def determinize(
-    view: View, history: History, seat: int, rng: random.Random, seen: dict[int, View] | None = None
+    view: PilzwanderungView,
+    history: History[PilzwanderungAction],
+    seat: int,
+    rng: random.Random,
+    seen: dict[int, PilzwanderungView] | None = None,
 ) -> PilzwanderungState:
     return deal_world(knowledge(view, history, seat, seen or {}), rng)
 
@@ -392,9 +423,9 @@ class Table:
     must_discard: int
 
     @staticmethod
-    def of_view(view: View, seat: int) -> Table:
+    def of_view(view: PilzwanderungView, seat: int) -> Table:
         mine = view["displays"][seat]
-        hand = list(view["hand"])
+        hand = own_hand(view)
         if view["night_cards"] == OPEN:
             hand += mine.get("night", [])
         return Table(
@@ -477,7 +508,7 @@ def dish_score(kind: int, mushrooms: int, butter: int, cider: int) -> int:
     return mushrooms * POINTS[kind] + BUTTER_POINTS * butter + CIDER_POINTS * cider
 
 
-def cook_action(table: Table, hand: Hand, kind: int) -> Action:
+def cook_action(table: Table, hand: Hand, kind: int) -> PilzwanderungAction:
     butter, cider = extras(hand.kinds[kind], hand.butter, hand.cider)
     return {
         "type": "cook",
@@ -490,13 +521,13 @@ def cook_action(table: Table, hand: Hand, kind: int) -> Action:
     }
 
 
-def best_cook(table: Table, hand: Hand) -> tuple[float, Action] | None:
+def best_cook(table: Table, hand: Hand) -> tuple[float, PilzwanderungAction] | None:
     """The set to cook now, if one is ready: big, carrying butter or cider, or forced."""
     if not table.pans and not hand.pans:
         return None
     full = len(table.hand) >= table.limit - 1
     late = table.draw <= LATE_DRAW
-    best: tuple[float, Action] | None = None
+    best: tuple[float, PilzwanderungAction] | None = None
     for kind in KINDS:
         count = hand.kinds[kind]
         if count < 3:
@@ -601,12 +632,12 @@ def sell_score(table: Table, hand: Hand, kind: int) -> float | None:
     return max(deep, default=0.0) - POINTS[kind] * count * 0.6
 
 
-def easy_turn(table: Table) -> Action:
+def easy_turn(table: Table) -> PilzwanderungAction:
     hand = Hand.of(table.hand)
     cook = best_cook(table, hand)
     if cook is not None:
         return cook[1]
-    options: list[tuple[float, int, Action]] = []
+    options: list[tuple[float, int, PilzwanderungAction]] = []
     for position in range(1, len(table.forest) + 1):
         score = take_score(table, hand, position)
         if score is not None:
@@ -617,7 +648,7 @@ def easy_turn(table: Table) -> Action:
     for kind in KINDS:
         score = sell_score(table, hand, kind)
         if score is not None:
-            sell = {
+            sell: Sell = {
                 "type": "sell",
                 "rank": kind,
                 "day": hand.days[kind],
@@ -631,7 +662,9 @@ def easy_turn(table: Table) -> Action:
     return relief(table, hand, options)
 
 
-def relief(table: Table, hand: Hand, options: list[tuple[float, int, Action]]) -> Action:
+def relief(
+    table: Table, hand: Hand, options: list[tuple[float, int, PilzwanderungAction]]
+) -> PilzwanderungAction:
     """With a full hand and nothing worth taking: cook any set, else sell the least kind,
     else place a pan, else the least bad option."""
     if (table.pans or hand.pans) and any(n >= 3 for n in hand.kinds.values()):
@@ -669,23 +702,33 @@ def ranked_for_discard(table: Table) -> list[str]:
     return sorted(table.hand, key=lambda card: (keep_worth(card, hand, table), card))
 
 
-def easy_discard(table: Table) -> Action:
+def easy_discard(table: Table) -> PilzwanderungAction:
     ranked = ranked_for_discard(table)
     return {"type": "discard", "cards": ranked[: table.must_discard]}
 
 
-def easy_action(table: Table) -> Action:
+def easy_action(table: Table) -> PilzwanderungAction:
     return easy_discard(table) if table.phase == "discard" else easy_turn(table)
 
 
 class EasyBot:
     def choose(
-        self, view: View, legal: list[Action], history: History, seat: int, rng: random.Random
-    ) -> Action:
+        self,
+        view: PilzwanderungView,
+        legal: list[PilzwanderungAction],
+        history: History[PilzwanderungAction],
+        seat: int,
+        rng: random.Random,
+    ) -> PilzwanderungAction:
         action = easy_action(Table.of_view(view, seat))
         if action["type"] == "discard":
             action = next(
-                (a for a in legal if sorted(a["cards"]) == sorted(action["cards"])), action
+                (
+                    a
+                    for a in legal
+                    if a["type"] == "discard" and sorted(a["cards"]) == sorted(action["cards"])
+                ),
+                action,
             )
         return action if action in legal else rng.choice(legal)
 
@@ -699,7 +742,7 @@ MARGIN_SCALE = 15.0  # points of margin that make a clear lead
 DISCARD_CHOICES = 8  # discard sets the search compares after a poison mushroom
 
 
-def rollout_policy(state: PilzwanderungState, seat: int, rng: random.Random) -> Action:
+def rollout_policy(state: PilzwanderungState, seat: int, rng: random.Random) -> PilzwanderungAction:
     if rng.random() < RANDOM_MOVES and state.phase == "turn":
         return rng.choice(GAME.legal_actions(state, seat))
     return easy_action(Table.of_state(state, seat))
@@ -765,11 +808,11 @@ def within_horizon(start: PilzwanderungState, state: PilzwanderungState) -> bool
     return False  # ``rollout`` counts its own HORIZON plies
 
 
-def view_hint(view: View, seat: int) -> Action:
+def view_hint(view: PilzwanderungView, seat: int) -> PilzwanderungAction:
     return easy_action(Table.of_view(view, seat))
 
 
-RULES: SearchRules[PilzwanderungState] = SearchRules(
+RULES: SearchRules[PilzwanderungState, PilzwanderungAction, PilzwanderungView] = SearchRules(
     sampler=sampler_with({}),
     policy=rollout_policy,
     horizon=within_horizon,
@@ -780,14 +823,16 @@ RULES: SearchRules[PilzwanderungState] = SearchRules(
 )
 
 
-def candidates(view: View, legal: list[Action], seat: int) -> list[Action]:
+def candidates(
+    view: PilzwanderungView, legal: list[PilzwanderungAction], seat: int
+) -> list[PilzwanderungAction]:
     """The root actions worth comparing: every take, the decay pile, a pan, and per kind the
     whole set cooked with its best butter and cider, sold whole, or sold as a pair."""
     table = Table.of_view(view, seat)
     if table.phase == "discard":
         return discard_candidates(table, legal)
     hand = Hand.of(table.hand)
-    wanted: list[Action] = []
+    wanted: list[PilzwanderungAction] = []
     for kind in KINDS:
         if hand.kinds[kind] >= 3:
             wanted.append(cook_action(table, hand, kind))
@@ -800,7 +845,7 @@ def candidates(view: View, legal: list[Action], seat: int) -> list[Action]:
     return chosen or legal
 
 
-def discard_candidates(table: Table, legal: list[Action]) -> list[Action]:
+def discard_candidates(table: Table, legal: list[PilzwanderungAction]) -> list[PilzwanderungAction]:
     """The easy discard and sets that swap one of its cards for one it keeps."""
     ranked = ranked_for_discard(table)
     size = table.must_discard
@@ -810,7 +855,9 @@ def discard_candidates(table: Table, legal: list[Action]) -> list[Action]:
             swapped = ranked[:size]
             swapped[out] = ranked[kept]
             sets.append(sorted(swapped))
-    chosen = [a for a in legal if sorted(a["cards"]) in sets]
+    chosen: list[PilzwanderungAction] = [
+        a for a in legal if a["type"] == "discard" and sorted(a["cards"]) in sets
+    ]
     return chosen[:DISCARD_CHOICES] or legal
 
 
@@ -824,7 +871,7 @@ class PilzStrongBot:
         self,
         seconds: float = 1.0,
         playouts: int | None = None,
-        seen: dict[int, View] | None = None,
+        seen: dict[int, PilzwanderungView] | None = None,
         clock: Clock = time.perf_counter,
     ) -> None:
         self.notebook = Notebook(seen)
@@ -844,8 +891,13 @@ class PilzStrongBot:
         return self.search.last_playouts
 
     def choose(
-        self, view: View, legal: list[Action], history: History, seat: int, rng: random.Random
-    ) -> Action:
+        self,
+        view: PilzwanderungView,
+        legal: list[PilzwanderungAction],
+        history: History[PilzwanderungAction],
+        seat: int,
+        rng: random.Random,
+    ) -> PilzwanderungAction:
         self.notebook.write(view, history)
         return self.search.choose(view, candidates(view, legal, seat), history, seat, rng)
 

@@ -27,20 +27,22 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
-from engine.base import Action, Game, View
+from engine.base import Game, GameState
 from engine.bots.base import History
 
-S = TypeVar("S")
+S = TypeVar("S", bound=GameState)
+A = TypeVar("A")
+V = TypeVar("V")
 
 Sampler = Callable[[random.Random], S]
 Clock = Callable[[], float]
-Policy = Callable[[S, int, random.Random], Action]
+Policy = Callable[[S, int, random.Random], A]
 
 
 @dataclass(frozen=True)
-class SearchRules(Generic[S]):
+class SearchRules(Generic[S, A, V]):
     """What the strong bot needs to know about one game, beside its contract.
 
     ``sampler(view, history, seat)`` reads what the seat knows once per decision and
@@ -49,14 +51,14 @@ class SearchRules(Generic[S]):
     may stop (for example at the end of the round) and ``reward(state, seat)`` scores it.
     """
 
-    sampler: Callable[[View, History, int], Sampler[S]]
-    policy: Policy[S]
+    sampler: Callable[[V, History[A], int], Sampler[S]]
+    policy: Policy[S, A]
     horizon: Callable[[S, S], bool]
     reward: Callable[[S, int], float]
     max_plies: int = 1000
     # The game's easy choice from the view, if it has one: it keeps a head start of
     # ``trust`` (in reward) so that the search leaves it only on clear evidence.
-    hint: Callable[[View, int], Action] | None = None
+    hint: Callable[[V, int], A] | None = None
     trust: float = 0.0
     # A game may play its rollouts itself, faster than through the contract: from the
     # state after the root action to the reward of the deciding seat.
@@ -80,11 +82,11 @@ class Arm:
         return sum(self.rewards) / len(self.rewards) if self.rewards else 0.0
 
 
-class StrongBot(Generic[S]):
+class StrongBot(Generic[S, A, V]):
     def __init__(
         self,
-        game: Game[Any],
-        rules: SearchRules[S],
+        game: Game[S, A, V],
+        rules: SearchRules[S, A, V],
         seconds: float = 1.0,
         playouts: int | None = None,
         clock: Clock = time.perf_counter,
@@ -97,8 +99,8 @@ class StrongBot(Generic[S]):
         self.last_playouts = 0  # how many rollouts the last decision ran (for the figures)
 
     def choose(
-        self, view: View, legal: list[Action], history: History, seat: int, rng: random.Random
-    ) -> Action:
+        self, view: V, legal: list[A], history: History[A], seat: int, rng: random.Random
+    ) -> A:
         self.last_playouts = 0
         if len(legal) == 1:
             return legal[0]
@@ -121,7 +123,7 @@ class StrongBot(Generic[S]):
                 arms = halved(arms, favourite)
         return legal[leader(arms, favourite, self.rules.trust)]
 
-    def _favourite(self, view: View, legal: list[Action], seat: int) -> int | None:
+    def _favourite(self, view: V, legal: list[A], seat: int) -> int | None:
         if self.rules.hint is None:
             return None
         action = self.rules.hint(view, seat)
@@ -143,7 +145,7 @@ class StrongBot(Generic[S]):
         self,
         arms: dict[int, Arm],
         sample: Sampler[S],
-        legal: list[Action],
+        legal: list[A],
         seat: int,
         rng: random.Random,
     ) -> None:
@@ -153,7 +155,7 @@ class StrongBot(Generic[S]):
             arm.rewards.append(self.playout(world, seat, legal[index], random.Random(dice)))
         self.last_playouts += len(arms)
 
-    def playout(self, state: S, seat: int, action: Action, rng: random.Random) -> float:
+    def playout(self, state: S, seat: int, action: A, rng: random.Random) -> float:
         """Apply the root action in one sampled world, play on with the policy, score it."""
         start = state
         state = self.game.apply(state, seat, action)

@@ -25,7 +25,7 @@ from app.protocol import (
     CLOSE_UNKNOWN_ROOM,
 )
 from app.settings import Settings
-from engine import Game, games, get_game
+from engine import AnyGame, games, get_game
 from tests.app.processes import SECRET, AppProcess, create_room, free_port
 from tests.app.tables import Socket, Table, play
 
@@ -241,7 +241,7 @@ def test_a_room_with_an_unknown_game_preset_or_option_is_refused(
 
 @pytest.mark.parametrize("game", [game for game in games() if game.options], ids=str)
 def test_a_room_with_a_bad_option_is_refused_before_a_game_is_dealt(
-    table: Table, game: Game[Any], monkeypatch: pytest.MonkeyPatch
+    table: Table, game: AnyGame, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def no_deal(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a game was dealt for a room that is refused")

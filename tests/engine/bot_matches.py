@@ -6,14 +6,14 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from engine.base import Game
+from engine.base import AnyGame
 from engine.bots import Bot
 
 History = list[tuple[int, dict[str, Any]]]
 
 
 def bot_match(
-    game: Game[Any], bots: list[Bot], seed: int, options: dict[str, Any], max_plies: int
+    game: AnyGame, bots: list[Bot[Any, Any]], seed: int, options: dict[str, Any], max_plies: int
 ) -> Iterator[tuple[Any, int, History]]:
     """Yield (state, seat, history) before each decision; every answer must be legal."""
     state = game.new(seed=seed, options=options)

@@ -11,21 +11,21 @@ import json
 import random
 from typing import Any
 
-from engine import Game
+from engine import AnyGame
 
 VARIANTS = 3
 
 
-def viewers(game: Game[Any]) -> list[int | None]:
+def viewers(game: AnyGame) -> list[int | None]:
     return [None, *range(game.seats)]
 
 
-def hidden_variants(game: Game[Any], state: Any, viewer: int | None, seed: int) -> list[Any]:
+def hidden_variants(game: AnyGame, state: Any, viewer: int | None, seed: int) -> list[Any]:
     rng = random.Random(seed)
     return [game.redeal_hidden(state, viewer, rng) for _ in range(VARIANTS)]
 
 
-def leaks(game: Game[Any], state: Any, viewer: int | None, seed: int = 0) -> list[str]:
+def leaks(game: AnyGame, state: Any, viewer: int | None, seed: int = 0) -> list[str]:
     """How the viewer's view changes when its hidden cards are dealt again (empty: no leak)."""
     seen = json.dumps(game.view(state, viewer), sort_keys=True)
     found = []

@@ -50,8 +50,8 @@ def noise(worth: float, rng: random.Random) -> float:
     return random.Random(f"{worth} {rng.random()}").uniform(-0.1, 0.1)
 
 
-def lottery_bot(playouts: int) -> StrongBot[Any]:
-    rules: SearchRules[Any] = SearchRules(
+def lottery_bot(playouts: int) -> StrongBot[Any, Any, Any]:
+    rules: SearchRules[Any, Any, Any] = SearchRules(
         sampler=lambda view, history, seat: lambda rng: None,
         policy=lambda state, seat, rng: {},
         horizon=lambda start, state: True,

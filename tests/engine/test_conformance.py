@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import pickle
 import random
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
@@ -16,7 +17,16 @@ from typing import Any, Union, get_args, get_origin, get_type_hints
 import pytest
 from pydantic import TypeAdapter
 
-from engine import Game, IllegalAction, games, get_game, replay, resolve_options
+from engine import (
+    AnyGame,
+    ErrorCode,
+    IllegalAction,
+    Reason,
+    games,
+    get_game,
+    replay,
+    resolve_options,
+)
 from engine.playout import playout
 from tests.engine.leaks import hidden_variants, leaks, viewers
 
@@ -28,12 +38,12 @@ def game_and_seeds() -> list[tuple[str, int]]:
     return [(name, seed) for name in GAME_NAMES for seed in SEEDS]
 
 
-def option_sets(game: Game[Any]) -> list[dict[str, Any]]:
+def option_sets(game: AnyGame) -> list[dict[str, Any]]:
     """Defaults, then each preset: every playout runs under one of them."""
     return [{}] + [dict(preset.options) for preset in game.presets]
 
 
-def unlisted_actions(game: Game[Any], state: Any, seat: int, rng: random.Random) -> list[Any]:
+def unlisted_actions(game: AnyGame, state: Any, seat: int, rng: random.Random) -> list[Any]:
     """Actions that should be refused: legal ones of other states, mangled ones, junk."""
     legal = game.legal_actions(state, seat)
     junk: list[Any] = [{}, {"type": "no-such-move"}, None, "take", 7, {"type": None}]
@@ -77,8 +87,9 @@ def test_random_playout_obeys_the_turn_vocabulary(name: str, seed: int) -> None:
         action_shape.validate_python(action, strict=True)
         assert game.parse_notation(game.notation(action)) == action
         for wrong in rng.sample(unlisted_actions(game, state, seat, rng), 3):
-            with pytest.raises(IllegalAction):
+            with pytest.raises(IllegalAction) as refused:
                 game.apply(state, seat, wrong)
+            assert isinstance(refused.value.code, ErrorCode)
             assert state == stored, "a refused action changed the state"
         for other in range(game.seats):
             if other != seat:
@@ -187,3 +198,23 @@ def test_same_seed_same_game(name: str) -> None:
     game = get_game(name)
     assert game.new(seed=99) == game.new(seed=99)
     assert game.new(seed=99) != game.new(seed=100)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_reason_is_stored_as_the_game_s_word_and_read_back_as_itself(name: str) -> None:
+    """Results in JSON (sent, stored) hold the plain word, and a stored word is the member."""
+    game = get_game(name)
+    *_, (final, _, _) = playout(game, seed=3)
+    result = game.result(final)
+    assert result is not None and isinstance(result.reason, Reason)
+    stored = json.loads(json.dumps(result.to_json()))["reason"]
+    assert type(stored) is str and type(result.reason)(stored) is result.reason
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_game_declares_its_searches_as_pure_functions_or_none(name: str) -> None:
+    """The server asks the game for its hint and best line, never its name: each is None
+    or a function a worker process receives by reference."""
+    game = get_game(name)
+    for search in (game.hint_search(), game.best_line_search()):
+        assert search is None or pickle.loads(pickle.dumps(search)) is search

@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 
-from engine import IllegalAction, InvalidAction, Outcome, get_game
+from engine import IllegalAction, InvalidAction, Outcome, games
 from engine.pilzwanderung import (
+    GAME,
     START_PAN,
     PilzwanderungState,
     deck_for,
@@ -27,7 +28,6 @@ from engine.pilzwanderung import (
 from engine.playout import playout
 from tests.engine.leaks import leaks
 
-GAME = get_game("pilzwanderung")
 XX = START_PAN
 PLAIN = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"]
 SINGLES = ["2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H"]  # a full hand with nothing to do
@@ -270,6 +270,16 @@ def test_stacked_deck_of_original_counts_must_hold_the_84_cards() -> None:
 def test_stacked_night_deck_holds_n2_to_n9(night: list[str]) -> None:
     with pytest.raises(ValueError, match="N2"):
         GAME.new(seed=1, night=night)
+
+
+def test_a_stacked_night_deck_is_this_game_s_own_keyword() -> None:
+    order = night_deck()[::-1]
+    state = GAME.new(seed=1, night=order)
+    assert state.night_deck == order[len(order) - len(state.night_deck) :]
+    for other in games():
+        if other is not GAME:
+            with pytest.raises(TypeError):
+                other.new(seed=1, night=order)  # type: ignore[call-arg]
 
 
 def test_cooking_points_and_stick_values_are_the_table_s() -> None:

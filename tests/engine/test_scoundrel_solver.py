@@ -13,10 +13,12 @@ from typing import Any
 
 import pytest
 
-from engine import get_game, scoundrel_solver
+from engine import Takeback, get_game, scoundrel_solver
 from engine.scoundrel import DECK, ScoundrelState
 from engine.scoundrel_search import FastSolver
 from engine.scoundrel_solver import (
+    BEST_LINE_BUDGET,
+    HINT_BUDGET,
     OutOfBudget,
     Solution,
     Solver,
@@ -310,3 +312,17 @@ def test_hints_leave_out_a_sample_beyond_the_budget() -> None:
     assert hint.samples == 0
     assert [a for a, _ in hint.chances] == GAME.legal_actions(state, 0)
     assert all(chance == 0 for _, chance in hint.chances)
+
+
+def test_scoundrel_offers_its_solver_as_the_hint_and_the_best_line() -> None:
+    state = small_dungeon(5, cards=8)
+    best_line, hint = GAME.best_line_search(), GAME.hint_search()
+    assert best_line is not None and hint is not None
+    assert best_line(state) == solve(state, BEST_LINE_BUDGET)
+    state, views, actions = seen_game(1, plies=2)
+    asked = hint(views, actions, samples=1, rng=random.Random(1), seconds=None)
+    assert asked == win_chances(views, actions, 1, random.Random(1), None, budget=HINT_BUDGET)
+
+
+def test_scoundrel_alone_at_the_table_may_take_back_freely() -> None:
+    assert GAME.takeback is Takeback.FREE
