@@ -1,8 +1,10 @@
-"""Shared fixtures: app settings over both databases the server supports.
+"""Shared fixtures: app settings on the databases the server supports.
 
-`settings` runs each test that asks for it twice: on SQLite and on a schema of the
+`settings` runs a test on SQLite at the newest schema, empty. A test marked
+`both_databases` (a module's `pytestmark` for the modules whose subject is storage, or one
+test whose outcome depends on the SQL dialect) runs a second time on a schema of the
 PostgreSQL at TEST_POSTGRES_URL (started by `make services`; a test fails, never skips,
-when it is unreachable), each at the newest schema and empty. A migration costs 0.1 to
+when it is unreachable); the rest of the server is the same on either. A migration costs 0.1 to
 0.2 s and the app tests start some 200 servers, so each database is migrated once: a test
 gets a copy of a migrated SQLite file, or a migrated PostgreSQL schema that the test before
 it emptied. `database_url` is a fresh, empty database, for the tests of migrating itself.
@@ -30,6 +32,19 @@ POSTGRES_URL = os.environ.get(
 DATABASES = ["sqlite", "postgresql"]
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "both_databases: runs on PostgreSQL too, not only on SQLite (`settings`)"
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    both = metafunc.definition.get_closest_marker("both_databases") is not None
+    for fixture in ("database_url", "migrated_url"):
+        if fixture in metafunc.fixturenames:
+            metafunc.parametrize(fixture, DATABASES if both else DATABASES[:1], indirect=True)
+
+
 def postgres_conninfo(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
@@ -49,7 +64,7 @@ def connect_admin() -> psycopg.Connection:
         pytest.fail(f"PostgreSQL at {POSTGRES_URL} is unreachable (run `make services`): {error}")
 
 
-@pytest.fixture(params=DATABASES)
+@pytest.fixture
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path}/kartenrunde.db"
@@ -123,7 +138,7 @@ def migrated_schemas() -> Iterator[MigratedSchemas]:
     schemas.drop_all()
 
 
-@pytest.fixture(params=DATABASES)
+@pytest.fixture
 def migrated_url(
     request: pytest.FixtureRequest, tmp_path: Path, migrated_sqlite: Path
 ) -> Iterator[str]:
