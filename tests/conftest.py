@@ -36,6 +36,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "both_databases: runs on PostgreSQL too, not only on SQLite (`settings`)"
     )
+    config.addinivalue_line(
+        "markers", "analysis_ahead: `settings` search each Scoundrel deal's best line as dealt"
+    )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -161,7 +164,10 @@ def migrated_url(
 
 
 @pytest.fixture
-def settings(migrated_url: str) -> Settings:
+def settings(request: pytest.FixtureRequest, migrated_url: str) -> Settings:
+    """The server's settings for a test. No search of a deal's best line as it is dealt
+    (each test's first Scoundrel room would start a worker process for it) unless the
+    test is marked `analysis_ahead`: the tests of that search."""
     return Settings(
         _env_file=None,  # type: ignore[call-arg]
         database_url=migrated_url,
@@ -169,4 +175,5 @@ def settings(migrated_url: str) -> Settings:
         log_level="INFO",
         log_format="text",
         messages_per_second=1000,  # tests play fast; the rate limit has its own test
+        analysis_ahead=request.node.get_closest_marker("analysis_ahead") is not None,
     )
