@@ -8,7 +8,8 @@ answers the same, only slower; the server logs so as it starts (app/__main__.py)
 """
 
 from Cython.Build import cythonize
-from setuptools import Extension, setup
+from setuptools import setup
 
-search = Extension("engine.scoundrel_search", ["engine/scoundrel_search.pyx"], optional=True)
-setup(ext_modules=cythonize([search]))
+(search,) = cythonize("engine/scoundrel_search.pyx")
+search.optional = True  # set here: cythonize makes the Extension anew and leaves it out
+setup(ext_modules=[search])
