@@ -66,7 +66,7 @@ services:
 test: $(TEST_STAMP) browser proxy services
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadgroup
 
 bench: $(TEST_STAMP)
 	$(PY) bench/playouts.py

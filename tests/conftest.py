@@ -30,6 +30,7 @@ POSTGRES_URL = os.environ.get(
     "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )
 DATABASES = ["sqlite", "postgresql"]
+BROWSER_TESTS = Path(__file__).parent / "browser"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -39,6 +40,15 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "analysis_ahead: `settings` search each Scoundrel deal's best line as dealt"
     )
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests share one server and one Chromium (package fixtures): with
+    pytest-xdist (make test) all of them go to one worker, as one group."""
+    for item in items:
+        if BROWSER_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -33,6 +33,8 @@ from tests.app.processes import (
 )
 from tests.app.test_self_hosting import fresh_database  # noqa: F401 (a fixture)
 
+# Their servers all meet on the machine's Redis channel: one after another (pytest-xdist).
+pytestmark = pytest.mark.xdist_group("shared_redis")
 SECONDS = 5.0  # a hang guard per step on a busy machine; each takes milliseconds
 
 
