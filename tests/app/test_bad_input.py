@@ -26,8 +26,9 @@ from app.protocol import (
 )
 from app.settings import Settings
 from engine import Game, games, get_game
-from tests.app.processes import SECRET, AppProcess, create_room, free_port
+from tests.app.processes import SECRET, create_room
 from tests.app.tables import Socket, Table, play
+from tests.server import AppProcess, free_port
 
 
 @pytest.fixture
