@@ -1,36 +1,51 @@
 # Two commands do all the set-up on a fresh machine: `make run` and `make test`.
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: run test lint bench services browser proxy compiler clean lock js-tools lint-js node
 
-# The exact versions (with hashes) of requirements-dev.lock, the ones the tests pass with;
-# the image installs the same pins from requirements.lock. Then the project itself,
-# editable and without dependencies, which compiles the solver's search (setup.py).
-$(STAMP): requirements-dev.lock pyproject.toml setup.py engine/scoundrel_search.pyx | compiler
+$(PY):
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+
+# What running needs: the exact versions (with hashes) of requirements.lock, the ones the
+# image installs, then the project itself, editable and without dependencies. Its one
+# compiled module, the solver's search (setup.py), is built where a C++ compiler and
+# Python's headers are present; without them Python's reference search answers (slower).
+$(RUN_STAMP): requirements.lock pyproject.toml setup.py engine/scoundrel_search.pyx | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r requirements.lock
+	$(PY) -m pip install --quiet --no-deps -e .
+	touch $@
+
+# The tests' pins, requirements-dev.lock (a superset of the runtime's), into the same
+# virtualenv; and the compiled search, which the tests compare with the reference, so
+# the compiler is installed and the build must have succeeded.
+$(TEST_STAMP): requirements-dev.lock pyproject.toml setup.py engine/scoundrel_search.pyx \
+		| compiler $(PY)
 	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
 	$(PY) -m pip install --quiet --no-deps -e .
-	touch $(STAMP)
+	$(PY) -c "import engine.scoundrel_search" || \
+		(echo "the solver's compiled search was not built (setup.py)" >&2; exit 1)
+	touch $@
 
 # After changing the dependencies in pyproject.toml: pins what is new and keeps the rest.
 # `make lock UPGRADE=--upgrade` moves every pin to the newest release allowed.
 LOCK := $(VENV)/bin/uv pip compile pyproject.toml --quiet --universal --python-version 3.11 \
 	--generate-hashes --custom-compile-command 'make lock' $(UPGRADE)
 lock:
-	@test -x $(VENV)/bin/uv || $(MAKE) $(STAMP)
+	@test -x $(VENV)/bin/uv || $(MAKE) $(TEST_STAMP)
 	$(LOCK) -o requirements.lock
 	$(LOCK) --extra dev --constraint requirements.lock -o requirements-dev.lock
 	$(PY) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'], sep='\n')" \
 		| $(VENV)/bin/uv pip compile - --quiet --universal --python-version 3.11 --generate-hashes \
 		--custom-compile-command 'make lock' -o requirements-build.lock
 
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(PY) -m app
 
-# The solver's search is compiled at install (setup.py): Debian's g++ and Python's headers.
+# The tests need the solver's compiled search (setup.py): Debian's g++ and Python's headers.
 compiler:
 	@command -v g++ >/dev/null && python3 -c "import sysconfig, pathlib, sys; \
 		sys.exit(not pathlib.Path(sysconfig.get_path('include'), 'Python.h').exists())" || \
@@ -66,17 +81,17 @@ services:
 # files pyproject.toml names (pydantic plugin), then Biome over static/js (lint-js).
 # The same checks before every commit: `pre-commit install` (.pre-commit-config.yaml calls
 # the tools of .venv and make, nothing downloaded; pre-commit itself: `pipx install pre-commit`).
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	$(MAKE) lint-js
 
-test: $(STAMP) browser proxy services
+test: $(TEST_STAMP) browser proxy services
 	$(MAKE) lint
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadgroup
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(PY) bench/playouts.py
 
 clean:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import importlib.util
 import logging
 import os
 
@@ -34,6 +35,11 @@ def main() -> None:
         ", ".join(trusted) or "nobody",
         extra={"forwarded_allow_ips": trusted},
     )
+    if importlib.util.find_spec("engine.scoundrel_search") is None:
+        logger.warning(
+            "Scoundrel's solver uses its Python reference search, some 18 times slower: "
+            "the compiled one was not built at install (no C++ compiler or Python headers)"
+        )
     # Before serving, in a process of its own: the server's lifespan then skips it.
     db.migrate_in_child(settings.database_url)
     # The modules live as long as the process: the collector's full passes (pauses of

@@ -96,7 +96,11 @@ def create_app(
         searches = Searches(settings.search_processes, settings.search_queue)
         matches = MatchService(store, searches)
         rooms = RoomService(
-            settings, store, LocalBroadcaster(), relay=relay, on_deal=matches.foresee
+            settings,
+            store,
+            LocalBroadcaster(),
+            relay=relay,
+            on_deal=matches.foresee if settings.analysis_ahead else None,
         )
         if relay is not None:
             cluster = Cluster(rooms)

@@ -102,6 +102,11 @@ class Settings(BaseSettings):
         description="different searches waiting or running at once (twice as many requests "
         "may wait for them); more get 'busy, try again'",
     )
+    analysis_ahead: bool = Field(
+        True,
+        description="search Scoundrel's best line as each match is dealt (when no other "
+        "search waits or runs), so the end screen need not wait; off: once it is asked for",
+    )
     takeover_seconds: float = Field(
         180.0,
         gt=0,

@@ -1,8 +1,10 @@
-"""Shared fixtures: app settings over both databases the server supports.
+"""Shared fixtures: app settings on the databases the server supports.
 
-`settings` runs each test that asks for it twice: on SQLite and on a schema of the
+`settings` runs a test on SQLite at the newest schema, empty. A test marked
+`both_databases` (a module's `pytestmark` for the modules whose subject is storage, or one
+test whose outcome depends on the SQL dialect) runs a second time on a schema of the
 PostgreSQL at TEST_POSTGRES_URL (started by `make services`; a test fails, never skips,
-when it is unreachable), each at the newest schema and empty. A migration costs 0.1 to
+when it is unreachable); the rest of the server is the same on either. A migration costs 0.1 to
 0.2 s and the app tests start some 200 servers, so each database is migrated once: a test
 gets a copy of a migrated SQLite file, or a migrated PostgreSQL schema that the test before
 it emptied. `database_url` is a fresh, empty database, for the tests of migrating itself.
@@ -28,6 +30,32 @@ POSTGRES_URL = os.environ.get(
     "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )
 DATABASES = ["sqlite", "postgresql"]
+BROWSER_TESTS = Path(__file__).parent / "browser"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "both_databases: runs on PostgreSQL too, not only on SQLite (`settings`)"
+    )
+    config.addinivalue_line(
+        "markers", "analysis_ahead: `settings` search each Scoundrel deal's best line as dealt"
+    )
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests share one server and one Chromium (package fixtures): with
+    pytest-xdist (make test) all of them go to one worker, as one group."""
+    for item in items:
+        if BROWSER_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    both = metafunc.definition.get_closest_marker("both_databases") is not None
+    for fixture in ("database_url", "migrated_url"):
+        if fixture in metafunc.fixturenames:
+            metafunc.parametrize(fixture, DATABASES if both else DATABASES[:1], indirect=True)
 
 
 def postgres_conninfo(url: str) -> str:
@@ -49,7 +77,7 @@ def connect_admin() -> psycopg.Connection:
         pytest.fail(f"PostgreSQL at {POSTGRES_URL} is unreachable (run `make services`): {error}")
 
 
-@pytest.fixture(params=DATABASES)
+@pytest.fixture
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path}/kartenrunde.db"
@@ -123,7 +151,7 @@ def migrated_schemas() -> Iterator[MigratedSchemas]:
     schemas.drop_all()
 
 
-@pytest.fixture(params=DATABASES)
+@pytest.fixture
 def migrated_url(
     request: pytest.FixtureRequest, tmp_path: Path, migrated_sqlite: Path
 ) -> Iterator[str]:
@@ -146,7 +174,10 @@ def migrated_url(
 
 
 @pytest.fixture
-def settings(migrated_url: str) -> Settings:
+def settings(request: pytest.FixtureRequest, migrated_url: str) -> Settings:
+    """The server's settings for a test. No search of a deal's best line as it is dealt
+    (each test's first Scoundrel room would start a worker process for it) unless the
+    test is marked `analysis_ahead`: the tests of that search."""
     return Settings(
         _env_file=None,  # type: ignore[call-arg]
         database_url=migrated_url,
@@ -154,4 +185,5 @@ def settings(migrated_url: str) -> Settings:
         log_level="INFO",
         log_format="text",
         messages_per_second=1000,  # tests play fast; the rate limit has its own test
+        analysis_ahead=request.node.get_closest_marker("analysis_ahead") is not None,
     )

@@ -1,6 +1,7 @@
 """The real pieces of a scaled setup on loopback, for tests: server processes
-(``python -m app``) on their own ports, nginx from Debian's package in front of them (round
-robin, no stickiness), PostgreSQL and Redis. Everything bounded in time.
+(``python -m app``, started by tests/server.py) on their own ports, nginx from Debian's
+package in front of them (round robin, no stickiness), PostgreSQL and Redis. Everything
+bounded in time.
 """
 
 from __future__ import annotations
@@ -8,10 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,16 +20,10 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-ROOT = Path(__file__).resolve().parents[2]
-STARTUP_SECONDS = 45
+from tests.server import AppProcess, free_port
+
 SHARED_REDIS = "redis://127.0.0.1:6379/0"  # the machine's Redis (scripts/ensure-services)
 SECRET = "cluster-tests-" + "c" * 32
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def wait_for(check: Callable[[], bool], seconds: float, what: str) -> None:
@@ -44,51 +36,6 @@ def wait_for(check: Callable[[], bool], seconds: float, what: str) -> None:
             pass
         time.sleep(0.1)
     raise AssertionError(f"not within {seconds} s: {what}")
-
-
-@dataclass
-class AppProcess:
-    port: int
-    env: dict[str, str]
-    log: Path
-    process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> AppProcess:
-        with self.log.open("ab") as sink:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(self.port)],
-                cwd=ROOT,
-                env=self.env,
-                stdout=sink,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + STARTUP_SECONDS
-        while time.monotonic() < deadline and self.process.poll() is None:
-            try:
-                if httpx.get(f"{self.base_url}/readyz", timeout=1).status_code == 200:
-                    return self
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        raise AssertionError(f"server on {self.port} did not start:\n{self.log.read_text()}")
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
 
 
 def start_apps(

@@ -14,6 +14,7 @@ from tests.app.tables import Table, play
 
 GAME = get_game("scoundrel")
 QUICK_DEAL = 16  # a deal the solver answers in a fraction of a second
+pytestmark = pytest.mark.analysis_ahead  # as the server runs: searched as it is dealt
 
 
 @pytest.fixture(autouse=True)

@@ -26,8 +26,9 @@ from app.protocol import (
 )
 from app.settings import Settings
 from engine import AnyGame, games, get_game
-from tests.app.processes import SECRET, AppProcess, create_room, free_port
+from tests.app.processes import SECRET, create_room
 from tests.app.tables import Socket, Table, play
+from tests.server import AppProcess, free_port
 
 
 @pytest.fixture
@@ -239,7 +240,9 @@ def test_a_room_with_an_unknown_game_preset_or_option_is_refused(
     assert response.json()["detail"]["code"] == code
 
 
-@pytest.mark.parametrize("game", [game for game in games() if game.options], ids=str)
+@pytest.mark.parametrize(
+    "game", [game for game in games() if game.options], ids=lambda game: game.name
+)
 def test_a_room_with_a_bad_option_is_refused_before_a_game_is_dealt(
     table: Table, game: AnyGame, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -283,6 +286,7 @@ def test_a_player_name_is_no_lone_surrogate(table: Table) -> None:
     assert response.json()["detail"]["code"] == "malformed"
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("query", ["player=a%00b", "game=a%00", "offset=99999999999999999999"])
 def test_history_filters_refuse_what_no_database_could_match(table: Table, query: str) -> None:
     response = table.client.get(f"/api/matches?{query}")

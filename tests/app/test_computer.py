@@ -102,6 +102,7 @@ def test_the_computer_answers_after_the_pause_with_a_legal_move(table: Table) ->
         assert state["last_action"]["action"] in game.legal_actions(before, 1)
 
 
+@pytest.mark.both_databases
 def test_a_whole_match_against_the_computer_is_stored_with_its_moves_marked(
     table: Table,
     computer_settings: Settings,
@@ -216,6 +217,7 @@ def test_a_shutdown_stops_the_computers_thinking(computer_settings: Settings) ->
         assert len(stored_actions(Table(client))) == version
 
 
+@pytest.mark.both_databases
 def test_a_room_with_a_computer_is_rebuilt_after_a_restart(computer_settings: Settings) -> None:
     computer_settings.bot_move_delay_seconds = 0
     with TestClient(create_app(computer_settings)) as client:
@@ -377,6 +379,7 @@ def test_the_computer_plays_the_absent_seat_until_its_player_returns(
         assert table.app.state.rooms.room(room_id).seats[absent].computer is None
 
 
+@pytest.mark.both_databases
 def test_ending_the_match_for_an_absent_player_stores_it_as_abandoned(
     table: Table, duel: tuple[str, list[str], Socket, int]
 ) -> None:

@@ -16,6 +16,9 @@ from app.protocol import CLOSE_TRY_AGAIN
 from app.storage.repositories import Store
 from tests.app.tables import Table
 
+# What a request gets when the store fails, and that it changed nothing stored.
+pytestmark = pytest.mark.both_databases
+
 
 def unreachable(*_args: Any, **_kwargs: Any) -> None:
     raise OperationalError("INSERT", {}, ConnectionRefusedError("connection refused"))

@@ -25,17 +25,16 @@ from sqlalchemy.engine import make_url
 from websockets.exceptions import ConnectionClosed
 
 from tests.app.processes import (
-    AppProcess,
     Client,
     Nginx,
     create_room,
-    free_port,
     join,
     start_apps,
     start_nginx,
     wait_for,
 )
 from tests.app.test_self_hosting import fresh_database  # noqa: F401 (a fixture)
+from tests.server import AppProcess, free_port
 
 STEP_SECONDS = 3.0  # a step (a move heard by everyone) that takes longer is retried
 MATCH_SECONDS = 90.0  # the whole match, faults included: a hang guard

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine import get_game
 from tests.app.tables import Table, play
+
+# The history's queries: order, filters, case folding beyond ASCII, ids out of range.
+pytestmark = pytest.mark.both_databases
 
 
 def finish_scoundrel(table: Table, name: str, matches: int = 1) -> str:

@@ -14,6 +14,9 @@ from app.services.identity import COOKIE
 from app.settings import Settings
 from tests.app.tables import Table, play
 
+# The history's queries by the seat cookie's stored HMAC.
+pytestmark = pytest.mark.both_databases
+
 
 def listed(table: Table, cookie: str | None, **params: str) -> list[list[str | None]]:
     table.client.cookies.clear()

@@ -18,6 +18,9 @@ from app.services.refusals import RoomNotFound
 from app.settings import Settings
 from tests.app.tables import Table, play
 
+# Rooms closed by their stored last activity (timestamps, which the dialects store apart).
+pytestmark = pytest.mark.both_databases
+
 
 def later(settings: Settings, extra_minutes: float) -> datetime:
     return datetime.now(UTC) + timedelta(minutes=settings.room_idle_minutes + extra_minutes)

@@ -167,6 +167,7 @@ def test_a_reconnecting_player_gets_a_full_sync_and_keeps_the_seat(table: Table)
             assert bo_again.state["result"] is not None
 
 
+@pytest.mark.both_databases  # the match read back from storage
 def test_a_restart_on_the_same_database_resumes_the_match(settings: Settings) -> None:
     rng = random.Random(5)
     with TestClient(create_app(settings)) as client:
@@ -185,6 +186,7 @@ def test_a_restart_on_the_same_database_resumes_the_match(settings: Settings) ->
             assert ada.state["result"] is not None
 
 
+@pytest.mark.both_databases  # the unique ply decides
 def test_of_two_actions_for_the_same_version_exactly_one_is_accepted(table: Table) -> None:
     room_id, cookies = table.seated_room("expeditionen", preset="short")
     with table.socket(room_id, cookies[0]) as one, table.socket(room_id, cookies[0]) as two:
@@ -208,6 +210,7 @@ def test_of_two_actions_for_the_same_version_exactly_one_is_accepted(table: Tabl
             assert [m["version"] for m in other.drain() if m["type"] == "state"] == [version + 1]
 
 
+@pytest.mark.both_databases  # the unique ply decides
 def test_two_server_processes_never_accept_two_actions_for_one_version(
     settings: Settings,
 ) -> None:

@@ -23,7 +23,6 @@ from websockets.exceptions import ConnectionClosed
 from app.protocol import CLOSE_ROOM_CLOSED
 from tests.app.processes import (
     SHARED_REDIS,
-    AppProcess,
     Client,
     Nginx,
     create_room,
@@ -32,7 +31,10 @@ from tests.app.processes import (
     start_nginx,
 )
 from tests.app.test_self_hosting import fresh_database  # noqa: F401 (a fixture)
+from tests.server import AppProcess
 
+# Their servers all meet on the machine's Redis channel: one after another (pytest-xdist).
+pytestmark = pytest.mark.xdist_group("shared_redis")
 SECONDS = 5.0  # a hang guard per step on a busy machine; each takes milliseconds
 
 

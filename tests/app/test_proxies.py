@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,10 +20,9 @@ from pydantic import ValidationError
 
 from app import proxies
 from app.settings import Settings
+from tests.server import AppProcess, free_port
 
 FAKE_CLIENT = "203.0.113.9"
-# A hang guard while waiting for start-up, not a measured figure.
-START_DEADLINE_SECONDS = 60
 
 ROUTES_V4 = (
     "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
@@ -109,72 +105,45 @@ def test_the_default_trusts_loopback_only(monkeypatch: pytest.MonkeyPatch) -> No
 # --- the real server ---
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+def start_server(trusted: str, workdir: Path) -> AppProcess:
+    """The real launcher believing ``trusted``, run from ``workdir`` (no .env there)."""
+    port = free_port()
+    environment = {
+        name: value
+        for name, value in os.environ.items()
+        if name.lower() not in Settings.model_fields
+    }
+    environment.update(
+        FORWARDED_ALLOW_IPS=trusted,
+        LOG_FORMAT="json",
+        DATABASE_URL=f"sqlite:///{workdir}/kartenrunde-{port}.db",
+    )
+    return AppProcess(port, environment, workdir / f"server-{port}.log", cwd=workdir).start()
 
 
-class Server:
-    def __init__(self, trusted: str, workdir: Path) -> None:
-        self.port = free_port()
-        self.log = workdir / f"server-{self.port}.log"
-        environment = {
-            name: value
-            for name, value in os.environ.items()
-            if name.lower() not in Settings.model_fields
-        }
-        environment.update(
-            FORWARDED_ALLOW_IPS=trusted,
-            LOG_FORMAT="json",
-            DATABASE_URL=f"sqlite:///{workdir}/kartenrunde-{self.port}.db",
-        )
-        with self.log.open("wb") as sink:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(self.port)],
-                cwd=workdir,  # no .env there
-                env=environment,
-                stdout=sink,
-                stderr=subprocess.STDOUT,
-            )
-        self.base_url = f"http://127.0.0.1:{self.port}"
-        deadline = time.monotonic() + START_DEADLINE_SECONDS
-        while time.monotonic() < deadline and self.process.poll() is None:
-            try:
-                if httpx.get(f"{self.base_url}/healthz").status_code == 200:
-                    return
-            except httpx.TransportError:
-                time.sleep(0.1)
-        raise AssertionError("the server did not start:\n" + self.log.read_text())
+def entries(server: AppProcess) -> list[dict[str, object]]:
+    return [json.loads(line) for line in server.log_lines()]
 
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=30)
 
-    def entries(self) -> list[dict[str, object]]:
-        return [json.loads(line) for line in self.log.read_text().splitlines() if line.strip()]
-
-    def access_line(self, path: str) -> str:
-        messages = [
-            str(entry["message"])
-            for entry in self.entries()
-            if entry["logger"] == "uvicorn.access" and f" {path} " in str(entry["message"])
-        ]
-        assert len(messages) == 1, messages
-        return messages[0]
+def access_line(server: AppProcess, path: str) -> str:
+    messages = [
+        str(entry["message"])
+        for entry in entries(server)
+        if entry["logger"] == "uvicorn.access" and f" {path} " in str(entry["message"])
+    ]
+    assert len(messages) == 1, messages
+    return messages[0]
 
 
 @pytest.fixture
-def servers(tmp_path: Path) -> Iterator[list[Server]]:
-    started: list[Server] = []
+def servers(tmp_path: Path) -> Iterator[list[AppProcess]]:
+    started: list[AppProcess] = []
     yield started
     for server in started:
-        if server.process.poll() is None:
-            server.stop()
+        server.stop()
 
 
-def forged_visit(server: Server) -> tuple[str, str]:
+def forged_visit(server: AppProcess) -> tuple[str, str]:
     """A client on loopback claims to be FAKE_CLIENT over https: (access log, cookie)."""
     forged = {"X-Forwarded-For": FAKE_CLIENT, "X-Forwarded-Proto": "https"}
     with httpx.Client(base_url=server.base_url, headers=forged) as client:
@@ -183,14 +152,14 @@ def forged_visit(server: Server) -> tuple[str, str]:
         joined = client.post(f"/api/rooms/{room_id}/join", json={"name": "Mallory"})
         assert joined.status_code == 200, joined.text
     time.sleep(0.2)  # the access line is written after the answer
-    return server.access_line("/healthz?forged"), joined.headers["set-cookie"].lower()
+    return access_line(server, "/healthz?forged"), joined.headers["set-cookie"].lower()
 
 
 def test_a_client_that_is_not_a_trusted_proxy_cannot_fake_its_address_or_scheme(
-    servers: list[Server], tmp_path: Path
+    servers: list[AppProcess], tmp_path: Path
 ) -> None:
     # Loopback, where this test connects from, is not the proxy here.
-    server = Server("10.255.255.1,local-networks", tmp_path)
+    server = start_server("10.255.255.1,local-networks", tmp_path)
     servers.append(server)
     access, cookie = forged_visit(server)
     assert access.startswith("127.0.0.1:")
@@ -199,20 +168,22 @@ def test_a_client_that_is_not_a_trusted_proxy_cannot_fake_its_address_or_scheme(
 
 
 @pytest.fixture(scope="module")
-def trusting_loopback(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def trusting_loopback(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppProcess]:
     """One server for the tests that trust loopback: it changes nothing a test looks at."""
-    server = Server("127.0.0.1,::1,10.1.2.3/8", tmp_path_factory.mktemp("trusting"))
+    server = start_server("127.0.0.1,::1,10.1.2.3/8", tmp_path_factory.mktemp("trusting"))
     yield server
     server.stop()
 
 
-def test_the_trusted_proxy_tells_the_client_address_and_scheme(trusting_loopback: Server) -> None:
+def test_the_trusted_proxy_tells_the_client_address_and_scheme(
+    trusting_loopback: AppProcess,
+) -> None:
     access, cookie = forged_visit(trusting_loopback)
     assert access.startswith(f"{FAKE_CLIENT}:")
     assert "secure" in cookie
 
 
-def test_the_launcher_logs_whom_it_believes(trusting_loopback: Server) -> None:
-    (entry,) = [e for e in trusting_loopback.entries() if "forwarded_allow_ips" in e]
+def test_the_launcher_logs_whom_it_believes(trusting_loopback: AppProcess) -> None:
+    (entry,) = [e for e in entries(trusting_loopback) if "forwarded_allow_ips" in e]
     assert entry["forwarded_allow_ips"] == ["127.0.0.1", "::1", "10.0.0.0/8"]
     assert "X-Forwarded-For" in str(entry["message"])

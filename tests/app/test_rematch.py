@@ -17,6 +17,9 @@ from app.storage.models import Base, Match
 from engine import Outcome, get_game
 from tests.app.tables import Socket, Table, play
 
+# A rematch is stored with its last request in one commit, and read back after a restart.
+pytestmark = pytest.mark.both_databases
+
 FIXED_SEED = 424242  # a deal in which the random play below has a winner
 stored_insert = repositories._insert
 

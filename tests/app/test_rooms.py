@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import jsonschema_rs
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
@@ -103,6 +104,7 @@ def test_the_player_cookie_is_httponly_samesite_lax_and_secure_over_https(table:
     assert len(plain.cookies[COOKIE]) >= 43  # 256 bits in base64url
 
 
+@pytest.mark.both_databases
 def test_only_an_hmac_of_the_player_token_is_stored(table: Table) -> None:
     room_id = table.create_room("scoundrel")
     _seat, cookie = table.join(room_id, "Ada")
@@ -112,6 +114,7 @@ def test_only_an_hmac_of_the_player_token_is_stored(table: Table) -> None:
     assert stored == token_hash(table.app.state.settings.secret_key, cookie)
 
 
+@pytest.mark.both_databases
 def test_my_rooms_lists_the_rooms_this_browser_holds_a_seat_in(table: Table) -> None:
     older = table.create_room("scoundrel")
     _seat, cookie = table.join(older, "Ada")

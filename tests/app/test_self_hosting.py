@@ -9,12 +9,9 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -24,21 +21,13 @@ import yaml
 from sqlalchemy.engine import make_url
 
 from app.settings import INSECURE_SECRET, Settings
+from tests.server import STARTUP_SECONDS, AppProcess, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 POSTGRES_URL = make_url(
     os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 )
 SECRET = "5e1f" * 16
-# A hang guard while waiting for start-up, not a measured figure.
-START_DEADLINE_SECONDS = 60
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def admin() -> psycopg.Connection[tuple[object, ...]]:
@@ -58,40 +47,6 @@ def fresh_database() -> Iterator[str]:
         connection.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
-@dataclass
-class Server:
-    process: subprocess.Popen[bytes]
-    port: int
-    log: Path
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def log_lines(self) -> list[str]:
-        return [line for line in self.log.read_text().splitlines() if line.strip()]
-
-    def wait_until_ready(self) -> None:
-        deadline = time.monotonic() + START_DEADLINE_SECONDS
-        while time.monotonic() < deadline and self.process.poll() is None:
-            try:
-                if httpx.get(f"{self.base_url}/readyz").status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        raise AssertionError("the server did not become ready:\n" + self.log.read_text())
-
-    def stop(self) -> None:
-        # docker stop sends SIGTERM too.
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
-
 def production_environment(database_url: str, secret: str | None = SECRET) -> dict[str, str]:
     """The environment the image gives the server, and nothing of this machine's settings."""
     environment = {
@@ -105,44 +60,31 @@ def production_environment(database_url: str, secret: str | None = SECRET) -> di
     return environment
 
 
-def start_server(environment: dict[str, str], workdir: Path) -> Server:
+def start_server(environment: dict[str, str], workdir: Path) -> AppProcess:
     """The image's CMD, run from an empty directory so that no local .env is read."""
     port = free_port()
-    log = workdir / f"server-{port}.log"
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [
-                sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port),
-            ],
-            cwd=workdir,
-            env=environment,
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    return Server(process, port, log)
+    return AppProcess(port, environment, workdir / f"server-{port}.log", cwd=workdir)
 
 
-StartServer = Callable[[], Server]
+StartServer = Callable[[], AppProcess]
 
 
 @pytest.fixture
 def start(fresh_database: str, tmp_path: Path) -> Iterator[StartServer]:
     """Starts a production server on the test's database and waits until it is ready."""
-    servers: list[Server] = []
+    servers: list[AppProcess] = []
 
-    def start_ready() -> Server:
+    def start_ready() -> AppProcess:
         server = start_server(production_environment(fresh_database), tmp_path)
         servers.append(server)
-        server.wait_until_ready()
-        return server
+        return server.start()
 
     yield start_ready
     for server in servers:
-        if server.process.poll() is None:
-            server.stop()
+        server.stop()
 
 
-def create_room(server: Server) -> str:
+def create_room(server: AppProcess) -> str:
     answer = httpx.post(f"{server.base_url}/api/rooms", json={"game": "scoundrel"})
     assert answer.status_code == 201, answer.text
     room_id: str = answer.json()["room_id"]
@@ -196,7 +138,7 @@ def health_checks() -> dict[str, list[str]]:
 
 
 @pytest.fixture(scope="module")
-def running_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def running_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppProcess]:
     """One production server for the health checks, which only look at it, on a database of
     its own (`fresh_database` is one name per process)."""
     name = f"kr_selfhost_{os.getpid()}_checked"
@@ -206,8 +148,7 @@ def running_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]
     url = POSTGRES_URL.set(database=name).render_as_string(hide_password=False)
     server = start_server(production_environment(url), tmp_path_factory.mktemp("checked"))
     try:
-        server.wait_until_ready()
-        yield server
+        yield server.start()
     finally:
         server.stop()
         with admin() as connection:
@@ -216,7 +157,7 @@ def running_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]
 
 @pytest.mark.parametrize("owner", ["image", "compose"])
 def test_container_health_check_passes_against_the_running_server(
-    running_server: Server, owner: str
+    running_server: AppProcess, owner: str
 ) -> None:
     server = running_server
     command = [
@@ -231,6 +172,7 @@ def test_production_refuses_to_start_with_the_default_secret(
     fresh_database: str, tmp_path: Path
 ) -> None:
     for secret in (None, INSECURE_SECRET):
-        server = start_server(production_environment(fresh_database, secret), tmp_path)
-        assert server.process.wait(timeout=START_DEADLINE_SECONDS) != 0
+        server = start_server(production_environment(fresh_database, secret), tmp_path).launch()
+        assert server.process is not None
+        assert server.process.wait(timeout=STARTUP_SECONDS) != 0
         assert "SECRET_KEY must be set" in server.log.read_text()

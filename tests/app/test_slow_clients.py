@@ -12,13 +12,10 @@ import json
 import os
 import socket
 import struct
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,51 +25,22 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from app.protocol import CLOSE_RATE_LIMITED, CLOSE_RESTART, CLOSE_TOO_SLOW
+from tests.server import AppProcess, free_port
 
-ROOT = Path(__file__).resolve().parents[2]
-STARTUP_SECONDS = 30
 # Figures a healthy server meets with a wide margin on a busy 2-core machine; the defects
 # took seconds (a frozen room never answered; a flood delayed other rooms 1.4 to 3.1 s).
 MOVE_SECONDS = 1.0
 SHUTDOWN_SECONDS = 8.0
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@dataclass
-class Server:
-    process: subprocess.Popen[bytes]
-    port: int
-    log: Path
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def stop(self, timeout: float) -> float:
-        """SIGTERM; the seconds until the process exited (killed after `timeout`)."""
-        started = time.monotonic()
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        return time.monotonic() - started
-
-
-ServerFactory = Callable[..., Server]
+ServerFactory = Callable[..., AppProcess]
 
 
 @pytest.fixture
 def start_server(tmp_path: Path) -> Iterator[ServerFactory]:
-    servers: list[Server] = []
+    servers: list[AppProcess] = []
 
-    def start(**settings: str) -> Server:
+    def start(**settings: str) -> AppProcess:
         port = free_port()
         env = {
             **{k: v for k, v in os.environ.items() if not k.startswith(("KR_",))},
@@ -82,31 +50,13 @@ def start_server(tmp_path: Path) -> Iterator[ServerFactory]:
             "LOG_LEVEL": "WARNING",
             **settings,
         }
-        log = tmp_path / f"server-{port}.log"
-        with log.open("wb") as sink:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)],
-                cwd=ROOT,
-                env=env,
-                stdout=sink,
-                stderr=subprocess.STDOUT,
-            )
-        server = Server(process, port, log)
+        server = AppProcess(port, env, tmp_path / f"server-{port}.log")
         servers.append(server)
-        deadline = time.monotonic() + STARTUP_SECONDS
-        while time.monotonic() < deadline and process.poll() is None:
-            try:
-                if httpx.get(f"{server.base_url}/readyz", timeout=1).status_code == 200:
-                    return server
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        raise AssertionError("the server did not start:\n" + log.read_text())
+        return server.start()
 
     yield start
     for server in servers:
-        if server.process.poll() is None:
-            server.stop(timeout=10)
+        server.stop(timeout=10)
 
 
 # Players
@@ -141,7 +91,7 @@ class Player:
             self.next_state(deadline - time.monotonic())
 
 
-def players(stack: ExitStack, server: Server, room_id: str, cookies: list[str]) -> list[Player]:
+def players(stack: ExitStack, server: AppProcess, room_id: str, cookies: list[str]) -> list[Player]:
     return [
         Player(
             stack.enter_context(
@@ -182,7 +132,7 @@ def masked_frame(payload: bytes, opcode: int = 0x1) -> bytes:
     return bytes([0x80 | opcode, 0x80 | len(payload)]) + b"\0\0\0\0" + payload
 
 
-def raw_socket(server: Server, room_id: str, receive_buffer: int = 4096) -> socket.socket:
+def raw_socket(server: AppProcess, room_id: str, receive_buffer: int = 4096) -> socket.socket:
     """A websocket opened by hand with a small receive buffer; the handshake is read, and
     after that nothing unless the test says so."""
     sock, response = handshake(server, room_id, receive_buffer)
@@ -191,7 +141,7 @@ def raw_socket(server: Server, room_id: str, receive_buffer: int = 4096) -> sock
 
 
 def handshake(
-    server: Server, room_id: str, receive_buffer: int = 4096
+    server: AppProcess, room_id: str, receive_buffer: int = 4096
 ) -> tuple[socket.socket, bytes]:
     """A socket that asked for a websocket, and the head of the server's answer."""
     sock = socket.socket()
@@ -287,7 +237,7 @@ def test_a_socket_that_never_reads_neither_freezes_its_room_nor_shutdown(
 
 
 def slow_reader_is_closed_and_shutdown_is_quick(
-    server: Server, room_id: str, seated: list[Player]
+    server: AppProcess, room_id: str, seated: list[Player]
 ) -> None:
     slow = raw_socket(server, room_id)
     flooding = start_thread(flood, slow, time.monotonic() + 4)
@@ -324,7 +274,7 @@ def test_a_flood_in_one_room_does_not_slow_down_another(start_server: ServerFact
 
 
 def flood_elsewhere_does_not_slow_down(
-    server: Server, junk_room: str, seated: list[Player]
+    server: AppProcess, junk_room: str, seated: list[Player]
 ) -> None:
     until = time.monotonic() + 4
     closed: list[int | None] = []

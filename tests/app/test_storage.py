@@ -26,6 +26,9 @@ from app.storage.db import create_db_engine, migrate, normalise_url, start_check
 from app.storage.models import METADATA, Match, Room
 from app.storage.repositories import ActionWrite, PlyTaken, Store
 
+# Storage itself: each database's schema, constraints, locks and transactions.
+pytestmark = pytest.mark.both_databases
+
 
 def test_migrations_agree_with_the_models(database_url: str) -> None:
     migrate(database_url)

@@ -6,17 +6,14 @@ Screenshots go to artifacts/screenshots/ (git-ignored): people look at them.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from tests.server import AppProcess, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -24,27 +21,6 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
-STARTUP_SECONDS = 30
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def wait_until_ready(base_url: str, server: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"the server exited with code {server.returncode}")
-        try:
-            if httpx.get(f"{base_url}/readyz", timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.1)
-    raise RuntimeError(f"the server did not become ready within {STARTUP_SECONDS} s")
 
 
 @contextmanager
@@ -64,22 +40,11 @@ def serve(folder: Path, **settings: str) -> Iterator[str]:
         "MAX_CONNECTIONS_PER_ADDRESS": "10000",
         **settings,
     }
-    log = (folder / "server.log").open("wb")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
+    server = AppProcess(port, env, folder / "server.log")
     try:
-        wait_until_ready(url, server)
-        yield url
+        yield server.start().base_url
     finally:
-        server.terminate()
-        server.wait(timeout=10)
-        log.close()
+        server.stop(timeout=10)
 
 
 # Package scope: the browser's event loop must be gone before other packages' tests run,
