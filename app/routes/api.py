@@ -259,7 +259,7 @@ async def my_rooms(rooms: RoomsDep, player: PlayerDep, settings: SettingsDep) ->
             name=held.name,
             created_at=held.room.created_at,
             last_active_at=held.room.last_active_at,
-            status=live.match.status,  # type: ignore[arg-type]
+            status=live.match.status,
             to_move=live.to_move(),
         )
         for held, live in await rooms.rooms_held_by(player)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from collections.abc import Callable
 from concurrent.futures import CancelledError, Future
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
@@ -169,7 +170,7 @@ class MatchService:
         return answer
 
 
-def best_line_search(dealt: Any) -> tuple[Any, tuple[Any, ...]]:
+def best_line_search(dealt: Any) -> tuple[Callable[..., Solution], tuple[Any, ...]]:
     """The search for a deal's best line, as a worker runs it (Searches' job)."""
     return solve, (dealt, SOLVER_BUDGET)
 
