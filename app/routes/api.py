@@ -40,7 +40,6 @@ from app.routes.deps import (
 )
 from app.services import schemas
 from app.services.computer import levels
-from app.services.hints import room_hint
 from app.services.identity import COOKIE, COOKIE_MAX_AGE, new_token, token_hash
 from app.services.matches import MatchService
 from app.services.refusals import Refusal
@@ -165,16 +164,7 @@ def hint(room: RoomDep, matches: MatchesDep, me: PlayerDep) -> RoomHint:
         fail(404, "not_seated", "only the seated player gets a hint", room_id=room.id)
     match = room.match
     try:
-        found = searched(
-            room_hint,
-            matches.store,
-            matches.searches,
-            room.game,
-            room.id,
-            match.id,
-            match.version,
-            seat,
-        )
+        found = searched(matches.hint, room.game, room.id, match.id, match.version, seat)
     except Refusal as refusal:
         fail(
             422 if refusal.code == "illegal" else 409,
