@@ -22,7 +22,6 @@ from app import observability
 from app.limits import ConnectionCaps, RoomCreationLimit
 from app.messaging import LocalBroadcaster
 from app.routes import api, pages, ws
-from app.services.cluster import Cluster
 from app.services.matches import MatchService
 from app.services.rooms import RoomService
 from app.services.searches import Searches
@@ -102,8 +101,8 @@ def create_app(
             relay=relay,
             on_deal=matches.foresee if settings.analysis_ahead else None,
         )
-        if relay is not None:
-            cluster = Cluster(rooms)
+        cluster = rooms.cluster
+        if relay is not None and cluster is not None:
             relay.start(cluster.on_event, cluster.resync, cluster.heartbeat)
         app.state.db_engine = db_engine
         app.state.relay = relay

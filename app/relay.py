@@ -46,7 +46,8 @@ class RedisRelay:
         self.client: redis.Redis = redis.Redis.from_url(
             url, socket_connect_timeout=2, socket_timeout=None, health_check_interval=5
         )
-        self._publisher = self.client.connection_pool.make_connection()
+        # redis-py leaves make_connection unannotated.
+        self._publisher = self.client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
         self._outbox: asyncio.Queue[Event] = asyncio.Queue(OUTBOX_EVENTS)
         self._tasks: list[asyncio.Task[None]] = []
         self.connected = False
@@ -110,7 +111,7 @@ class RedisRelay:
         while True:
             # A connection of its own, read directly: PubSub.get_message's layers (health
             # check, retry and timing wrappers per read) cost more CPU than the event.
-            listener = self.client.connection_pool.make_connection()
+            listener = self.client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
             try:
                 await listener.send_command("SUBSCRIBE", CHANNEL)
                 await listener.read_response(push_request=True)  # the confirmation

@@ -51,9 +51,9 @@ async def seated_room(rooms: RoomService) -> tuple[LiveRoom, list[Collector]]:
     room = rooms.create_room("expeditionen", {}, None)
     players = [Collector(f"token-{room.id}-{seat}") for seat in range(2)]
     for seat, player in enumerate(players):
-        await rooms.players.join(room.id, f"P{seat}", player.token_hash or "")
-        await rooms.players.connect(room, player)
-    await rooms.players.connect(room, Collector(None))
+        await rooms.join(room, f"P{seat}", player.token_hash or "")
+        await rooms.connect(room, player)
+    await rooms.connect(room, Collector(None))
     return room, players
 
 

@@ -36,7 +36,8 @@ import psycopg
 import uvloop
 
 from bench import load
-from tests.app.processes import AppProcess, start_apps, start_nginx
+from tests.app.processes import start_apps, start_nginx
+from tests.server import AppProcess
 
 ADMIN = os.environ.get("BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/0")

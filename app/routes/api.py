@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, HTTPException, Query, Request, Response, status
+from fastapi import APIRouter, Query, Request, Response, status
 from pydantic import BeforeValidator
 
 from app.protocol import (
@@ -15,7 +15,6 @@ from app.protocol import (
     AddComputer,
     ComputerAdded,
     CreateRoom,
-    ErrorCode,
     ErrorResponse,
     GameInfo,
     GameSchema,
@@ -30,13 +29,20 @@ from app.protocol import (
     RoomInfo,
     RoomMoves,
 )
-from app.routes.deps import CreationLimitDep, MatchesDep, PlayerDep, RoomsDep, SettingsDep
+from app.routes.deps import (
+    CreationLimitDep,
+    MatchesDep,
+    PlayerDep,
+    RoomDep,
+    RoomsDep,
+    SettingsDep,
+    fail,
+)
 from app.services import schemas
 from app.services.computer import levels
-from app.services.hints import room_hint
 from app.services.identity import COOKIE, COOKIE_MAX_AGE, new_token, token_hash
 from app.services.matches import MatchService
-from app.services.refusals import Refusal, RoomNotFound
+from app.services.refusals import Refusal
 from app.services.searches import SearchesBusy, SearchFailed
 from app.settings import Settings
 from engine import games
@@ -52,11 +58,6 @@ CONFLICT: dict[int | str, dict[str, Any]] = {409: {"model": ErrorResponse}}
 BUSY: dict[int | str, dict[str, Any]] = {503: {"model": ErrorResponse}}
 # Every route with input says so: FastAPI would document its own 422 shape, not ours.
 UNPROCESSABLE: dict[int | str, dict[str, Any]] = {422: {"model": ErrorResponse}}
-
-
-def fail(status_code: int, code: ErrorCode, message: str, **context: object) -> NoReturn:
-    logger.info("refused: %s", message, extra={"code": code, **context})
-    raise HTTPException(status_code, detail={"code": code, "message": message})
 
 
 def written_in_digits(value: object) -> object:
@@ -135,11 +136,8 @@ async def create_room(
     responses=NOT_FOUND | UNPROCESSABLE,
     summary="A room: seats, status, tally",
 )
-async def get_room(room_id: str, rooms: RoomsDep) -> RoomInfo:
-    try:
-        return RoomInfo.model_validate((await rooms.open_room(room_id)).describe())
-    except RoomNotFound:
-        fail(404, "unknown_room", "no open room with this id", room_id=room_id)
+async def get_room(room: RoomDep) -> RoomInfo:
+    return RoomInfo.model_validate(room.describe())
 
 
 @router.get(
@@ -147,11 +145,7 @@ async def get_room(room_id: str, rooms: RoomsDep) -> RoomInfo:
     responses=NOT_FOUND | UNPROCESSABLE,
     summary="The moves of the room's current match so far (public information only)",
 )
-async def room_moves(room_id: str, rooms: RoomsDep, matches: MatchesDep) -> RoomMoves:
-    try:
-        room = await rooms.open_room(room_id)
-    except RoomNotFound:
-        fail(404, "unknown_room", "no open room with this id", room_id=room_id)
+async def room_moves(room: RoomDep, matches: MatchesDep) -> RoomMoves:
     match = room.match
     moves = matches.moves(room.game, match.id, match.version)
     return RoomMoves.model_validate(
@@ -164,33 +158,20 @@ async def room_moves(room_id: str, rooms: RoomsDep, matches: MatchesDep) -> Room
     responses=NOT_FOUND | UNPROCESSABLE | CONFLICT | BUSY,
     summary="Scoundrel: each legal action's estimated chance of winning, for the seated player",
 )
-def hint(room_id: str, rooms: RoomsDep, matches: MatchesDep, me: PlayerDep) -> RoomHint:
+def hint(room: RoomDep, matches: MatchesDep, me: PlayerDep) -> RoomHint:
     # A plain def: FastAPI runs it in its thread pool, which waits for the worker process.
-    try:
-        room = rooms.room(room_id)
-    except RoomNotFound:
-        fail(404, "unknown_room", "no open room with this id", room_id=room_id)
     seat = room.seat_of(me)
     if seat is None:
-        fail(404, "not_seated", "only the seated player gets a hint", room_id=room_id)
+        fail(404, "not_seated", "only the seated player gets a hint", room_id=room.id)
     match = room.match
     try:
-        found = searched(
-            room_hint,
-            matches.store,
-            matches.searches,
-            room.game,
-            room.id,
-            match.id,
-            match.version,
-            seat,
-        )
+        found = searched(matches.hint, room.game, room.id, match.id, match.version, seat)
     except Refusal as refusal:
         fail(
             422 if refusal.code == "illegal" else 409,
             refusal.code,
             refusal.message,
-            room_id=room_id,
+            room_id=room.id,
         )
     return RoomHint.model_validate(found)
 
@@ -211,7 +192,7 @@ def searched(search: Callable[..., T], *args: Any) -> T:
     summary="Take a seat (or get the one this browser holds); null = spectator",
 )
 async def join_room(
-    room_id: str,
+    room: RoomDep,
     body: JoinRoom,
     request: Request,
     response: Response,
@@ -231,9 +212,9 @@ async def join_room(
             secure=request.url.scheme == "https",
         )
     try:
-        seat = await rooms.players.join(room_id, body.name, token_hash(settings.secret_key, token))
-    except (RoomNotFound, Refusal):
-        fail(404, "unknown_room", "no open room with this id", room_id=room_id)
+        seat = await rooms.join(room, body.name, token_hash(settings.secret_key, token))
+    except Refusal:  # closed meanwhile
+        fail(404, "unknown_room", "no open room with this id", room_id=room.id)
     return Joined(seat=seat)
 
 
@@ -244,17 +225,15 @@ async def join_room(
     summary="Seat the computer in a free seat while the room waits (players of the room only)",
 )
 async def add_computer(
-    room_id: str, body: AddComputer, rooms: RoomsDep, player: PlayerDep
+    room: RoomDep, body: AddComputer, rooms: RoomsDep, player: PlayerDep
 ) -> ComputerAdded:
     try:
-        seat = await rooms.seats.add(room_id, body.level, player)
-    except RoomNotFound:
-        fail(404, "unknown_room", "no open room with this id", room_id=room_id)
+        seat = await rooms.add_computer(room, body.level, player)
     except Refusal as refusal:
         status_code = {"not_seated": 403, "no_free_seat": 409}.get(refusal.code, 422)
         if refusal.code == "unknown_room":
             status_code = 404
-        fail(status_code, refusal.code, refusal.message, room_id=room_id)
+        fail(status_code, refusal.code, refusal.message, room_id=room.id)
     return ComputerAdded(seat=seat)
 
 
@@ -262,26 +241,20 @@ async def add_computer(
 async def my_rooms(rooms: RoomsDep, player: PlayerDep, settings: SettingsDep) -> list[MyRoom]:
     if player is None:
         return []
-    found = []
-    for held in rooms.rooms_held_by(player):
-        try:
-            live = await rooms.open_room(held.room.id)
-        except RoomNotFound:
-            continue
-        found.append(
-            MyRoom(
-                room_id=held.room.id,
-                url=room_url(settings, held.room.id),
-                game=held.room.game,
-                seat=held.seat,
-                name=held.name,
-                created_at=held.room.created_at,
-                last_active_at=held.room.last_active_at,
-                status=live.match.status,  # type: ignore[arg-type]
-                to_move=live.to_move(),
-            )
+    return [
+        MyRoom(
+            room_id=held.room.id,
+            url=room_url(settings, held.room.id),
+            game=held.room.game,
+            seat=held.seat,
+            name=held.name,
+            created_at=held.room.created_at,
+            last_active_at=held.room.last_active_at,
+            status=live.match.status,
+            to_move=live.to_move(),
         )
-    return found
+        for held, live in await rooms.rooms_held_by(player)
+    ]
 
 
 @router.get("/matches", responses=UNPROCESSABLE, summary="Finished matches, newest first")

@@ -5,16 +5,27 @@ in a worker thread, a thread hop per dependency on every request and socket."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import logging
+from typing import Annotated, NoReturn
 
-from fastapi import Depends
+from fastapi import Depends, HTTPException
 from starlette.requests import HTTPConnection
 
 from app.limits import ConnectionCaps, RoomCreationLimit
+from app.protocol import ErrorCode
 from app.services.identity import COOKIE, token_hash
+from app.services.live import LiveRoom
 from app.services.matches import MatchService
+from app.services.refusals import RoomNotFound
 from app.services.rooms import RoomService
 from app.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+
+def fail(status_code: int, code: ErrorCode, message: str, **context: object) -> NoReturn:
+    logger.info("refused: %s", message, extra={"code": code, **context})
+    raise HTTPException(status_code, detail={"code": code, "message": message})
 
 
 async def settings(connection: HTTPConnection) -> Settings:
@@ -25,6 +36,9 @@ async def settings(connection: HTTPConnection) -> Settings:
 async def room_service(connection: HTTPConnection) -> RoomService:
     value: RoomService = connection.app.state.rooms
     return value
+
+
+RoomsDep = Annotated[RoomService, Depends(room_service)]
 
 
 async def match_service(connection: HTTPConnection) -> MatchService:
@@ -42,6 +56,14 @@ async def room_creation_limit(connection: HTTPConnection) -> RoomCreationLimit:
     return value
 
 
+async def open_room(room_id: str, rooms: RoomsDep) -> LiveRoom:
+    """The room of the path's ``room_id``, loaded here if need be; 404 when there is none."""
+    try:
+        return await rooms.open_room(room_id)
+    except RoomNotFound:
+        fail(404, "unknown_room", "no open room with this id", room_id=room_id)
+
+
 async def player(connection: HTTPConnection) -> str | None:
     """The HMAC of this browser's player token, or None without a cookie."""
     token = connection.cookies.get(COOKIE)
@@ -51,8 +73,8 @@ async def player(connection: HTTPConnection) -> str | None:
 
 
 SettingsDep = Annotated[Settings, Depends(settings)]
-RoomsDep = Annotated[RoomService, Depends(room_service)]
 MatchesDep = Annotated[MatchService, Depends(match_service)]
+RoomDep = Annotated[LiveRoom, Depends(open_room)]
 PlayerDep = Annotated[str | None, Depends(player)]
 CapsDep = Annotated[ConnectionCaps, Depends(connection_caps)]
 CreationLimitDep = Annotated[RoomCreationLimit, Depends(room_creation_limit)]

@@ -137,7 +137,7 @@ async def serve(
     )
     try:
         room = await rooms.open_room(room_id)
-        await rooms.players.connect(room, connection)
+        await rooms.connect(room, connection)
     except (RoomNotFound, Refusal):
         await refuse(
             websocket, room_id, "unknown_room", "no open room with this id", CLOSE_UNKNOWN_ROOM
@@ -172,7 +172,7 @@ async def serve(
                 await asyncio.sleep(0)
     finally:
         WS_CONNECTIONS.dec()
-        await rooms.players.disconnect(room, connection)
+        await rooms.disconnect(room, connection)
         log_unreported(room, connection)
         await connection.stop()
     return connection.close_code

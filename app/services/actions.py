@@ -6,8 +6,8 @@ both), under the room's lock. In order, as ``play`` reads:
    version the client saw;
 3. the action: the game's shape (its JSON Schema), then the engine's rules;
 4. the database stores it (the source of truth), and only then the live match advances;
-5. every audience hears its new view, the other processes the action, and the computer
-   moves if it is its turn.
+5. the room-events hub tells its subscribers (every audience its new view, the other
+   processes the action, the computer its turn).
 
 A refused action raises a Refusal and changes nothing.
 """
@@ -16,28 +16,39 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
 
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.observability import ACTION_LATENCY, actions_of
-from app.services.cache import STORE_ACTIVITY_EVERY
+from app.services.cache import STORE_ACTIVITY_EVERY, RoomCache
+from app.services.events import RoomEvents
 from app.services.live import LiveRoom, check_open, last_action
 from app.services.refusals import Refusal, describe_error
 from app.services.schemas import action_adapter
-from app.storage.repositories import ActionWrite, Finish, PlyTaken
+from app.storage.repositories import ActionWrite, Finish, PlyTaken, Store
 from engine import IllegalAction, Outcome
-
-if TYPE_CHECKING:
-    from app.services.rooms import RoomService
 
 logger = logging.getLogger(__name__)
 
 
 class Actions:
-    def __init__(self, rooms: RoomService) -> None:
-        self.rooms = rooms
+    def __init__(
+        self,
+        store: Store,
+        cache: RoomCache,
+        events: RoomEvents,
+        clock: Callable[[], datetime],
+        shared: bool,
+    ) -> None:
+        self.store = store
+        self.cache = cache
+        self.events = events
+        self.clock = clock
+        self.shared = shared  # several processes (REDIS_URL)
 
     async def play(
         self,
@@ -54,7 +65,7 @@ class Actions:
             await self._check_turn(room, mover, version)
             state = self._apply(room, mover, action)
             await self._store(room, mover, action, state, by_computer)
-            self._tell(room, mover, action, by_computer)
+            self.events.acted(room, mover, action, by_computer)
         actions_of(room.game.name).inc()
         ACTION_LATENCY.observe(time.perf_counter() - started)
 
@@ -70,10 +81,10 @@ class Actions:
             raise Refusal("game_over", "the match is over")
         if room.match.status == "waiting":
             raise Refusal("waiting", "the match starts when every seat is taken")
-        self.rooms.news.require_peers()
-        if version > room.match.version and self.rooms.relay is not None:
+        self.events.check_ready()
+        if version > room.match.version and self.shared:
             # Another process stored newer actions than this one has heard of yet.
-            await self.rooms.cache.catch_up(room)
+            await self.cache.catch_up(room)
             if room.match.status != "playing":
                 raise Refusal("stale", "the match moved on; here is the current state")
         match = room.match
@@ -98,8 +109,8 @@ class Actions:
         self, room: LiveRoom, seat: int, action: dict[str, Any], state: Any, by_computer: bool
     ) -> None:
         """Store the action, then advance the live match (never the other way round)."""
-        rooms, match = self.rooms, room.match
-        now = rooms.clock()
+        match = room.match
+        now = self.clock()
         result = room.game.result(state)
         finish = None if result is None else Finish(result.to_json(), result.winner, now)
         touch = now - room.stored_active >= STORE_ACTIVITY_EVERY
@@ -114,11 +125,11 @@ class Actions:
             by_computer=by_computer,
         )
         try:
-            await rooms.store.store_action(write)
+            await self.store.store_action(write)
         except PlyTaken:
             # Another server process stored this version first: catch up, then say so.
-            await rooms.cache.catch_up(room)
-            rooms.news.state(room)
+            await self.cache.catch_up(room)
+            self.events.caught_up(room)
             raise Refusal("stale", "another action was stored first") from None
         except SQLAlchemyError:
             logger.exception(
@@ -130,22 +141,6 @@ class Actions:
         if touch:
             room.stored_active = now
         advance(room, seat, action, state, result, by_computer)
-
-    def _tell(self, room: LiveRoom, seat: int, action: dict[str, Any], by_computer: bool) -> None:
-        news, match = self.rooms.news, room.match
-        news.state(room)
-        news.announce(
-            {
-                "t": "action",
-                "room": room.id,
-                "match": match.id,
-                "v": match.version,
-                "seat": seat,
-                "action": action,
-                "computer": by_computer,
-            }
-        )
-        self.rooms.computer.update(room)
 
 
 def advance(

@@ -49,6 +49,15 @@ class RoomCache:
     def add(self, room: LiveRoom) -> None:
         self.rooms[room.id] = room
 
+    def held(self, room_id: str) -> LiveRoom | None:
+        """The room if this process holds it in memory (never loads it)."""
+        return self.rooms.get(room_id)
+
+    def held_rooms(self) -> list[LiveRoom]:
+        """Every room this process holds, as a list (waiting on each room's lock may let
+        rooms open or close meanwhile)."""
+        return list(self.rooms.values())
+
     def get(self, room_id: str) -> LiveRoom:
         """The live room, rebuilt from the database on first access (from a thread, or
         where waiting on the database is fine; the event loop uses ``load``)."""

@@ -20,15 +20,15 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.services import texts
 from app.services.actions import advance
+from app.services.cache import RoomCache
+from app.services.events import RoomEvents
 from app.services.live import LiveRoom
+from app.services.news import RelayNews, RoomNews
 from app.services.refusals import Refusal
-
-if TYPE_CHECKING:
-    from app.services.rooms import RoomService
 
 logger = logging.getLogger(__name__)
 
@@ -36,8 +36,13 @@ FORGET_AFTER_SECONDS = 4.0
 
 
 class Cluster:
-    def __init__(self, rooms: RoomService) -> None:
-        self.rooms = rooms
+    def __init__(
+        self, cache: RoomCache, news: RoomNews, relay: RelayNews, events: RoomEvents
+    ) -> None:
+        self.cache = cache
+        self.news = news  # this process's sockets
+        self.relay = relay  # the other processes
+        self.events = events
         self.seen: dict[str, float] = {}
 
     async def on_event(self, event: dict[str, Any]) -> None:
@@ -51,11 +56,11 @@ class Cluster:
         if new and kind == "alive":
             # A process we did not know (just started, or back): tell it our presence.
             self._announce_all_online()
-        room = self.rooms.cache.rooms.get(event.get("room", ""))
+        room = self.cache.held(event.get("room", ""))
         if room is None:
             return
         if kind == "close":
-            await self.rooms.cache.close_here(room.id, event.get("reason"))
+            await self.cache.close_here(room.id, event.get("reason"))
             return
         async with room.lock:
             if room.closed:
@@ -64,23 +69,21 @@ class Cluster:
                 await self._on_action(room, event)
             elif kind == "seat":
                 await self._catch_up(room)
-                self.rooms.news.changed(room)
+                self.news.changed(room)
             elif kind == "rematch":
                 await self._catch_up(room)
                 if room.match.status == "finished":  # requests so far, as the asker's process
-                    self.rooms.news.to_everyone(room, texts.rematch_text(room))
+                    self.news.to_everyone(room, texts.rematch_text(room))
                 else:  # the rematch started
-                    self.rooms.news.state(room)
+                    self.news.state(room)
             elif kind == "online":
                 before = room.players()
                 room.remote[process] = list(event["seats"])
                 if room.players() != before:
-                    self.rooms.news.presence(room)
+                    self.news.presence(room)
             elif kind == "hello" and any(room.local_online()):
-                self.rooms.news.online(room)
-            # The process that stored a change lets its computer move; this one only
-            # watches for absent players (presence is the same sum in every process).
-            self.rooms.computer.update(room, think=False)
+                self.relay.online(room)
+            self.events.changed_elsewhere(room)
 
     async def _on_action(self, room: LiveRoom, event: dict[str, Any]) -> None:
         match, version = room.match, event["v"]
@@ -93,34 +96,34 @@ class Cluster:
             advance(room, seat, action, state, room.game.result(state), by_computer)
         else:
             await self._catch_up(room)
-        self.rooms.news.state(room)
+        self.news.state(room)
 
     async def _catch_up(self, room: LiveRoom) -> None:
         try:
-            await self.rooms.cache.catch_up(room)
+            await self.cache.catch_up(room)
         except Refusal:  # closed in the database meanwhile; the close event follows
             pass
 
     async def resync(self) -> None:
         """Redis was away: every room from the database, and our presence again."""
-        for room in list(self.rooms.cache.rooms.values()):
+        for room in self.cache.held_rooms():
             async with room.lock:
                 if room.closed:
                     continue
                 try:
-                    await self.rooms.cache.catch_up(room)
+                    await self.cache.catch_up(room)
                 except Refusal:
                     continue
                 except Exception:  # the database may be away too; the next resync tries
                     logger.exception("catching up a room failed", extra={"room_id": room.id})
                     continue
-                self.rooms.news.changed(room)
+                self.news.changed(room)
         self._announce_all_online()
 
     def _announce_all_online(self) -> None:
-        for room in list(self.rooms.cache.rooms.values()):
+        for room in self.cache.held_rooms():
             if any(room.local_online()):
-                self.rooms.news.online(room)
+                self.relay.online(room)
 
     async def heartbeat(self) -> None:
         """Forget processes that went silent, and their sockets' presence."""
@@ -131,11 +134,11 @@ class Cluster:
         for process in gone:
             del self.seen[process]
             logger.info("forgetting a silent server process", extra={"process": process})
-        for room in list(self.rooms.cache.rooms.values()):
+        for room in self.cache.held_rooms():
             if gone & room.remote.keys():
                 before = room.players()
                 for process in gone:
                     room.remote.pop(process, None)
                 if room.players() != before:
-                    self.rooms.news.presence(room)
-                    self.rooms.computer.update(room, think=False)
+                    self.news.presence(room)
+                    self.events.changed_elsewhere(room)

@@ -28,18 +28,19 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.services import texts, thinking
+from app.services.events import RoomListener
 from app.services.live import LiveRoom
+from app.services.news import RoomNews
 from app.services.refusals import Refusal
 from app.services.workers import Workers
 from app.settings import Settings
+from app.storage.repositories import Store
 from engine.bots import bot_levels
-
-if TYPE_CHECKING:
-    from app.services.rooms import RoomService
 
 logger = logging.getLogger(__name__)
 
@@ -49,16 +50,49 @@ def levels(game: str) -> list[str]:
     return [*bot_levels(game), "random"]
 
 
-class ComputerPlayers:
-    def __init__(self, rooms: RoomService, settings: Settings) -> None:
-        self.rooms = rooms
+# The action path (``Actions.play``): room, seat, version, action, by_computer.
+Play = Callable[[LiveRoom, int, int, dict[str, Any], bool], Awaitable[None]]
+
+
+class ComputerPlayers(RoomListener):
+    """A subscriber of the room-events hub: after a change, the computer moves if it is its
+    turn, and an absent player's seat is offered for takeover or the offer withdrawn."""
+
+    def __init__(self, settings: Settings, store: Store, news: RoomNews, play: Play) -> None:
         self.settings = settings
+        self.store = store
+        self.news = news
+        self.play = play
         self.moves: dict[str, asyncio.Task[None]] = {}  # room id: its computer's next move
         self.waits: dict[str, asyncio.Task[None]] = {}  # room id: the wait before an offer
         self.offered: dict[str, int] = {}  # room id: the absent seat offered for takeover
         self.workers = Workers(settings.bot_processes)
 
-    # After every change of a room (called under its lock)
+    # After every change of a room (the hub's events, under the room's lock)
+
+    def acted(self, room: LiveRoom, seat: int, action: dict[str, Any], by_computer: bool) -> None:
+        self.update(room)
+
+    def seated(self, room: LiveRoom) -> None:
+        self.update(room)
+
+    def seats_changed(self, room: LiveRoom) -> None:
+        self.update(room)
+
+    def connected(self, room: LiveRoom, first: bool) -> None:
+        # After a restart too: the computer to move thinks; an absent seat is watched.
+        self.update(room)
+
+    def disconnected(self, room: LiveRoom) -> None:
+        self.update(room, think=False)
+
+    def rematch_started(self, room: LiveRoom) -> None:
+        self.update(room)
+
+    def changed_elsewhere(self, room: LiveRoom) -> None:
+        # The process that stored the change lets its computer move; this one only
+        # watches for absent players (presence is the same sum in every process).
+        self.update(room, think=False)
 
     def update(self, room: LiveRoom, think: bool = True) -> None:
         """Start the computer's move when it is its turn (``think``: only the process that
@@ -106,7 +140,7 @@ class ComputerPlayers:
         if self.moves.get(room.id) is asyncio.current_task():
             del self.moves[room.id]  # so that the computer's next move can start
         try:
-            await self.rooms.actions.play(room, seat, version, action, by_computer=True)
+            await self.play(room, seat, version, action, True)
         except Refusal as refusal:  # the person came back, or the match moved on meanwhile
             logger.info(
                 "computer move dropped: %s",
@@ -117,7 +151,7 @@ class ComputerPlayers:
     def _history(self, room: LiveRoom) -> list[tuple[int, dict[str, Any]]]:
         """The public history of the current match: every stored (seat, action) (actions
         are public, ``engine.Game``)."""
-        stored = self.rooms.store.match_actions(room.match.id)[: room.match.version]
+        stored = self.store.match_actions(room.match.id)[: room.match.version]
         return [(s.seat, s.action) for s in stored]
 
     # Absent players
@@ -166,10 +200,14 @@ class ComputerPlayers:
         else:
             self.offered[room.id] = seat
             logger.info("takeover offered", extra={"room_id": room.id, "seat": seat})
-        self.rooms.news.to_everyone(room, self.offer_text(room))
+        self.news.to_everyone(room, self.offer_text(room))
 
     def offer_text(self, room: LiveRoom) -> str:
         return texts.takeover_text(self.offered.get(room.id), levels(room.game.name))
+
+    def open_offer(self, room: LiveRoom) -> str | None:
+        """The takeover offer a socket joining the room hears, if one is open."""
+        return self.offer_text(room) if room.id in self.offered else None
 
     def keep_waiting(self, room: LiveRoom, seat: int) -> None:
         """The wait for the absent seat starts again."""

@@ -10,6 +10,7 @@ from concurrent.futures import CancelledError, Future
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from app.services.hints import room_hint
 from app.services.live import last_action
 from app.services.searches import Searches
 from app.storage.repositories import Store
@@ -97,6 +98,13 @@ class MatchService:
             {"ply": move.ply} | last_action(game, before, move.seat, move.action, move.by_computer)
             for move, before in zip(stored, befores, strict=False)  # befores has one more
         ]
+
+    def hint(
+        self, game: AnyGame, room_id: str, match_id: int, version: int, seat: int
+    ) -> dict[str, Any]:
+        """A seated player's hint at the match's current version (slow: off the event
+        loop; ``hints.room_hint``)."""
+        return room_hint(self.store, self.searches, game, room_id, match_id, version, seat)
 
     def is_finished(self, match_id: int) -> bool:
         """Finished, or abandoned by a player's choice: either has a result to review."""

@@ -1,6 +1,8 @@
 """What a change of a room tells whom, once it is stored: each audience of this process its
-own text (the broadcaster only queues, so nothing here waits on a socket), and the other
-server processes an event over the relay (REDIS_URL; ``app/services/cluster.py`` hears it).
+own text (``RoomNews``; the broadcaster only queues, so nothing here waits on a socket), and
+the other server processes an event over the relay (``RelayNews``, with REDIS_URL;
+``app/services/cluster.py`` hears it). Both subscribe to the room-events hub
+(``app/services/events.py``).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.messaging import Broadcaster
 from app.services import texts
+from app.services.events import RoomListener
 from app.services.live import LiveRoom
 from app.services.refusals import Refusal
 
@@ -16,12 +19,11 @@ if TYPE_CHECKING:
     from app.relay import RedisRelay as Relay
 
 
-class RoomNews:
-    def __init__(self, broadcaster: Broadcaster, relay: Relay | None) -> None:
-        self.broadcaster = broadcaster
-        self.relay = relay
+class RoomNews(RoomListener):
+    """This process's sockets."""
 
-    # This process's sockets
+    def __init__(self, broadcaster: Broadcaster) -> None:
+        self.broadcaster = broadcaster
 
     def state(self, room: LiveRoom) -> None:
         """Each audience (a seat, the spectators) its own ``state``."""
@@ -40,19 +42,86 @@ class RoomNews:
     def to_everyone(self, room: LiveRoom, text: str) -> None:
         self.broadcaster.publish_all(room.id, text)
 
-    # The other server processes
+    # The hub's events
 
-    def require_peers(self) -> None:
-        """With several processes, a change the others cannot hear of is not made: their
-        clients would miss it until Redis is back."""
-        if self.relay is not None and not self.relay.connected:
+    def acted(self, room: LiveRoom, seat: int, action: dict[str, Any], by_computer: bool) -> None:
+        self.state(room)
+
+    def seated(self, room: LiveRoom) -> None:
+        self.changed(room)
+
+    def seats_changed(self, room: LiveRoom) -> None:
+        self.changed(room)
+
+    def taken_back(self, room: LiveRoom) -> None:
+        self.state(room)
+
+    def connected(self, room: LiveRoom, first: bool) -> None:
+        if first:
+            self.presence(room)
+
+    def disconnected(self, room: LiveRoom) -> None:
+        self.presence(room)
+
+    def rematch_asked(self, room: LiveRoom) -> None:
+        self.to_everyone(room, texts.rematch_text(room))
+
+    def rematch_started(self, room: LiveRoom) -> None:
+        self.state(room)
+
+    def caught_up(self, room: LiveRoom) -> None:
+        self.changed(room)
+
+
+class RelayNews(RoomListener):
+    """The other server processes: each change as an event they catch up by."""
+
+    def __init__(self, relay: Relay) -> None:
+        self.relay = relay
+
+    def check_ready(self) -> None:
+        if not self.relay.connected:
             raise Refusal("unavailable", "the server cannot reach its peers; try again")
-
-    def announce(self, event: dict[str, Any]) -> None:
-        if self.relay is not None:
-            self.relay.announce(event)
 
     def online(self, room: LiveRoom) -> None:
         """How many sockets of this process each seat has (presence is the sum over all)."""
-        if self.relay is not None:
-            self.relay.announce({"t": "online", "room": room.id, "seats": room.local_online()})
+        self.relay.announce({"t": "online", "room": room.id, "seats": room.local_online()})
+
+    # The hub's events
+
+    def acted(self, room: LiveRoom, seat: int, action: dict[str, Any], by_computer: bool) -> None:
+        match = room.match
+        self.relay.announce(
+            {
+                "t": "action",
+                "room": room.id,
+                "match": match.id,
+                "v": match.version,
+                "seat": seat,
+                "action": action,
+                "computer": by_computer,
+            }
+        )
+
+    def seated(self, room: LiveRoom) -> None:
+        self.relay.announce({"t": "seat", "room": room.id})
+        self.online(room)
+
+    def seats_changed(self, room: LiveRoom) -> None:
+        self.relay.announce({"t": "seat", "room": room.id})
+
+    def taken_back(self, room: LiveRoom) -> None:
+        self.relay.announce({"t": "seat", "room": room.id})
+
+    def connected(self, room: LiveRoom, first: bool) -> None:
+        if first:
+            self.online(room)
+
+    def disconnected(self, room: LiveRoom) -> None:
+        self.online(room)
+
+    def rematch_asked(self, room: LiveRoom) -> None:
+        self.relay.announce({"t": "rematch", "room": room.id})
+
+    def rematch_started(self, room: LiveRoom) -> None:
+        self.relay.announce({"t": "rematch", "room": room.id})

@@ -1,4 +1,5 @@
-"""People at a room: taking a seat (joining), and their sockets connecting and going away.
+"""People at a room: taking a seat (joining), their sockets connecting and going away, and
+taking their seat back from the computer that played it while they were away.
 
 A seat belongs to the player token that joined it; a socket without a seat watches. A seat
 is stored before anyone hears of it; presence (which seats have a socket open, on any
@@ -9,36 +10,48 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING
 
-from app.messaging import Connection
+from app.messaging import Broadcaster, Connection
 from app.services import texts
+from app.services.cache import RoomCache
+from app.services.events import RoomEvents
 from app.services.live import Holder, LiveRoom, check_open
 from app.storage.models import Seat
-from app.storage.repositories import SeatTaken
-
-if TYPE_CHECKING:
-    from app.services.rooms import RoomService
+from app.storage.repositories import SeatTaken, Store
 
 logger = logging.getLogger(__name__)
 
 
 class Players:
-    def __init__(self, rooms: RoomService) -> None:
-        self.rooms = rooms
+    def __init__(
+        self,
+        store: Store,
+        cache: RoomCache,
+        broadcaster: Broadcaster,
+        events: RoomEvents,
+        clock: Callable[[], datetime],
+        shared: bool,
+        open_offer: Callable[[LiveRoom], str | None],
+    ) -> None:
+        self.store = store
+        self.cache = cache
+        self.broadcaster = broadcaster
+        self.events = events
+        self.clock = clock
+        self.shared = shared  # several processes (REDIS_URL)
+        self.open_offer = open_offer  # the takeover offer a joining socket hears, if any
 
-    async def join(self, room_id: str, name: str, token_hash: str) -> int | None:
+    async def join(self, room: LiveRoom, name: str, token_hash: str) -> int | None:
         """The seat this player holds, else a free seat, else None (a spectator)."""
-        rooms = self.rooms
-        room = await rooms.open_room(room_id)
         async with room.lock:
             check_open(room)
             # With several processes, another one may have seated someone: the database
             # knows (and a seat lost in a race sends us to the next free one).
             for _attempt in range(room.game.seats + 1):
-                if rooms.relay is not None:
-                    await rooms.cache.catch_up(room)
+                if self.shared:
+                    await self.cache.catch_up(room)
                 held = room.seat_of(token_hash)
                 if held is not None:
                     return held
@@ -47,18 +60,17 @@ class Players:
                     return None
                 if await self._take_seat(room, free, name, token_hash):
                     return free[0]
-                if rooms.relay is None:
+                if not self.shared:
                     return None
             return None
 
     async def _take_seat(self, room: LiveRoom, free: list[int], name: str, token_hash: str) -> bool:
-        rooms = self.rooms
-        now = rooms.clock()
+        now = self.clock()
         starts = len(free) == 1
         seat = Seat(room_id=room.id, seat=free[0], name=name, token_hash=token_hash)
         try:
-            await rooms.store.off_loop(
-                rooms.store.take_seat, seat, room.match.id if starts else None, now
+            await self.store.off_loop(
+                self.store.take_seat, seat, room.match.id if starts else None, now
             )
         except SeatTaken:
             logger.warning("seat taken elsewhere", extra={"room_id": room.id, "seat": free[0]})
@@ -66,16 +78,12 @@ class Players:
         room.seats[free[0]] = Holder(name, token_hash)
         seated(room, free[0], starts, now)
         self._seat_watchers(room, token_hash, free[0])
-        rooms.news.presence(room)
-        rooms.news.state(room)
-        rooms.news.announce({"t": "seat", "room": room.id})
-        rooms.news.online(room)
-        rooms.computer.update(room)
+        self.events.seated(room)
         return True
 
     def _seat_watchers(self, room: LiveRoom, token_hash: str, seat: int) -> None:
         """Sockets this player opened before joining become the seat's."""
-        broadcaster = self.rooms.broadcaster
+        broadcaster = self.broadcaster
         for connection in broadcaster.connections(room.id, None):
             if connection.token_hash == token_hash:
                 broadcaster.reseat(room.id, connection, seat)
@@ -83,40 +91,44 @@ class Players:
 
     async def connect(self, room: LiveRoom, connection: Connection) -> None:
         """Seat the connection by its token (or not: a spectator) and send a full sync."""
-        rooms = self.rooms
         async with room.lock:
             check_open(room)
             connection.seat = room.seat_of(connection.token_hash)
-            if connection.seat is None and connection.token_hash and rooms.relay is not None:
+            if connection.seat is None and connection.token_hash and self.shared:
                 # Seated through another process a moment ago? The database knows.
-                await rooms.cache.catch_up(room)
+                await self.cache.catch_up(room)
                 connection.seat = room.seat_of(connection.token_hash)
-            rooms.broadcaster.subscribe(room.id, connection)
-            room.last_active = rooms.clock()
+            self.broadcaster.subscribe(room.id, connection)
+            room.last_active = self.clock()
             if connection.seat is not None:
                 room.online[connection.seat] += 1
-                rooms.seats.reclaim(room, connection.seat)
+                self._take_back(room, connection.seat)
             connection.send(texts.state_texts(room, [connection.seat])[connection.seat])
-            if room.id in rooms.computer.offered:
-                connection.send(rooms.computer.offer_text(room))
-            if connection.seat is not None and room.online[connection.seat] == 1:
-                rooms.news.presence(room)
-                rooms.news.online(room)
-            # After a restart too: the computer to move thinks; an absent seat is watched.
-            rooms.computer.update(room)
+            offer = self.open_offer(room)
+            if offer is not None:
+                connection.send(offer)
+            first = connection.seat is not None and room.online[connection.seat] == 1
+            self.events.connected(room, first)
+
+    def _take_back(self, room: LiveRoom, seat: int) -> None:
+        """A person back at a seat the computer played for them takes it back."""
+        holder = room.seats[seat]
+        if holder is None or holder.is_computer or holder.computer is None:
+            return
+        self.store.set_computer(room.id, seat, None)
+        holder.computer = None
+        logger.info("seat taken back from the computer", extra={"room_id": room.id, "seat": seat})
+        self.events.taken_back(room)
 
     async def disconnect(self, room: LiveRoom, connection: Connection) -> None:
         """A dropped seat keeps the seat; the others learn that it went away."""
-        rooms = self.rooms
-        rooms.broadcaster.unsubscribe(room.id, connection)
+        self.broadcaster.unsubscribe(room.id, connection)
         if connection.seat is None or room.closed:
             return
         async with room.lock:
             room.online[connection.seat] -= 1
             if room.online[connection.seat] == 0:
-                rooms.news.presence(room)
-                rooms.news.online(room)
-                rooms.computer.update(room, think=False)
+                self.events.disconnected(room)
 
 
 def seated(room: LiveRoom, seat: int, starts: bool, now: datetime) -> None:

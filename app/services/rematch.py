@@ -7,69 +7,80 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from app.messaging import Connection
-from app.services import texts
+from app.services.cache import RoomCache
+from app.services.events import RoomEvents
 from app.services.live import LiveMatch, LiveRoom, check_open, new_match
 from app.services.refusals import Refusal
 from app.storage.models import Match
+from app.storage.repositories import Store
 
-if TYPE_CHECKING:
-    from app.services.rooms import RoomService
+# Told of every match dealt (its id, game and first state): MatchService.foresee.
+OnDeal = Callable[[int, str, Any], None]
 
 logger = logging.getLogger(__name__)
 
 
 class Rematches:
-    def __init__(self, rooms: RoomService) -> None:
-        self.rooms = rooms
+    def __init__(
+        self,
+        store: Store,
+        cache: RoomCache,
+        events: RoomEvents,
+        clock: Callable[[], datetime],
+        on_deal: OnDeal,
+    ) -> None:
+        self.store = store
+        self.cache = cache
+        self.events = events
+        self.clock = clock
+        self.on_deal = on_deal
 
     async def ask(self, room: LiveRoom, connection: Connection) -> None:
-        rooms = self.rooms
         async with room.lock:
             check_open(room)
             if connection.seat is None:
                 raise Refusal("not_seated", "spectators cannot ask for a rematch")
-            rooms.news.require_peers()
+            self.events.check_ready()
             if room.match.status != "finished":
                 raise Refusal("illegal", "a rematch can be asked for once the match is over")
             computers = {seat for seat, h in enumerate(room.seats) if h and h.is_computer}
             # Dealt now, stored only if this request is the last one (in the same commit).
             row, state = self._next_match(room)
             try:
-                asked, started = rooms.store.request_rematch(
+                asked, started = self.store.request_rematch(
                     room.match.id, connection.seat, computers, room.game.seats, row
                 )
             except IntegrityError:
                 # Another process started this rematch first (the room's match numbers are unique).
-                await rooms.cache.catch_up(room)
+                await self.cache.catch_up(room)
             except SQLAlchemyError:
                 logger.exception("storing a rematch request failed", extra={"room_id": room.id})
                 raise Refusal("unavailable", "the request could not be saved; try again") from None
             else:
-                room.last_active = rooms.clock()
+                room.last_active = self.clock()
                 if not started:
                     room.rematch.update(asked)
-                    rooms.news.to_everyone(room, texts.rematch_text(room))
-                    rooms.news.announce({"t": "rematch", "room": room.id})
+                    self.events.rematch_asked(room)
                     return
                 self._started(room, row, state)
-            rooms.news.state(room)
-            rooms.news.announce({"t": "rematch", "room": room.id})
-            rooms.computer.update(room)
+            self.events.rematch_started(room)
 
     def _next_match(self, room: LiveRoom) -> tuple[Match, Any]:
         """The room's next match, with the options the game chooses for it."""
         game, previous = room.game, room.match
         options = game.rematch_options(room.options, previous.result, previous.first_seat)
-        return new_match(room.id, game, options, previous.number + 1, "playing", self.rooms.clock())
+        return new_match(room.id, game, options, previous.number + 1, "playing", self.clock())
 
     def _started(self, room: LiveRoom, row: Match, state: Any) -> None:
         room.match = LiveMatch.of(row, state)
-        self.rooms.on_deal(row.id, room.game.name, state)
+        self.on_deal(row.id, room.game.name, state)
         room.turn_since = time.monotonic()
         room.rematch.clear()
         logger.info(

@@ -1,14 +1,17 @@
 """Rooms as players meet them: creating one, finding one, routing a client's message to
-the part that handles it, and closing rooms nobody uses.
+the part that handles it, and closing rooms nobody uses. Here the parts are put together,
+each given only what it uses; none of them knows this service.
 
 The parts, each in a module named for what it holds:
 
 - ``cache``: the rooms this process holds in memory, rebuilt from the database;
-- ``players``: taking a seat, sockets connecting and going away (presence);
+- ``players``: taking a seat, sockets connecting and going away (presence), taking a seat
+  back from the computer;
 - ``actions``: the action path, top to bottom in one place;
 - ``rematch``: asking for the next match and starting it;
 - ``seats`` and ``computer``: the computer's seats, its moves, taking over an absent seat;
-- ``news``: what a change tells this process's sockets and the other processes.
+- ``events``: the room-events hub, which tells a stored change to its subscribers: this
+  process's sockets and the other processes (``news``), and the computer players.
 
 The database is the source of truth: a change is stored before anyone hears of it.
 Messages for one room are handled one at a time under the room's lock. Fan-out only
@@ -29,12 +32,14 @@ from app.protocol import Ping, RematchRequest, TakeoverChoice
 from app.services import texts
 from app.services.actions import Actions
 from app.services.cache import RoomCache
+from app.services.cluster import Cluster
 from app.services.computer import ComputerPlayers
+from app.services.events import RoomEvents
 from app.services.live import Holder, LiveMatch, LiveRoom, new_match, room_options
-from app.services.news import RoomNews
+from app.services.news import RelayNews, RoomNews
 from app.services.players import Players
-from app.services.refusals import Refusal
-from app.services.rematch import Rematches
+from app.services.refusals import Refusal, RoomNotFound
+from app.services.rematch import OnDeal, Rematches
 from app.services.seats import COMPUTER_NAME, ComputerSeats, check_computer, computer_seat
 from app.settings import Settings
 from app.storage.models import COMPUTER, Room
@@ -61,26 +66,38 @@ class RoomService:
         broadcaster: Broadcaster,
         clock: Callable[[], datetime] = utc_now,
         relay: Relay | None = None,
-        on_deal: Callable[[int, str, Any], None] | None = None,
+        on_deal: OnDeal | None = None,
     ) -> None:
         self.settings = settings
         # Told of every match dealt here (its id, game and first state): MatchService.foresee.
         self.on_deal = on_deal or (lambda match_id, game, state: None)
         self.store = store
-        self.broadcaster = broadcaster
         self.clock = clock
         # Several processes (REDIS_URL): what this one stores, it announces to the others.
         self.relay = relay
-        self.news = RoomNews(broadcaster, relay)
-        self.cache = RoomCache(store, broadcaster, settings.room_idle_minutes)
-        self.players = Players(self)
-        self.actions = Actions(self)
-        self.rematches = Rematches(self)
-        self.computer = ComputerPlayers(self, settings)
-        self.seats = ComputerSeats(self)
-        self.cache.on_close = self.computer.forget
+        shared = relay is not None
+        self.cache = cache = RoomCache(store, broadcaster, settings.room_idle_minutes)
+        self.events = events = RoomEvents()
+        self.news = news = RoomNews(broadcaster)
+        self.actions = Actions(store, cache, events, clock, shared)
+        self.computer = computer = ComputerPlayers(settings, store, news, self.actions.play)
+        self.players = Players(
+            store, cache, broadcaster, events, clock, shared, computer.open_offer
+        )
+        self.rematches = Rematches(store, cache, events, clock, self.on_deal)
+        self.seats = ComputerSeats(store, cache, events, computer, clock, shared)
+        # The order is the order in which they hear of a change.
+        events.subscribe(news)
+        # What other processes announce (with REDIS_URL): app/main.py starts the relay with it.
+        self.cluster: Cluster | None = None
         if relay is not None:
-            self.cache.on_load = lambda room: relay.announce({"t": "hello", "room": room.id})
+            relay_news = RelayNews(relay)
+            events.subscribe(relay_news)
+            self.cluster = Cluster(cache, news, relay_news, events)
+        events.subscribe(computer)
+        cache.on_close = computer.forget
+        if relay is not None:
+            cache.on_load = lambda room: relay.announce({"t": "hello", "room": room.id})
 
     # Creating and finding rooms
 
@@ -139,8 +156,30 @@ class RoomService:
     async def open_room(self, room_id: str) -> LiveRoom:
         return await self.cache.load(room_id)
 
-    def rooms_held_by(self, token_hash: str) -> list[HeldRoom]:
-        return self.store.rooms_held_by(token_hash)
+    async def rooms_held_by(self, token_hash: str) -> list[tuple[HeldRoom, LiveRoom]]:
+        """The open rooms in which this player holds a seat, newest first, each with its
+        live room."""
+        found = []
+        for held in self.store.rooms_held_by(token_hash):
+            try:
+                found.append((held, await self.open_room(held.room.id)))
+            except RoomNotFound:
+                continue
+        return found
+
+    # People at a room
+
+    async def join(self, room: LiveRoom, name: str, token_hash: str) -> int | None:
+        return await self.players.join(room, name, token_hash)
+
+    async def add_computer(self, room: LiveRoom, level: str, token_hash: str | None) -> int:
+        return await self.seats.add(room, level, token_hash)
+
+    async def connect(self, room: LiveRoom, connection: Connection) -> None:
+        await self.players.connect(room, connection)
+
+    async def disconnect(self, room: LiveRoom, connection: Connection) -> None:
+        await self.players.disconnect(room, connection)
 
     # A client's message
 

@@ -72,7 +72,8 @@ class Searches:
         try:
             if first:
                 self._start(key, job, shared)
-            return shared.result()
+            result: T = shared.result()  # the future of this key's job
+            return result
         except BrokenProcessPool as error:  # the next search starts a new pool
             raise SearchFailed from error
         finally:

@@ -1,29 +1,31 @@
-"""Seats the computer holds or plays: seating it in a free seat, a person taking their seat
-back from it, and the other players' answer when a person is away during their turn.
+"""Seats the computer holds or plays: seating it in a free seat, and the other players'
+answer when a person is away during their turn (a person takes their seat back by
+connecting again: ``players``).
 
-Each change is stored first, then told to the room's sockets and the other processes
-(as a ``seat`` announcement: they reload the room's seats and match from the database).
+Each change is stored first, then published on the room-events hub (the other processes
+hear it as a ``seat`` announcement: they reload the room's seats and match from the
+database).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from datetime import datetime
+from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.messaging import Connection
 from app.protocol import TakeoverChoice
-from app.services.computer import levels
+from app.services.cache import RoomCache
+from app.services.computer import ComputerPlayers, levels
+from app.services.events import RoomEvents
 from app.services.live import Holder, LiveRoom, abandoned, check_open
 from app.services.players import seated
 from app.services.refusals import Refusal
 from app.storage.models import COMPUTER, Seat
-from app.storage.repositories import SeatTaken
-
-if TYPE_CHECKING:
-    from app.services.rooms import RoomService
+from app.storage.repositories import SeatTaken, Store
 
 logger = logging.getLogger(__name__)
 
@@ -31,27 +33,38 @@ COMPUTER_NAME = "Computer"  # a computer's seat; the client shows its own word a
 
 
 class ComputerSeats:
-    def __init__(self, rooms: RoomService) -> None:
-        self.rooms = rooms
+    def __init__(
+        self,
+        store: Store,
+        cache: RoomCache,
+        events: RoomEvents,
+        computer: ComputerPlayers,
+        clock: Callable[[], datetime],
+        shared: bool,
+    ) -> None:
+        self.store = store
+        self.cache = cache
+        self.events = events
+        self.computer = computer  # who is away long enough, and the wait for them
+        self.clock = clock
+        self.shared = shared  # several processes (REDIS_URL)
 
-    async def add(self, room_id: str, level: str, token_hash: str | None) -> int:
+    async def add(self, room: LiveRoom, level: str, token_hash: str | None) -> int:
         """A seated player lets the computer take a free seat while the room waits."""
-        rooms = self.rooms
-        room = await rooms.open_room(room_id)
         async with room.lock:
             check_open(room)
-            if rooms.relay is not None:
-                await rooms.cache.catch_up(room)
+            if self.shared:
+                await self.cache.catch_up(room)
             if room.seat_of(token_hash) is None:
                 raise Refusal("not_seated", "only a player of this room may add a computer")
             check_computer(room.game.name, room.game.seats, level)
             free = room.free_seats()
             if not free or room.match.status != "waiting":
                 raise Refusal("no_free_seat", "every seat of this room is taken")
-            now = rooms.clock()
+            now = self.clock()
             starts = len(free) == 1
             try:
-                rooms.store.take_seat(
+                self.store.take_seat(
                     computer_seat(room.id, free[-1], level), room.match.id if starts else None, now
                 )
             except SeatTaken:
@@ -61,34 +74,23 @@ class ComputerSeats:
             self._changed(room)
             return free[-1]
 
-    def reclaim(self, room: LiveRoom, seat: int) -> None:
-        """A person back at a seat the computer played for them takes it back."""
-        holder = room.seats[seat]
-        if holder is None or holder.is_computer or holder.computer is None:
-            return
-        self.rooms.store.set_computer(room.id, seat, None)
-        holder.computer = None
-        logger.info("seat taken back from the computer", extra={"room_id": room.id, "seat": seat})
-        self.rooms.news.state(room)
-        self.rooms.news.announce({"t": "seat", "room": room.id})
-
     async def answer_takeover(
         self, room: LiveRoom, connection: Connection, message: TakeoverChoice
     ) -> None:
         """Another player's answer to a takeover offer: wait, let the computer play, or end."""
-        computer = self.rooms.computer
+        computer = self.computer
         async with room.lock:
             check_open(room)
             absent = computer.absent_seat(room)
             if connection.seat is None or absent is None or absent == connection.seat:
                 raise Refusal("not_offered", "nobody is away long enough during their turn")
-            self.rooms.news.require_peers()
+            self.events.check_ready()
             if message.choice == "wait":
                 computer.keep_waiting(room, absent)
             elif message.choice == "computer":
                 level = message.level or levels(room.game.name)[0]
                 check_computer(room.game.name, room.game.seats, level)
-                store_or_refuse(self.rooms.store.set_computer, room.id, absent, level)
+                store_or_refuse(self.store.set_computer, room.id, absent, level)
                 room.seats[absent].computer = level  # type: ignore[union-attr]
                 logger.info("computer plays an absent seat", extra={"room_id": room.id})
                 self._changed(room)
@@ -96,24 +98,21 @@ class ComputerSeats:
                 await self._end_abandoned(room, connection.seat)
 
     async def _end_abandoned(self, room: LiveRoom, by: int) -> None:
-        rooms = self.rooms
         result = abandoned(by)
         ended = store_or_refuse(
-            rooms.store.abandon_match, room.match.id, result.to_json(), rooms.clock()
+            self.store.abandon_match, room.match.id, result.to_json(), self.clock()
         )
         if not ended:  # another process moved the match on first
-            await rooms.cache.catch_up(room)
-            rooms.news.changed(room)
+            await self.cache.catch_up(room)
+            self.events.caught_up(room)
             raise Refusal("stale", "the match moved on; here is the current state")
         room.match.status, room.match.result = "finished", result
         logger.info("match abandoned", extra={"room_id": room.id, "match_id": room.match.id})
         self._changed(room)
 
     def _changed(self, room: LiveRoom) -> None:
-        room.last_active = self.rooms.clock()
-        self.rooms.news.changed(room)
-        self.rooms.news.announce({"t": "seat", "room": room.id})
-        self.rooms.computer.update(room)
+        room.last_active = self.clock()
+        self.events.seats_changed(room)
 
 
 def store_or_refuse(write: Callable[..., Any], *args: Any) -> Any:

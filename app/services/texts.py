@@ -59,8 +59,10 @@ def state_texts(room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience,
     views = game.views(match.state, audiences)
     texts = {}
     for seat, view in views.items():
-        moves = to_move is not None and seat == to_move
-        legal = game.legal_actions(match.state, seat) if moves else []
+        # Only the seat to move has legal actions (a spectator, seat None, never does).
+        legal = (
+            game.legal_actions(match.state, seat) if seat is not None and seat == to_move else []
+        )
         texts[seat] = dumps(
             {
                 "type": "state",

@@ -16,10 +16,10 @@ from typing import Any
 from engine.bots import Bot, get_bot
 
 KEPT_BOTS = 512
-_bots: OrderedDict[tuple[Any, ...], Bot] = OrderedDict()
+_bots: OrderedDict[tuple[Any, ...], Bot[Any, Any]] = OrderedDict()
 
 
-def bot_for(key: tuple[Any, ...], game: str, level: str, seconds: float) -> Bot:
+def bot_for(key: tuple[Any, ...], game: str, level: str, seconds: float) -> Bot[Any, Any]:
     bot = _bots.pop(key, None) or get_bot(game, level, seconds=seconds)
     _bots[key] = bot
     while len(_bots) > KEPT_BOTS:
@@ -41,4 +41,5 @@ def choose(
     know (never the state)."""
     seat = player[2]
     bot = bot_for((*player, level), game, level, seconds)
-    return bot.choose(view, legal, history, seat, random.Random(seed))
+    action: dict[str, Any] = bot.choose(view, legal, history, seat, random.Random(seed))
+    return action

@@ -93,7 +93,9 @@ class PreparedInsert:
 def _insert(connection: Connection, row: Base) -> None:
     """Insert a row; a primary key the database chose (a match's id) is set on it."""
     result = connection.execute(insert(row.__table__).values(row.values()))
-    for column, value in zip(row.__table__.primary_key, result.inserted_primary_key, strict=True):
+    inserted = result.inserted_primary_key
+    assert inserted is not None  # set for an INSERT of one row
+    for column, value in zip(row.__table__.primary_key, inserted, strict=True):
         if getattr(row, column.key) is None:
             setattr(row, column.key, value)
 
