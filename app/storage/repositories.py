@@ -171,7 +171,7 @@ class Store:
         self._remote = engine.dialect.name != "sqlite"
         # Over the network the action path's commits run on a thread of their own, so that
         # the event loop serves every other room during each round trip. SQLite's local
-        # commit costs less than handing it to that thread and back (README, Figures).
+        # commit costs less than handing it to that thread and back (docs/performance.md).
         self._batcher = BatchWriter(self.record_actions) if self._remote else None
 
     def close(self) -> None:
