@@ -94,7 +94,19 @@ def breakdown(cards: list[str]) -> dict[str, Any]:
     bonus = BONUS if len(cards) >= BONUS_CARDS else 0
     ranks = [rank(card) for card in cards]
     score = expedition_score(cards)
-    return {"ranks": ranks, "sum": total, "wagers": wagers, "bonus": bonus, "score": score}
+    return {
+        "ranks": ranks,
+        "sum": total,
+        "wagers": wagers,
+        "multiplier": 1 + wagers,
+        "bonus": bonus,
+        "score": score,
+    }
+
+
+def scored_expedition(cards: list[str]) -> ScoredExpedition:
+    multiplier = 1 + sum(1 for card in cards if is_wager(card))
+    return {"cards": list(cards), "score": expedition_score(cards), "multiplier": multiplier}
 
 
 def expedition_score(cards: list[str]) -> int:
@@ -200,6 +212,7 @@ ExpeditionenAction = PlayOrDiscard | Draw
 class ScoredExpedition(TypedDict):
     cards: list[str]
     score: int
+    multiplier: int  # 1 + the wager cards in it: what its sum less the cost is multiplied by
 
 
 class DiscardPile(TypedDict, total=False):
@@ -407,8 +420,7 @@ class ExpeditionenGame(Game[ExpeditionenState, ExpeditionenAction, ExpeditionenV
             "phase": state.phase,
             "hand_counts": [len(hand) for hand in state.hands],
             "expeditions": [
-                {s: {"cards": list(side[s]), "score": expedition_score(side[s])} for s in SUITS}
-                for side in state.expeditions
+                {s: scored_expedition(side[s]) for s in SUITS} for side in state.expeditions
             ],
             "discards": {
                 s: {"top": pile[-1] if pile else None, "size": len(pile)}

@@ -410,7 +410,7 @@ def test_repeated_codes_are_told_apart_by_their_place(new_page: NewPage) -> None
     game = get_game("expeditionen")
     view = game.view(game.new(seed=1), 0)
     view["hand"] = ["7H", "7H", "N5", *view["hand"][:5]]
-    view["expeditions"][1]["H"] = {"cards": ["3H", "3H"], "score": -14}
+    view["expeditions"][1]["H"] = {"cards": ["3H", "3H"], "score": -14, "multiplier": 1}
     state = {
         "seat": 0,
         "to_move": 0,
@@ -490,8 +490,8 @@ def test_expeditions_and_piles_are_announced_in_words_with_one_card_as_one_card(
 ) -> None:
     game = get_game("expeditionen")
     view = game.view(game.new(seed=1, options={"first": 0}), 0)
-    view["expeditions"][0]["S"] = {"cards": ["5S"], "score": -15}
-    view["expeditions"][0]["H"] = {"cards": ["JH", "QH", "7H"], "score": -39}
+    view["expeditions"][0]["S"] = {"cards": ["5S"], "score": -15, "multiplier": 1}
+    view["expeditions"][0]["H"] = {"cards": ["JH", "QH", "7H"], "score": -39, "multiplier": 3}
     view["discards"]["D"] = {"top": "4D", "size": 1}
     state = {"seat": 0, "to_move": 0, "view": view, "legal_actions": [], "result": None}
     page = new_page()

@@ -47,6 +47,13 @@ def scoundrel_late(state: dict[str, Any]) -> dict[str, Any]:
         for card, weapon in (("3S", True), ("3S", False), ("9H", False))
         + (("2C", True), ("2C", False), ("QD", False))
     ]
+    # What the engine computes for each take (weapon 10D, health 6 of 20): the page shows it.
+    health = {("3S", True): 0, ("3S", False): -3, ("9H", False): 9}
+    health |= {("2C", True): 0, ("2C", False): -2, ("QD", False): 0}
+    view["takes"] = [
+        {"card": card, "weapon": weapon, "health": change}
+        for (card, weapon), change in health.items()
+    ]
     return late
 
 

@@ -569,8 +569,10 @@ def test_view_shows_expeditions_in_play_order_with_their_scores() -> None:
         assert GAME.view(state, seat)["expeditions"][0]["H"] == {
             "cards": ["KH", "9H"],
             "score": -22,
+            "multiplier": 2,  # (9 - 20) x (1 + one wager)
         }
-        assert GAME.view(state, seat)["expeditions"][0]["S"] == {"cards": [], "score": 0}
+        empty = {"cards": [], "score": 0, "multiplier": 1}
+        assert GAME.view(state, seat)["expeditions"][0]["S"] == empty
 
 
 def test_view_shows_round_turn_step_and_dealer() -> None:
@@ -588,6 +590,7 @@ def test_view_keeps_the_finished_rounds_breakdown() -> None:
         "ranks": ["J", "3", "6"],
         "sum": 9,
         "wagers": 1,
+        "multiplier": 2,
         "bonus": 0,
         "score": -22,
     }

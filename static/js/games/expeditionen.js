@@ -2,7 +2,7 @@
 // draw pile between them, your hand, the two steps of a turn, the round scores.
 // Every control comes from legal_actions; the client never decides what is allowed.
 
-import { card, cardChip, cardName, rankOf, suitIcon, suitOf, SUITS } from "../cards.js";
+import { card, cardChip, cardName, suitIcon, suitOf, SUITS } from "../cards.js";
 import { addStrings, t } from "../i18n.js";
 import { fill, h } from "../ui.js";
 import { lastTurnOf, legalMatching, num, rulesTables } from "./common.js";
@@ -87,8 +87,8 @@ function whoCell(view, seat, ctx, position) {
 }
 
 function expeditionColumn(view, seat, suit, marks, position, drop, choosing) {
-  const { cards, score } = view.expeditions[seat][suit];
-  const wagers = cards.filter((code) => TABLES.wagers.includes(rankOf(code))).length;
+  const { cards, score, multiplier } = view.expeditions[seat][suit];
+  const wagers = multiplier - 1;
   // A played card lies on top of its expedition: mark that copy only (two decks repeat codes).
   const moved = (code, index) =>
     marks.cards.has(`${seat}:${code}`) && index === cards.lastIndexOf(code);
@@ -100,7 +100,7 @@ function expeditionColumn(view, seat, suit, marks, position, drop, choosing) {
         "span",
         { class: ["ex-col-score", score < 0 && "neg"], "aria-hidden": "true" },
         num(score),
-        wagers ? h("span", { class: "ex-wager" }, ` ×${wagers + 1}`) : null,
+        wagers ? h("span", { class: "ex-wager" }, ` ×${multiplier}`) : null,
       )
     : h("span", { class: "ex-col-score muted", "aria-hidden": "true" }, "–");
   const counts = {
@@ -628,7 +628,7 @@ function scoreboard(state, ctx) {
 function calculation(part) {
   if (!part.ranks.length) return "–";
   const base = `${part.sum} − ${TABLES.expedition_cost}`;
-  const multiplied = part.wagers ? `(${base}) × ${part.wagers + 1}` : base;
+  const multiplied = part.wagers ? `(${base}) × ${part.multiplier}` : base;
   return `${multiplied}${part.bonus ? ` + ${part.bonus}` : ""} = ${num(part.score)}`;
 }
 
