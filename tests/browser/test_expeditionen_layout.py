@@ -59,7 +59,8 @@ def long_expeditions(state: dict[str, Any]) -> dict[str, Any]:
     for seat, side in enumerate(late["view"]["expeditions"]):
         for n, suit in enumerate(["S", "H", "D", "C"]):
             length = [12, 7, 9, 5][(n + seat) % 4]
-            side[suit] = {"cards": [rank + suit for rank in ranks[:length]], "score": 40 - 7 * n}
+            cards = [rank + suit for rank in ranks[:length]]
+            side[suit] = {"cards": cards, "score": 40 - 7 * n, "multiplier": 4}  # J, Q, K
     late["view"]["finished"] = [
         {"round": 1, "dealer": 0, "scores": [31, -12], "expeditions": []},
         {"round": 2, "dealer": 1, "scores": [5, 48], "expeditions": []},

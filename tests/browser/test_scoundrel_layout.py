@@ -36,7 +36,7 @@ def scoundrel_late(state: dict[str, Any]) -> dict[str, Any]:
         weapon="10D",
         stack=["KS", "QC", "JS", "9C", "8S", "6C", "5S", "4C"],
         weapon_limit=4,
-        room=["3S", "9H", "2C", "QD"],
+        room=["3S", "9H", "2C", "8D"],
         dungeon_size=9,
         discard_count=14,
         taken_this_room=1,
@@ -45,11 +45,12 @@ def scoundrel_late(state: dict[str, Any]) -> dict[str, Any]:
     late["legal_actions"] = [
         {"type": "take", "card": card, "weapon": weapon}
         for card, weapon in (("3S", True), ("3S", False), ("9H", False))
-        + (("2C", True), ("2C", False), ("QD", False))
+        + (("2C", True), ("2C", False), ("8D", False))
     ]
     # What the engine computes for each take (weapon 10D, health 6 of 20): the page shows it.
+    # (Red faces are not in the dungeon: the weapon on offer is the 8 of diamonds.)
     health = {("3S", True): 0, ("3S", False): -3, ("9H", False): 9}
-    health |= {("2C", True): 0, ("2C", False): -2, ("QD", False): 0}
+    health |= {("2C", True): 0, ("2C", False): -2, ("8D", False): 0}
     view["takes"] = [
         {"card": card, "weapon": weapon, "health": change}
         for (card, weapon), change in health.items()
