@@ -105,21 +105,27 @@ def breakdown(cards: list[str]) -> dict[str, Any]:
 
 
 def scored_expedition(cards: list[str]) -> ScoredExpedition:
-    multiplier = 1 + sum(1 for card in cards if is_wager(card))
-    return {"cards": list(cards), "score": expedition_score(cards), "multiplier": multiplier}
+    """An expedition as every view shows it: its cards, its score and its multiplier."""
+    score, multiplier = expedition_count(cards)
+    return {"cards": list(cards), "score": score, "multiplier": multiplier}
 
 
 def expedition_score(cards: list[str]) -> int:
-    """The rule file's four steps in one pass (every view scores all eight expeditions)."""
+    return expedition_count(cards)[0]
+
+
+def expedition_count(cards: list[str]) -> tuple[int, int]:
+    """The rule file's four steps in one pass (every view scores all eight expeditions):
+    the score, and the multiplier (1 + the wagers)."""
     if not cards:
-        return 0
+        return 0, 1
     total = wagers = 0
     for card in cards:
         value = RANK_ORDER[card[:-1]]
         total += value
         wagers += value == 0
     bonus = BONUS if len(cards) >= BONUS_CARDS else 0
-    return (total - EXPEDITION_COST) * (1 + wagers) + bonus
+    return (total - EXPEDITION_COST) * (1 + wagers) + bonus, 1 + wagers
 
 
 def play_refusal(expedition: list[str], card: str) -> str | None:
