@@ -44,11 +44,23 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The browser tests share one server and one Chromium (package fixtures): with
-    pytest-xdist (make test) all of them go to one worker, as one group."""
+    """With pytest-xdist (make test) each worker starts its own server and Chromium for the
+    browser tests (package fixtures), so those spread over every core like the rest; only
+    the tests of a module that share its people (a module fixture) stay on one worker."""
     for item in items:
-        if BROWSER_TESTS in item.path.parents:
-            item.add_marker(pytest.mark.xdist_group("browser"))
+        if BROWSER_TESTS in item.path.parents and shares_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))
+
+
+def shares_module_fixture(item: pytest.Item) -> bool:
+    definitions = getattr(item, "_fixtureinfo", None)
+    if definitions is None:
+        return False
+    return any(
+        fixture.scope == "module"
+        for fixtures in definitions.name2fixturedefs.values()
+        for fixture in fixtures
+    )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
