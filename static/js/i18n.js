@@ -10,6 +10,7 @@ const STRINGS = {
     "nav.history": "History",
     "nav.rules": "Rules",
     "nav.skip": "Skip to content",
+    "theme.dark": "Dark colours",
     "action.close": "Close",
 
     "home.title": "Card games with friends",
@@ -104,6 +105,7 @@ const STRINGS = {
     "table.players": "Players",
     "table.seat": "Player {n}",
     "table.free_seat": "Free seat",
+    "table.waiting_player": "Waiting for a second player…",
     "table.you": "You",
     "table.you_did": "you",
     "table.you_note": "(you)",
@@ -237,6 +239,7 @@ const STRINGS = {
     "nav.history": "Verlauf",
     "nav.rules": "Regeln",
     "nav.skip": "Zum Inhalt springen",
+    "theme.dark": "Dunkle Farben",
     "action.close": "Schließen",
 
     "home.title": "Kartenspiele mit Freunden",
@@ -333,6 +336,7 @@ const STRINGS = {
     "table.players": "Mitspielende",
     "table.seat": "Person {n}",
     "table.free_seat": "Freier Platz",
+    "table.waiting_player": "Warte auf eine zweite Person…",
     "table.you": "Du",
     "table.you_did": "du",
     "table.you_note": "(du)",

@@ -48,6 +48,11 @@ export function legalMatching(state, partial) {
   );
 }
 
+/** The room still waits for a player: no one moves before every seat is taken. */
+export function waitingForPlayer(state) {
+  return !state.result && state.to_move === null;
+}
+
 /** The actions of `seat`'s latest turn among the recent ones, oldest first (to highlight a move). */
 export function lastTurnOf(ctx, seat) {
   const moves = [];

@@ -5,7 +5,7 @@
 import { card, cardChip, cardName, suitIcon, suitOf, SUITS } from "../cards.js";
 import { addStrings, t } from "../i18n.js";
 import { fill, h } from "../ui.js";
-import { lastTurnOf, legalMatching, num, rulesTables } from "./common.js";
+import { lastTurnOf, legalMatching, num, rulesTables, waitingForPlayer } from "./common.js";
 import strings from "./expeditionen.strings.js";
 
 addStrings(strings);
@@ -534,7 +534,9 @@ function handZone(state, ctx) {
       ? h(
           "p",
           { class: "ex-hint" },
-          t("ex.waiting_for", { name: ctx.name(view.to_move ?? seats(view).top) }),
+          waitingForPlayer(state)
+            ? t("table.waiting_player")
+            : t("ex.waiting_for", { name: ctx.name(view.to_move) }),
         )
       : null,
     scoreLine(state, ctx),

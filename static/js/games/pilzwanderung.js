@@ -6,7 +6,7 @@
 import { card, cardChip } from "../cards.js";
 import { addStrings, t } from "../i18n.js";
 import { fill, h } from "../ui.js";
-import { lastTurnOf, legalMatching } from "./common.js";
+import { lastTurnOf, legalMatching, waitingForPlayer } from "./common.js";
 import {
   BUTTER_POINTS,
   CIDER_POINTS,
@@ -359,7 +359,11 @@ function displayOf(state, ctx, seat, position, marks) {
   const shown = view.displays[seat];
   const fresh = marks.sides[seat];
   const mine = isSeated(view, ctx) && seat === view.seat;
-  const name = mine ? t("pw.your_display") : t("pw.display_of", { name: ctx.name(seat) });
+  const name = mine
+    ? t("pw.your_display")
+    : waitingForPlayer(state)
+      ? t("pw.display_second")
+      : t("pw.display_of", { name: ctx.name(seat) });
   const poisoned = shown.poison.length > 0;
   const hand = h(
     "span",
@@ -794,7 +798,9 @@ function handZone(state, ctx) {
       ? h(
           "p",
           { class: "pw-hint" },
-          t("pw.waiting_for", { name: ctx.name(view.to_move ?? seats(view).top) }),
+          waitingForPlayer(state)
+            ? t("table.waiting_player")
+            : t("pw.waiting_for", { name: ctx.name(view.to_move) }),
         )
       : null,
   );
