@@ -1,5 +1,5 @@
-// This browser's table preferences (kept in localStorage): the turn sound, browser
-// notifications (only after the player opts in) and the colour theme.
+// This browser's preferences (kept in localStorage): the turn sound, browser notifications
+// (only after the player opts in) and the colour theme of every page.
 
 const KEY = "kr_prefs";
 const DEFAULTS = { sound: false, notify: false, theme: "system" };

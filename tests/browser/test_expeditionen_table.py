@@ -264,7 +264,7 @@ def test_history_lists_the_finished_match(duel: Duel, new_page: NewPage) -> None
     page.fill("#filter-player", "Nobody-with-this-name")
     page.get_by_role("button", name="Filter").click()
     expect(page.locator(".match-item")).to_have_count(0)
-    expect(page.locator("#matches")).to_contain_text("No finished matches yet.")
+    expect(page.locator("#matches")).to_contain_text("No finished match fits this filter.")
 
 
 def test_the_replay_steps_through_the_match_with_every_hand_revealed(
