@@ -204,6 +204,8 @@ const STRINGS = {
 
     "history.title": "Finished matches",
     "history.lead": "Every finished match can be replayed move by move, with all hands shown.",
+    "history.lead_mine":
+      "The matches played in this browser, to replay move by move with all hands shown. No one else sees them.",
     "history.game": "Game",
     "history.all_games": "All games",
     "history.player": "Player",
@@ -436,6 +438,8 @@ const STRINGS = {
 
     "history.title": "Beendete Partien",
     "history.lead": "Jede beendete Partie lässt sich Zug für Zug ansehen, mit allen Handkarten.",
+    "history.lead_mine":
+      "Die Partien, die in diesem Browser gespielt wurden, Zug für Zug mit allen Handkarten. Niemand sonst sieht sie.",
     "history.game": "Spiel",
     "history.all_games": "Alle Spiele",
     "history.player": "Name",

@@ -3,11 +3,14 @@ and the socket wrapper's rules."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import httpx
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, expect
 
 from engine import games
-from tests.browser.conftest import NewPage, screenshot
+from tests.browser.conftest import NewPage, screenshot, serve
 from tests.browser.players import act_and_wait, create_room
 
 
@@ -287,10 +290,30 @@ def test_by_default_the_history_shows_each_browser_only_its_own_matches(
     for page, listed in ((player, 1), (stranger, 0)):
         page.goto("/history?scope=all")
         page.wait_for_selector("body[data-ready]")
-        expect(page.get_by_role("button", name="Your matches")).to_have_attribute(
-            "aria-pressed", "true"
-        )
+        expect(page.locator(".lead")).to_contain_text("No one else sees them.")
         expect(page.get_by_role("button", name="All matches")).to_have_count(0)
         expect(page.locator(".match-item")).to_have_count(listed)
         if not listed:
             expect(page.locator("#matches")).to_contain_text("You have not finished")
+
+
+def test_a_host_who_sets_public_history_offers_all_matches(
+    browser: Browser, tmp_path: Path
+) -> None:
+    with serve(tmp_path, PUBLIC_HISTORY="true") as url:
+        visitor = browser.new_context(base_url=url, locale="en-US")
+        try:
+            page = visitor.new_page()
+            page.goto("/history")
+            page.wait_for_selector("body[data-ready]")
+            expect(page.get_by_role("button", name="Your matches")).to_have_attribute(
+                "aria-pressed", "true"
+            )
+            page.get_by_role("button", name="All matches").click()
+            expect(page.get_by_role("button", name="All matches")).to_have_attribute(
+                "aria-pressed", "true"
+            )
+            expect(page).to_have_url(re.compile(r"scope=all"))
+            expect(page.locator("#matches")).to_contain_text("No finished matches yet.")
+        finally:
+            visitor.close()
