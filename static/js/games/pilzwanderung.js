@@ -6,7 +6,7 @@
 import { card, cardChip } from "../cards.js";
 import { addStrings, t } from "../i18n.js";
 import { fill, h } from "../ui.js";
-import { lastTurnOf, legalMatching, waitingForPlayer } from "./common.js";
+import { lastTurnOf, legalMatching, waitingFor, waitingForPlayer } from "./common.js";
 import {
   BUTTER_POINTS,
   CIDER_POINTS,
@@ -795,13 +795,7 @@ function handZone(state, ctx) {
       discarding ? discardBar(state, ctx, cards) : null,
     ),
     !active && !state.result
-      ? h(
-          "p",
-          { class: "pw-hint" },
-          waitingForPlayer(state)
-            ? t("table.waiting_player")
-            : t("pw.waiting_for", { name: ctx.name(view.to_move) }),
-        )
+      ? h("p", { class: "pw-hint" }, waitingFor(state, ctx, "pw.waiting_for"))
       : null,
   );
 }
