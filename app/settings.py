@@ -114,7 +114,7 @@ class Settings(BaseSettings):
         "opponent may let the computer play for them or end the match",
     )
     public_history: bool = Field(
-        True,
+        False,
         description="the history may list every finished match (off: only your own matches)",
     )
 

@@ -23,6 +23,7 @@ from unittest import mock
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+from app.services.identity import COOKIE
 from app.settings import Settings
 from tests.app.tables import Table, play
 
@@ -34,8 +35,10 @@ def wait_for_analysis(table: Table, deal: int, at_table: float) -> float:
     with table.socket(room_id, cookies[0]) as player:
         play(table, room_id, [player], random.Random(deal))
     match_id = table.client.get(f"/api/rooms/{room_id}").json()["match_id"]
+    table.client.cookies.set(COOKIE, cookies[0])  # Ada's own match
     started = time.perf_counter()
     response = table.client.get(f"/api/matches/{match_id}/analysis")
+    table.client.cookies.clear()
     waited = time.perf_counter() - started
     assert response.status_code == 200 and response.json()["solved"], response.text
     return waited

@@ -10,6 +10,7 @@ const STRINGS = {
     "nav.history": "History",
     "nav.rules": "Rules",
     "nav.skip": "Skip to content",
+    "theme.dark": "Dark colours",
     "action.close": "Close",
 
     "home.title": "Card games with friends",
@@ -104,6 +105,7 @@ const STRINGS = {
     "table.players": "Players",
     "table.seat": "Player {n}",
     "table.free_seat": "Free seat",
+    "table.waiting_player": "Waiting for a second player…",
     "table.you": "You",
     "table.you_did": "you",
     "table.you_note": "(you)",
@@ -202,12 +204,15 @@ const STRINGS = {
 
     "history.title": "Finished matches",
     "history.lead": "Every finished match can be replayed move by move, with all hands shown.",
+    "history.lead_mine":
+      "The matches played in this browser, to replay move by move with all hands shown. No one else sees them.",
     "history.game": "Game",
     "history.all_games": "All games",
     "history.player": "Player",
     "history.filter": "Filter",
     "history.none": "No finished matches yet.",
     "history.none_mine": "You have not finished a match yet.",
+    "history.none_filtered": "No finished match fits this filter.",
     "history.mine": "Your matches",
     "history.all": "All matches",
     "history.scope": "Whose matches",
@@ -237,6 +242,7 @@ const STRINGS = {
     "nav.history": "Verlauf",
     "nav.rules": "Regeln",
     "nav.skip": "Zum Inhalt springen",
+    "theme.dark": "Dunkle Farben",
     "action.close": "Schließen",
 
     "home.title": "Kartenspiele mit Freunden",
@@ -333,6 +339,7 @@ const STRINGS = {
     "table.players": "Mitspielende",
     "table.seat": "Person {n}",
     "table.free_seat": "Freier Platz",
+    "table.waiting_player": "Warte auf eine zweite Person…",
     "table.you": "Du",
     "table.you_did": "du",
     "table.you_note": "(du)",
@@ -431,12 +438,15 @@ const STRINGS = {
 
     "history.title": "Beendete Partien",
     "history.lead": "Jede beendete Partie lässt sich Zug für Zug ansehen, mit allen Handkarten.",
+    "history.lead_mine":
+      "Die Partien, die in diesem Browser gespielt wurden, Zug für Zug mit allen Handkarten. Niemand sonst sieht sie.",
     "history.game": "Spiel",
     "history.all_games": "Alle Spiele",
     "history.player": "Name",
     "history.filter": "Filtern",
     "history.none": "Noch keine beendeten Partien.",
     "history.none_mine": "Du hast noch keine Partie beendet.",
+    "history.none_filtered": "Keine beendete Partie passt zu diesem Filter.",
     "history.mine": "Deine Partien",
     "history.all": "Alle Partien",
     "history.scope": "Wessen Partien",

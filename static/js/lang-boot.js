@@ -9,7 +9,8 @@ document.documentElement.lang = (() => {
   return (navigator.language || "en").toLowerCase().startsWith("de") ? "de" : "en";
 })();
 
-// The colour theme chosen in the table settings (prefs.js), also before the first paint.
+// The colour theme chosen in the header or the table settings (prefs.js), also before the
+// first paint.
 try {
   const theme = JSON.parse(localStorage.getItem("kr_prefs") ?? "{}").theme;
   if (theme === "light" || theme === "dark") document.documentElement.dataset.theme = theme;

@@ -1,8 +1,8 @@
 // What every page does on load: the chosen colour theme, translate the static text, wire the
-// language switch, mark the current navigation link.
+// language and theme switches, mark the current navigation link.
 
 import { lang, onLangChange, setLang, translateStatic } from "./i18n.js";
-import { applyTheme } from "./prefs.js";
+import { applyTheme, toggleTheme } from "./prefs.js";
 
 function markLanguage() {
   for (const button of document.querySelectorAll(".lang-switch [data-lang]")) {
@@ -28,6 +28,9 @@ export function boot(rerender = () => {}) {
   markNavigation();
   for (const button of document.querySelectorAll(".lang-switch [data-lang]")) {
     button.addEventListener("click", () => setLang(button.dataset.lang));
+  }
+  for (const button of document.querySelectorAll(".theme-switch")) {
+    button.addEventListener("click", toggleTheme);
   }
   onLangChange(() => {
     translateStatic();

@@ -1,5 +1,5 @@
-// This browser's table preferences (kept in localStorage): the turn sound, browser
-// notifications (only after the player opts in) and the colour theme.
+// This browser's preferences (kept in localStorage): the turn sound, browser notifications
+// (only after the player opts in) and the colour theme of every page.
 
 const KEY = "kr_prefs";
 const DEFAULTS = { sound: false, notify: false, theme: "system" };
@@ -22,9 +22,29 @@ export function setPref(key, value) {
   return next;
 }
 
-/** Sets html[data-theme] to light or dark when chosen; "system" follows prefers-color-scheme. */
+const SYSTEM_DARK = matchMedia("(prefers-color-scheme: dark)");
+
+/** Whether the page shows dark colours: chosen, or the system's while none is chosen. */
+export function isDark() {
+  const { theme } = prefs();
+  return theme === "dark" || (theme === "system" && SYSTEM_DARK.matches);
+}
+
+/** Sets html[data-theme] to light or dark when chosen; "system" follows prefers-color-scheme.
+ * The header's switch shows which one the page is in. */
 export function applyTheme() {
   const { theme } = prefs();
   if (theme === "light" || theme === "dark") document.documentElement.dataset.theme = theme;
   else delete document.documentElement.dataset.theme;
+  for (const button of document.querySelectorAll(".theme-switch")) {
+    button.setAttribute("aria-pressed", String(isDark()));
+  }
 }
+
+/** The header's switch: the other of light and dark, kept for every page. */
+export function toggleTheme() {
+  setPref("theme", isDark() ? "light" : "dark");
+  applyTheme();
+}
+
+SYSTEM_DARK.addEventListener("change", applyTheme);

@@ -50,6 +50,7 @@ def test_the_analysis_of_a_running_match_is_refused_and_names_no_card(table: Tab
     assert not any(card in response.text for card in dungeon)
 
 
+@pytest.mark.public_history
 def test_the_analysis_answers_the_best_score_and_its_line_after_the_match(table: Table) -> None:
     match_id = finished_match(table)
     analysis = table.client.get(f"/api/matches/{match_id}/analysis").json()
@@ -65,6 +66,7 @@ def test_the_analysis_answers_the_best_score_and_its_line_after_the_match(table:
     assert steps[-1]["view"]["result"] == analysis["result"]
 
 
+@pytest.mark.public_history
 def test_the_analysis_is_kept_for_the_next_request(table: Table) -> None:
     match_id = finished_match(table)
     first = table.client.get(f"/api/matches/{match_id}/analysis").json()
@@ -73,6 +75,7 @@ def test_the_analysis_is_kept_for_the_next_request(table: Table) -> None:
     assert table.app.state.matches.analyses[match_id] is kept
 
 
+@pytest.mark.public_history
 def test_a_game_without_an_analysis_answers_not_found(table: Table) -> None:
     room_id, cookies = table.seated_room("expeditionen", preset="short")
     with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, cookies[1]) as bo:
@@ -82,6 +85,7 @@ def test_a_game_without_an_analysis_answers_not_found(table: Table) -> None:
     assert response.status_code == 404
 
 
+@pytest.mark.public_history
 def test_the_analysis_is_searched_as_the_match_is_dealt(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:

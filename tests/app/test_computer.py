@@ -102,6 +102,7 @@ def test_the_computer_answers_after_the_pause_with_a_legal_move(table: Table) ->
         assert state["last_action"]["action"] in game.legal_actions(before, 1)
 
 
+@pytest.mark.public_history
 @pytest.mark.both_databases
 def test_a_whole_match_against_the_computer_is_stored_with_its_moves_marked(
     table: Table,
@@ -379,6 +380,7 @@ def test_the_computer_plays_the_absent_seat_until_its_player_returns(
         assert table.app.state.rooms.room(room_id).seats[absent].computer is None
 
 
+@pytest.mark.public_history
 @pytest.mark.both_databases
 def test_ending_the_match_for_an_absent_player_stores_it_as_abandoned(
     table: Table, duel: tuple[str, list[str], Socket, int]

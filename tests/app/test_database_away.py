@@ -55,6 +55,7 @@ def test_joining_while_the_database_is_away_is_unavailable_and_takes_no_seat(
     assert table.join(room_id, "Ada")[0] == 0
 
 
+@pytest.mark.public_history
 def test_the_history_while_the_database_is_away_is_unavailable(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:

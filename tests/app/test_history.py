@@ -9,8 +9,9 @@ import pytest
 from engine import get_game
 from tests.app.tables import Table, play
 
-# The history's queries: order, filters, case folding beyond ASCII, ids out of range.
-pytestmark = pytest.mark.both_databases
+# The history's queries: order, filters, case folding beyond ASCII, ids out of range, on a
+# server whose host lists every finished match.
+pytestmark = [pytest.mark.both_databases, pytest.mark.public_history]
 
 
 def finish_scoundrel(table: Table, name: str, matches: int = 1) -> str:

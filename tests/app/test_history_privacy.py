@@ -1,17 +1,13 @@
-"""Whose history: "your matches" by the seat cookie, and a server whose host turned the public
-list off shows (and replays) each browser's own matches only."""
+"""Whose history: "your matches" by the seat cookie; by default a browser sees (and replays)
+only its own matches, and a host who sets PUBLIC_HISTORY=true lists every match to anyone."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
-from fastapi.testclient import TestClient
 
-from app.main import create_app
 from app.services.identity import COOKIE
-from app.settings import Settings
 from tests.app.tables import Table, play
 
 # The history's queries by the seat cookie's stored HMAC.
@@ -28,13 +24,6 @@ def listed(table: Table, cookie: str | None, **params: str) -> list[list[str | N
     return [match["players"] for match in answer.json()]
 
 
-@pytest.fixture
-def private_table(settings: Settings) -> Iterator[Table]:
-    closed = settings.model_copy(update={"public_history": False})
-    with TestClient(create_app(closed)) as client:
-        yield Table(client)
-
-
 def own_cookie(table: Table, name: str) -> str:
     """Finish a match as `name` and return the cookie of the browser that played it."""
     room_id, cookies = table.seated_room("scoundrel", names=(name,))
@@ -48,11 +37,9 @@ def test_mine_lists_only_the_matches_of_this_browser(table: Table) -> None:
     own_cookie(table, "Bo")
     assert listed(table, ada, mine="true") == [["Ada"]]
     assert listed(table, None, mine="true") == []
-    assert sorted(listed(table, None)) == [["Ada"], ["Bo"]]  # the public list, on by default
 
 
-def test_a_private_history_shows_and_replays_only_your_own_matches(private_table: Table) -> None:
-    table = private_table
+def test_by_default_a_browser_sees_and_replays_only_its_own_matches(table: Table) -> None:
     ada = own_cookie(table, "Ada")
     bo = own_cookie(table, "Bo")
     assert listed(table, None) == []
@@ -61,12 +48,30 @@ def test_a_private_history_shows_and_replays_only_your_own_matches(private_table
     table.client.cookies.set(COOKIE, ada)
     (match,) = table.client.get("/api/matches").json()
     assert table.client.get(f"/api/matches/{match['match_id']}").status_code == 200
+    assert table.client.get(f"/matches/{match['match_id']}").status_code == 200
     page = table.client.get("/history")
     assert 'data-public-history="false"' in page.text
     assert "scope-all" not in page.text
-    table.client.cookies.set(COOKIE, bo)
-    refused = table.client.get(f"/api/matches/{match['match_id']}")
-    assert refused.status_code == 404
-    assert refused.json()["detail"]["code"] == "unknown_match"
-    assert table.client.get(f"/matches/{match['match_id']}").status_code == 404
+    for stranger in (bo, None):
+        table.client.cookies.clear()
+        if stranger is not None:
+            table.client.cookies.set(COOKIE, stranger)
+        refused = table.client.get(f"/api/matches/{match['match_id']}")
+        assert refused.status_code == 404
+        assert refused.json()["detail"]["code"] == "unknown_match"
+        assert table.client.get(f"/matches/{match['match_id']}").status_code == 404
     table.client.cookies.clear()
+
+
+@pytest.mark.public_history
+def test_a_host_may_list_and_replay_every_match_to_anyone(table: Table) -> None:
+    ada = own_cookie(table, "Ada")
+    own_cookie(table, "Bo")
+    assert sorted(listed(table, None)) == [["Ada"], ["Bo"]]
+    assert listed(table, ada, mine="true") == [["Ada"]]
+    match = table.client.get("/api/matches", params={"player": "Ada"}).json()[0]
+    assert table.client.get(f"/api/matches/{match['match_id']}").json()["players"] == ["Ada"]
+    assert table.client.get(f"/matches/{match['match_id']}").status_code == 200
+    page = table.client.get("/history")
+    assert 'data-public-history="true"' in page.text
+    assert "scope-all" in page.text

@@ -26,6 +26,7 @@ def later(settings: Settings, extra_minutes: float) -> datetime:
     return datetime.now(UTC) + timedelta(minutes=settings.room_idle_minutes + extra_minutes)
 
 
+@pytest.mark.public_history
 def test_an_idle_room_closes_and_its_sockets_hear_why(settings: Settings) -> None:
     with TestClient(create_app(settings, idle_check_seconds=0.01)) as client:
         table = Table(client)

@@ -93,6 +93,7 @@ def test_a_hint_while_the_searches_are_busy_is_refused_and_changes_nothing(table
     assert table.client.get(f"/api/rooms/{room_id}").json() == before
 
 
+@pytest.mark.public_history
 @pytest.mark.analysis_ahead
 def test_an_analysis_while_the_searches_are_busy_is_refused_and_not_kept(
     table: Table, monkeypatch: pytest.MonkeyPatch

@@ -250,7 +250,9 @@ def test_history_lists_the_finished_match(duel: Duel, new_page: NewPage) -> None
     page.goto("/history")
     page.wait_for_selector("body[data-ready]")
     expect(page.locator("#matches")).to_contain_text("You have not finished a match yet.")
-    page.get_by_role("button", name="All matches").click()
+    page.context.add_cookies(duel.anna.context.cookies())  # now a tab of Anna's browser
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
     page.select_option("#filter-game", "expeditionen")
     page.fill("#filter-player", "Ben")
     page.get_by_role("button", name="Filter").click()
@@ -262,7 +264,7 @@ def test_history_lists_the_finished_match(duel: Duel, new_page: NewPage) -> None
     page.fill("#filter-player", "Nobody-with-this-name")
     page.get_by_role("button", name="Filter").click()
     expect(page.locator(".match-item")).to_have_count(0)
-    expect(page.locator("#matches")).to_contain_text("No finished matches yet.")
+    expect(page.locator("#matches")).to_contain_text("No finished match fits this filter.")
 
 
 def test_the_replay_steps_through_the_match_with_every_hand_revealed(
@@ -271,6 +273,7 @@ def test_the_replay_steps_through_the_match_with_every_hand_revealed(
     finish_match(duel)
     match_id = duel.log(duel.anna).latest["match_id"]
     page = new_page()
+    page.context.add_cookies(duel.anna.context.cookies())  # a player's own match
     page.goto(f"/matches/{match_id}")
     page.wait_for_selector("body[data-ready]")
     expect(page.locator(".site-nav a", has_text="Rules")).to_have_attribute(

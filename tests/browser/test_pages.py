@@ -3,6 +3,7 @@ and the socket wrapper's rules."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import httpx
@@ -276,30 +277,43 @@ def test_the_socket_drops_stale_states_and_backs_off(new_page: NewPage) -> None:
     }
 
 
-def test_a_host_can_keep_the_history_to_each_browsers_own_matches(
+def test_by_default_the_history_shows_each_browser_only_its_own_matches(
+    new_page: NewPage,
+) -> None:
+    """No "All matches" (not even by its address) unless the host sets PUBLIC_HISTORY=true: a
+    browser lists the matches it played and no one else's."""
+    player = new_page(motion=False)
+    create_room(player, "scoundrel", "Dana")
+    while not player.locator("#end").is_visible():
+        act_and_wait(player, player.locator("#board [data-testid^='take-']").first.click)
+    stranger = new_page()
+    for page, listed in ((player, 1), (stranger, 0)):
+        page.goto("/history?scope=all")
+        page.wait_for_selector("body[data-ready]")
+        expect(page.locator(".lead")).to_contain_text("No one else sees them.")
+        expect(page.get_by_role("button", name="All matches")).to_have_count(0)
+        expect(page.locator(".match-item")).to_have_count(listed)
+        if not listed:
+            expect(page.locator("#matches")).to_contain_text("You have not finished")
+
+
+def test_a_host_who_sets_public_history_offers_all_matches(
     browser: Browser, tmp_path: Path
 ) -> None:
-    """PUBLIC_HISTORY=false: no "All matches" (not even by its address); a browser lists the
-    matches it played and no one else's."""
-    with serve(tmp_path, PUBLIC_HISTORY="false") as url:
-        player = browser.new_context(base_url=url, locale="en-US", reduced_motion="reduce")
-        stranger = browser.new_context(base_url=url, locale="en-US")
+    with serve(tmp_path, PUBLIC_HISTORY="true") as url:
+        visitor = browser.new_context(base_url=url, locale="en-US")
         try:
-            page = player.new_page()
-            create_room(page, "scoundrel", "Dana")
-            while not page.locator("#end").is_visible():
-                act_and_wait(page, page.locator("#board [data-testid^='take-']").first.click)
-            for context, listed in ((player, 1), (stranger, 0)):
-                history = context.new_page()
-                history.goto("/history?scope=all")
-                history.wait_for_selector("body[data-ready]")
-                expect(history.get_by_role("button", name="Your matches")).to_have_attribute(
-                    "aria-pressed", "true"
-                )
-                expect(history.get_by_role("button", name="All matches")).to_have_count(0)
-                expect(history.locator(".match-item")).to_have_count(listed)
-                if not listed:
-                    expect(history.locator("#matches")).to_contain_text("You have not finished")
+            page = visitor.new_page()
+            page.goto("/history")
+            page.wait_for_selector("body[data-ready]")
+            expect(page.get_by_role("button", name="Your matches")).to_have_attribute(
+                "aria-pressed", "true"
+            )
+            page.get_by_role("button", name="All matches").click()
+            expect(page.get_by_role("button", name="All matches")).to_have_attribute(
+                "aria-pressed", "true"
+            )
+            expect(page).to_have_url(re.compile(r"scope=all"))
+            expect(page.locator("#matches")).to_contain_text("No finished matches yet.")
         finally:
-            player.close()
-            stranger.close()
+            visitor.close()

@@ -343,6 +343,7 @@ def test_the_replay_shows_both_hands_at_every_step(duel: Duel, new_page: NewPage
         finish_game(duel)
     match_id = duel.state(duel.anna)["match_id"]
     page = new_page()
+    page.context.add_cookies(duel.anna.context.cookies())  # a player's own match
     page.goto(f"/matches/{match_id}")
     page.wait_for_selector("body[data-ready]")
     label = page.locator("#step-label")
@@ -434,11 +435,14 @@ def test_the_morels_replay_shows_both_hands_with_their_night_cards_at_every_step
     if not over(morels):
         finish_game(morels)
     match_id = morels.state(morels.anna)["match_id"]
-    steps = httpx.get(f"{base_url}/api/matches/{match_id}").json()["steps"]
+    anna = morels.anna.context.cookies()  # a player's own match
+    cookies = {cookie["name"]: cookie["value"] for cookie in anna}
+    steps = httpx.get(f"{base_url}/api/matches/{match_id}", cookies=cookies).json()["steps"]
     assert any(
         code.startswith("N") for step in steps for hand in step["view"]["hands"] for code in hand
     )
     page = new_page(viewport=DESKTOP)
+    page.context.add_cookies(anna)
     page.goto(f"/matches/{match_id}")
     page.wait_for_selector("body[data-ready]")
     for index, step in enumerate(steps):

@@ -316,7 +316,7 @@ def test_your_turn_signals_only_after_opting_in(pair: Pair) -> None:
     anna.wait_for_function("window.__notes.length === 1")
     assert anna.evaluate("window.__notes") == ["Your turn in Expeditions"]
     assert anna.evaluate("window.__beeps") == 1
-    assert anna.evaluate("document.querySelector('link[rel=icon]').href").startswith("data:")
+    anna.wait_for_function("document.querySelector('link[rel=icon]').href.startsWith('data:')")
     anna.evaluate("window.__hidden = false")
     turn(pair)
     assert anna.evaluate("document.querySelector('link[rel=icon]').getAttribute('href')") == (

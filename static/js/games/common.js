@@ -27,6 +27,7 @@
 // The rules' numbers come from the server: a module awaits its game's `rulesTables` (points,
 // roles, costs) and shows what the view computes; it keeps no copy of a rules table.
 
+import { t } from "../i18n.js";
 import { gameList } from "../ui.js";
 
 /** A game's rules tables as `GET /api/games` publishes them (the engine's `tables`). */
@@ -46,6 +47,19 @@ export function legalMatching(state, partial) {
   return (state.legal_actions ?? []).filter((action) =>
     Object.entries(partial).every(([key, value]) => action[key] === value),
   );
+}
+
+/** The room still waits for a player: no one moves before every seat is taken. */
+export function waitingForPlayer(state) {
+  return !state.result && state.to_move === null;
+}
+
+/** Whom your hand waits for: the mover, or a second player while a seat is free (`key` is
+ * the game's "Waiting for {name}…"). */
+export function waitingFor(state, ctx, key) {
+  return waitingForPlayer(state)
+    ? t("table.waiting_player")
+    : t(key, { name: ctx.name(state.view.to_move) });
 }
 
 /** The actions of `seat`'s latest turn among the recent ones, oldest first (to highlight a move). */

@@ -5,7 +5,7 @@
 import { card, cardChip, cardName, suitIcon, suitOf, SUITS } from "../cards.js";
 import { addStrings, t } from "../i18n.js";
 import { fill, h } from "../ui.js";
-import { lastTurnOf, legalMatching, num, rulesTables } from "./common.js";
+import { lastTurnOf, legalMatching, num, rulesTables, waitingFor } from "./common.js";
 import strings from "./expeditionen.strings.js";
 
 addStrings(strings);
@@ -531,11 +531,7 @@ function handZone(state, ctx) {
       ? h("p", { class: "ex-hint ex-hint-draw" }, t("ex.hint.draw_where"))
       : null,
     !active && !state.result
-      ? h(
-          "p",
-          { class: "ex-hint" },
-          t("ex.waiting_for", { name: ctx.name(view.to_move ?? seats(view).top) }),
-        )
+      ? h("p", { class: "ex-hint" }, waitingFor(state, ctx, "ex.waiting_for"))
       : null,
     scoreLine(state, ctx),
   );

@@ -6,7 +6,7 @@
 import { card, cardChip } from "../cards.js";
 import { addStrings, t } from "../i18n.js";
 import { fill, h } from "../ui.js";
-import { lastTurnOf, legalMatching } from "./common.js";
+import { lastTurnOf, legalMatching, waitingFor, waitingForPlayer } from "./common.js";
 import {
   BUTTER_POINTS,
   CIDER_POINTS,
@@ -359,7 +359,11 @@ function displayOf(state, ctx, seat, position, marks) {
   const shown = view.displays[seat];
   const fresh = marks.sides[seat];
   const mine = isSeated(view, ctx) && seat === view.seat;
-  const name = mine ? t("pw.your_display") : t("pw.display_of", { name: ctx.name(seat) });
+  const name = mine
+    ? t("pw.your_display")
+    : waitingForPlayer(state)
+      ? t("pw.display_second")
+      : t("pw.display_of", { name: ctx.name(seat) });
   const poisoned = shown.poison.length > 0;
   const hand = h(
     "span",
@@ -791,11 +795,7 @@ function handZone(state, ctx) {
       discarding ? discardBar(state, ctx, cards) : null,
     ),
     !active && !state.result
-      ? h(
-          "p",
-          { class: "pw-hint" },
-          t("pw.waiting_for", { name: ctx.name(view.to_move ?? seats(view).top) }),
-        )
+      ? h("p", { class: "pw-hint" }, waitingFor(state, ctx, "pw.waiting_for"))
       : null,
   );
 }

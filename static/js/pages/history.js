@@ -58,7 +58,12 @@ function matchItem(match) {
 
 function renderList() {
   document.title = `${t("history.title")} — Kartenrunde`;
-  const none = scope === "mine" ? "history.none_mine" : "history.none";
+  const filtered = gameSelect.value || playerInput.value.trim();
+  const none = filtered
+    ? "history.none_filtered"
+    : scope === "mine"
+      ? "history.none_mine"
+      : "history.none";
   fill(list, ...(matches.length ? matches.map(matchItem) : [h("li", { class: "empty" }, t(none))]));
   for (const [id, value] of [
     ["scope-mine", "mine"],

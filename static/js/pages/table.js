@@ -429,18 +429,30 @@ setInterval(() => {
 /* Turn signals: favicon badge, sound, browser notification (nothing leaves the server) */
 
 const ICON = "/static/img/icon.svg";
-let badgeIcon = null;
-function setFavicon(badge) {
+// A favicon is drawn like an <img>, which loads nothing further: the badge carries the icon's
+// own shapes, not a reference to it.
+const badgeIcon = fetch(ICON)
+  .then((answer) => (answer.ok ? answer.text() : ""))
+  .catch(() => "")
+  .then(
+    (icon) =>
+      `data:image/svg+xml,${encodeURIComponent(
+        `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">${icon}<circle cx="48" cy="16" r="14" fill="#d93025" stroke="#fff" stroke-width="4"/></svg>`,
+      )}`,
+  );
+let badged = false;
+async function setFavicon(badge) {
+  badged = badge;
   const link = document.querySelector("link[rel='icon']");
   if (!link) return;
   if (!badge) {
     if (link.getAttribute("href") !== ICON) link.setAttribute("href", ICON);
+    delete link.dataset.badge;
     return;
   }
-  badgeIcon ??= `data:image/svg+xml,${encodeURIComponent(
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><image href="${location.origin}${ICON}" width="64" height="64"/><circle cx="48" cy="16" r="14" fill="#d93025" stroke="#fff" stroke-width="4"/></svg>`,
-  )}`;
-  link.setAttribute("href", badgeIcon);
+  const href = await badgeIcon;
+  if (!badged) return; // the turn passed while the icon loaded
+  link.setAttribute("href", href);
   link.dataset.badge = "turn";
 }
 

@@ -1,0 +1,141 @@
+"""The pages around the tables as a phone sees them, and what every page shares: the header's
+theme switch and the "your turn" favicon."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote
+
+import pytest
+from playwright.sync_api import expect
+
+from engine import games
+from tests.browser.conftest import SCREENSHOTS, NewPage, screenshot
+from tests.browser.layout import SIZES
+from tests.browser.players import create_room
+
+EXTERNAL = re.compile(r"""(?:xlink:)?href\s*=|url\(""")
+
+
+def test_the_your_turn_favicon_draws_the_icon_itself(new_page: NewPage) -> None:
+    """A favicon loads nothing further, so the badge must not refer to the icon by address."""
+    page = new_page()
+    create_room(page, "scoundrel", "Dana")  # alone at the table: always Dana's turn
+    page.wait_for_selector("link[rel='icon'][data-badge='turn']", state="attached")
+    href = page.locator("link[rel='icon']").get_attribute("href") or ""
+    assert href.startswith("data:image/svg+xml,")
+    svg = unquote(href.removeprefix("data:image/svg+xml,"))
+    assert EXTERNAL.search(svg) is None, svg
+    # As an image, like a favicon: the card of the icon (left) and the red dot (top right).
+    drawn = page.evaluate(
+        """href => new Promise((resolve, reject) => {
+            const img = new Image();
+            img.onload = () => {
+                const canvas = document.createElement('canvas');
+                canvas.width = canvas.height = 64;
+                const pen = canvas.getContext('2d');
+                pen.drawImage(img, 0, 0, 64, 64);
+                const at = (x, y) => [...pen.getImageData(x, y, 1, 1).data];
+                resolve({ width: img.naturalWidth, card: at(20, 36), dot: at(48, 16) });
+            };
+            img.onerror = reject;
+            img.src = href;
+        })""",
+        href,
+    )
+    assert drawn["width"] > 0
+    assert drawn["card"][3] == 255, drawn  # the icon's card, not a transparent gap
+    assert drawn["dot"][:3] == [0xD9, 0x30, 0x25], drawn
+
+
+def test_the_theme_switch_sits_beside_the_language_on_every_page(new_page: NewPage) -> None:
+    page = new_page()
+    page.emulate_media(color_scheme="light")
+    room = create_room(page, "expeditionen", "Anna")
+    for path in ("/", "/history", "/rules/pilzwanderung", room):
+        page.goto(path)
+        page.wait_for_selector("body[data-ready]" if path != room else "#board[data-version]")
+        switch = page.get_by_role("button", name="Dark colours")
+        expect(switch).to_be_visible()
+        assert switch.evaluate("b => b.previousElementSibling.classList.contains('lang-switch')")
+        expect(switch).to_have_attribute("aria-pressed", "false")
+    switch.click()
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    screenshot(page, "table-dark-by-the-header-switch")
+
+
+def test_the_chosen_theme_holds_on_every_page_from_the_first_paint(new_page: NewPage) -> None:
+    """Kept in this browser, and set before any module runs: no light flash on a dark page."""
+    page = new_page()
+    page.emulate_media(color_scheme="light")
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    page.get_by_role("button", name="Dark colours").click()
+    page.route("**/static/js/pages/*.js", lambda route: route.abort())
+    for path in ("/", "/history"):
+        page.goto(path)
+        expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+        paper = page.evaluate("getComputedStyle(document.body).getPropertyValue('--paper')")
+        assert paper == "#121518", paper  # the dark paper
+    page.unroute("**/static/js/pages/*.js")
+    page.goto("/history")
+    page.wait_for_selector("body[data-ready]")
+    switch = page.get_by_role("button", name="Dark colours")
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    switch.click()
+    expect(page.locator("html")).to_have_attribute("data-theme", "light")
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-theme", "light")
+
+
+@pytest.mark.parametrize("size", ["phone", "phone-landscape"])
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_on_a_phone_create_room_is_on_the_first_screen(
+    new_page: NewPage, size: str, theme: str
+) -> None:
+    viewport = SIZES[size]
+    page = new_page(viewport=viewport)
+    page.emulate_media(color_scheme=theme)
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    for game in games():
+        page.locator(f"label[for='game-{game.name}']").click()
+        page.evaluate("window.scrollTo(0, 0)")
+        for needed in ("#create-room", "#player-name"):
+            box = page.locator(needed).bounding_box()
+            assert box is not None and box["y"] + box["height"] <= viewport["height"], (
+                game.name,
+                needed,
+                box,
+            )
+        page.screenshot(path=SCREENSHOTS / f"home-{size}-{game.name}-{theme}.png")
+
+
+def test_on_a_phone_the_invite_button_says_invite(new_page: NewPage) -> None:
+    page = new_page(viewport=SIZES["phone"])
+    create_room(page, "pilzwanderung", "Anna")
+    invite = page.locator("#share")
+    expect(invite).to_have_accessible_name("Invite")
+    expect(invite.locator(".tool-label")).to_be_visible()
+    expect(invite.locator(".tool-label")).to_have_text("Invite")
+    page.get_by_role("button", name="Deutsch").click()
+    expect(invite.locator(".tool-label")).to_have_text("Einladen")
+    expect(invite.locator(".tool-label")).to_be_visible()
+    for label in ("phone", "phone-landscape"):
+        page.set_viewport_size(SIZES[label])
+        expect(invite.locator(".tool-label")).to_be_in_viewport()
+        page.screenshot(path=SCREENSHOTS / f"waiting-room-{label}-de.png")
+
+
+@pytest.mark.parametrize("game", ["expeditionen", "pilzwanderung"])
+def test_a_waiting_room_waits_for_a_second_player_not_a_free_seat(
+    new_page: NewPage, game: str
+) -> None:
+    page = new_page(viewport=SIZES["phone"])
+    create_room(page, game, "Anna")
+    board = page.locator("#board")
+    expect(board).to_contain_text("Waiting for a second player…")
+    expect(board).not_to_contain_text(re.compile("Waiting for (Free seat|Anna)"))
+    expect(board).not_to_contain_text("Display of Free seat")
+    page.screenshot(path=SCREENSHOTS / f"waiting-room-{game}-phone.png", full_page=True)
