@@ -4,8 +4,6 @@ that leaves the current step in sight; the header shows the players' names in fu
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -18,8 +16,7 @@ SCHEMES = ("light", "dark")
 
 
 def duel(module_page: NewPage, game: str, names: tuple[str, str]) -> tuple[Page, Page]:
-    """Two players at a table of `game`, the first on a phone; the first player to move has
-    moved, so that the other has a step to take and a move to read about."""
+    """Two players on phones at a table of `game`, both seated."""
     anna = module_page(viewport=SIZES["phone"])
     ben = module_page(viewport=SIZES["phone"])
     join_by_link(ben, create_room(anna, game, names[0]), names[1])
@@ -38,8 +35,9 @@ def first_turn(page: Page, other: Page, game: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def tables(module_page: NewPage) -> Iterator[dict[str, Page]]:
-    """For each game, the page of a player whose turn it is after another move was made."""
+def tables(module_page: NewPage) -> dict[str, Page]:
+    """For each game, the page of a player whose turn it is after a move was made: a step to
+    take and a move to read about."""
     pages = {}
     for game in ("expeditionen", "pilzwanderung"):
         anna, ben = duel(module_page, game, ("Anna", "Benedikt"))
@@ -52,7 +50,7 @@ def tables(module_page: NewPage) -> Iterator[dict[str, Page]]:
     pages["scoundrel"] = solo
     for page in pages.values():
         assert is_my_turn(page)
-    yield pages
+    return pages
 
 
 def banner_lines(page: Page) -> dict[str, float]:
