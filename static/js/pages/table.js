@@ -178,11 +178,7 @@ function renderSeats() {
             )
           : null,
         tally && player.name && shell.players.length > 1
-          ? h(
-              "span",
-              { class: "seat-wins", title: t("table.wins", { n: tally.wins?.[player.seat] ?? 0 }) },
-              t("table.wins", { n: tally.wins?.[player.seat] ?? 0 }),
-            )
+          ? winsChip(tally.wins?.[player.seat] ?? 0)
           : null,
       );
     }),
@@ -195,6 +191,16 @@ function renderSeats() {
         h("span", { class: "seat-name" }, t("table.spectating")),
       ),
     );
+}
+
+/** A seat's matches won; where the seats are narrow, the number alone shows. */
+function winsChip(n) {
+  return h(
+    "span",
+    { class: "seat-wins", title: t("table.wins", { n }) },
+    String(n),
+    h("span", { class: "seat-wins-word" }, ` ${t("table.wins_word")}`),
+  );
 }
 
 function bannerContent() {
@@ -331,6 +337,64 @@ function renderLog() {
 function setLogOpen(open) {
   document.body.classList.toggle("log-open", open);
   document.getElementById("log-toggle").setAttribute("aria-expanded", String(open));
+  placeLogSheet();
+}
+
+/* On a phone upright the log is a sheet over the board, in the largest band the current step
+   (what the game marks data-needed) leaves free: above, below or beside it, at most half the
+   screen (app.css places it elsewhere). */
+const UPRIGHT_PHONE = matchMedia("(max-width: 700px) and (min-height: 501px)");
+const SHEET_MIN = { width: 200, height: 120 };
+
+function placeLogSheet() {
+  if (!UPRIGHT_PHONE.matches || !document.body.classList.contains("log-open")) return;
+  const band = sheetBand();
+  const sheet = document.getElementById("log").style;
+  sheet.setProperty("--sheet-left", `${band.left}px`);
+  sheet.setProperty("--sheet-top", `${band.top}px`);
+  sheet.setProperty("--sheet-width", `${band.right - band.left}px`);
+  sheet.setProperty("--sheet-height", `${band.bottom - band.top}px`);
+}
+
+/** The largest band of the board (on screen) beside the current step; the board's foot if none. */
+function sheetBand() {
+  const box = board.getBoundingClientRect();
+  const area = {
+    ...box.toJSON(),
+    top: Math.max(box.top, 0),
+    bottom: Math.min(box.bottom, innerHeight),
+  };
+  const step = neededBox() ?? { ...area, top: area.bottom };
+  const tall = Math.min(area.bottom - area.top, innerHeight / 2);
+  const wide = Math.min(area.right - area.left, innerWidth / 2);
+  const bands = [
+    { ...area, top: Math.max(area.top, step.top - tall), bottom: step.top },
+    { ...area, top: step.bottom, bottom: Math.min(area.bottom, step.bottom + tall) },
+    { ...area, left: Math.max(area.left, step.left - wide), right: step.left },
+    { ...area, left: step.right, right: Math.min(area.right, step.right + wide) },
+  ];
+  const fits = (b) => b.right - b.left >= SHEET_MIN.width && b.bottom - b.top >= SHEET_MIN.height;
+  const size = (b) => (b.right - b.left) * (b.bottom - b.top);
+  return (
+    bands.filter(fits).sort((a, b) => size(b) - size(a))[0] ?? {
+      ...area,
+      top: area.bottom - SHEET_MIN.height,
+    }
+  );
+}
+
+/** The box around everything the current step needs, or null. */
+function neededBox() {
+  const boxes = [...board.querySelectorAll("[data-needed]")]
+    .map((el) => el.getBoundingClientRect())
+    .filter((box) => box.width && box.height);
+  if (!boxes.length) return null;
+  return {
+    left: Math.min(...boxes.map((box) => box.left)),
+    right: Math.max(...boxes.map((box) => box.right)),
+    top: Math.min(...boxes.map((box) => box.top)),
+    bottom: Math.max(...boxes.map((box) => box.bottom)),
+  };
 }
 
 /** The whole log from the server (after a reload, a reconnect or a gap); one fetch at a time. */
@@ -628,6 +692,7 @@ function wirePopovers() {
     .getElementById("log-toggle")
     .addEventListener("click", () => setLogOpen(!document.body.classList.contains("log-open")));
   document.getElementById("log-close").addEventListener("click", () => setLogOpen(false));
+  window.addEventListener("resize", placeLogSheet);
 }
 
 /* End of a match */
@@ -742,6 +807,7 @@ function renderBoard() {
     for (const el of board.querySelectorAll("[data-needed]")) delete el.dataset.needed;
   }
   if (key) board.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
+  placeLogSheet();
 }
 
 /* Computer players: adding one to a waiting room, and the offer for an absent player */

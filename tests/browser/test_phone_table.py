@@ -1,0 +1,145 @@
+"""The table's frame on a phone and on a laptop, in all three games: the banner tells what to
+do and what the other player just did, one short line each; the move log opens as a sheet
+that leaves the current step in sight; the header shows the players' names in full."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import SCREENSHOTS, NewPage
+from tests.browser.layout import PHONES, SIZES, check_fits
+from tests.browser.players import act_and_wait, create_room, is_my_turn, join_by_link
+from tests.browser.test_pilzwanderung_layout import pilz_ply
+
+SCHEMES = ("light", "dark")
+
+
+def duel(module_page: NewPage, game: str, names: tuple[str, str]) -> tuple[Page, Page]:
+    """Two players on phones at a table of `game`, both seated."""
+    anna = module_page(viewport=SIZES["phone"])
+    ben = module_page(viewport=SIZES["phone"])
+    join_by_link(ben, create_room(anna, game, names[0]), names[1])
+    expect(anna.locator("#banner")).to_contain_text("turn")
+    return anna, ben
+
+
+def first_turn(page: Page, other: Page, game: str) -> None:
+    """The mover's whole turn, the simplest way the game allows."""
+    if game == "pilzwanderung":
+        pilz_ply(page, other)
+        return
+    page.locator("#board button.card[data-testid^='hand-']").first.click()
+    act_and_wait(page, page.get_by_test_id("discard").click, (other,))
+    act_and_wait(page, page.get_by_test_id("draw-deck").click, (other,))
+
+
+@pytest.fixture(scope="module")
+def tables(module_page: NewPage) -> dict[str, Page]:
+    """For each game, the page of a player whose turn it is after a move was made: a step to
+    take and a move to read about."""
+    pages = {}
+    for game in ("expeditionen", "pilzwanderung"):
+        anna, ben = duel(module_page, game, ("Anna", "Benedikt"))
+        page, other = (anna, ben) if is_my_turn(anna) else (ben, anna)
+        first_turn(page, other, game)
+        pages[game] = other
+    solo = module_page(viewport=SIZES["phone"])
+    create_room(solo, "scoundrel", "Anna")
+    act_and_wait(solo, solo.locator("#board [data-testid^='take-']").first.click)
+    pages["scoundrel"] = solo
+    for page in pages.values():
+        assert is_my_turn(page)
+    return pages
+
+
+def banner_lines(page: Page) -> dict[str, float]:
+    """How many lines the turn hint and the last move take (0: not shown)."""
+    return page.evaluate(
+        """() => Object.fromEntries(['.banner-hint:not(.last-move)', '.last-move'].map(sel => {
+            const el = document.querySelector('#banner ' + sel);
+            const box = el?.getBoundingClientRect();
+            if (!box?.height) return [sel, 0];
+            const style = getComputedStyle(el);
+            const line = parseFloat(style.lineHeight) || 1.2 * parseFloat(style.fontSize);
+            return [sel, Math.round(box.height / line * 10) / 10];
+        }))"""
+    )
+
+
+@pytest.mark.parametrize("game", ["expeditionen", "pilzwanderung", "scoundrel"])
+def test_the_banner_says_what_to_do_and_what_happened_one_line_each(
+    tables: dict[str, Page], game: str
+) -> None:
+    page = tables[game]
+    problems = []
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        for label, size in SIZES.items():
+            page.set_viewport_size(size)
+            lines = banner_lines(page)
+            for part, count in lines.items():
+                if count == 0:
+                    problems.append(f"{label}: {part} is hidden")
+                elif label in PHONES and count > 1.5:
+                    problems.append(f"{label}: {part} takes {count} lines")
+        check_fits(page, f"phone-banner-{game}-{scheme}")
+    assert problems == [], "; ".join(problems)
+
+
+def cut_names(page: Page) -> list[str]:
+    """The seat names the header cuts short."""
+    return page.locator(".seat-name").evaluate_all(
+        "els => els.filter(e => e.scrollWidth > e.clientWidth + 0.5).map(e => e.textContent)"
+    )
+
+
+@pytest.mark.parametrize("game", ["expeditionen", "pilzwanderung", "scoundrel"])
+def test_the_header_shows_the_players_names_in_full(tables: dict[str, Page], game: str) -> None:
+    page = tables[game]
+    problems = []
+    for lang in ("de", "en"):
+        page.locator(f".lang-switch [data-lang='{lang}']").click()
+        for label, size in SIZES.items():
+            page.set_viewport_size(size)
+            page.screenshot(path=SCREENSHOTS / f"phone-names-{game}-{lang}-{label}.png")
+            problems += [f"{lang} {label}: {name} is cut" for name in cut_names(page)]
+    assert problems == [], "; ".join(problems)
+
+
+@pytest.mark.parametrize("game", ["expeditionen", "pilzwanderung", "scoundrel"])
+def test_the_move_log_on_a_phone_is_a_sheet_that_leaves_the_step_in_sight(
+    tables: dict[str, Page], game: str
+) -> None:
+    page = tables[game]
+    problems = []
+    for label in PHONES:
+        page.set_viewport_size(SIZES[label])
+        page.locator("#log-toggle").click()
+        expect(page.locator("#log-list .log-turn").last).to_be_in_viewport()
+        sheet = page.locator("#log").bounding_box()
+        assert sheet is not None
+        if sheet["height"] * sheet["width"] > SIZES[label]["height"] * SIZES[label]["width"] / 2:
+            problems.append(f"{label}: the log covers more than half the screen")
+        for scheme in SCHEMES:
+            page.emulate_media(color_scheme=scheme)
+            try:
+                check_fits(page, f"phone-log-{game}-{scheme}-{label}", (label,))
+            except AssertionError as error:
+                problems.append(str(error))
+        page.locator("#log-close").click()
+    assert problems == [], "; ".join(problems)
+
+
+def test_only_a_really_long_name_is_cut_and_only_on_a_phone(new_page: NewPage) -> None:
+    page = new_page(viewport=SIZES["laptop"])
+    create_room(page, "expeditionen", "Maximiliane Wolkenstein")  # 24 characters at most
+    for label in ("laptop", "desktop"):
+        page.set_viewport_size(SIZES[label])
+        assert cut_names(page) == [], label
+    page.set_viewport_size(SIZES["phone"])
+    name = page.locator(".seat-name").first
+    expect(name).to_have_css("text-overflow", "ellipsis")
+    box = name.bounding_box()
+    assert box is not None and box["width"] >= 120  # a cut name still shows its first letters
+    check_fits(page, "phone-long-name", ("phone",))
