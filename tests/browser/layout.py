@@ -51,16 +51,23 @@ def needed(page: Page) -> set[str]:
     )
 
 
-def render_state(page: Page, game: str, message: dict[str, Any], names: list[str]) -> None:
+def render_state(
+    page: Page,
+    game: str,
+    message: dict[str, Any],
+    names: list[str],
+    recent: list[dict[str, Any]] | None = None,
+) -> None:
     """Draws a `state` message with the game's own module on the page's board, as the table
-    would (to check a step that is slow to reach by playing)."""
+    would (to check a step that is slow to reach by playing); `recent` are the last moves
+    ({seat, action, took}) the table marks."""
     page.evaluate(
-        """([game, state, names]) => import(`/static/js/games/${game}.js`).then(module => {
+        """([game, state, names, recent]) => import(`/static/js/games/${game}.js`).then(module => {
             const board = document.getElementById('board');
             const ctx = { seat: state.seat, readOnly: false, pending: false, offline: false,
-              ui: {}, recent: [], act() {}, say() {}, name: seat => names[seat] };
+              ui: {}, recent, act() {}, say() {}, name: seat => names[seat] };
             ctx.rerender = () => module.render(board, state, ctx);
             ctx.rerender();
         })""",
-        [game, message, names],
+        [game, message, names, recent or []],
     )

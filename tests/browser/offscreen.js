@@ -21,6 +21,37 @@
     }
     return null;
   };
+  // The largest rectangle of the box that nothing else covers (cards overlap, a dialog lies on top).
+  const uncovered = (el, r) => {
+    const step = 2;
+    const left = Math.max(0, r.left), top = Math.max(0, r.top);
+    const columns = Math.floor((Math.min(vw, r.right) - left) / step);
+    const rows = Math.floor((Math.min(vh, r.bottom) - top) / step);
+    const heights = new Array(columns).fill(0);
+    let best = { width: 0, height: 0 };
+    for (let row = 0; row < rows; row++) {
+      for (let col = 0; col < columns; col++) {
+        const hit = document.elementFromPoint(left + (col + 0.5) * step, top + (row + 0.5) * step);
+        // Through a rounded corner to what holds it is not covered: only what lies on top is.
+        heights[col] = hit && (el.contains(hit) || hit.contains(el)) ? heights[col] + 1 : 0;
+      }
+      // The largest rectangle under this row's histogram of uncovered runs.
+      const stack = [];
+      for (let col = 0; col <= columns; col++) {
+        const h = col < columns ? heights[col] : 0;
+        while (stack.length && heights[stack.at(-1)] >= h) {
+          const tall = heights[stack.pop()];
+          const wide = stack.length ? col - stack.at(-1) - 1 : col;
+          const side = Math.min(wide, tall) * step, bestSide = Math.min(best.width, best.height);
+          if (side > bestSide || (side === bestSide && wide * tall * step * step > best.width * best.height))
+            best = { width: wide * step, height: tall * step };
+        }
+        stack.push(col);
+      }
+      if (Math.min(best.width, best.height) >= 44) break;  // enough to touch
+    }
+    return best;
+  };
   // While a modal dialog is open, what the step needs is in it (the table lies behind it).
   const modal = document.querySelector('[aria-modal="true"]');
   const needed = modal ? [...modal.querySelectorAll('[data-needed]')]
@@ -44,6 +75,20 @@
       problems.push(`${name} is covered by ${coverName(hit)}`);
   }
   if (touch) {
+    // What a finger can hit of each control the step needs: the largest rectangle of its box
+    // where the control itself is on top (hand cards overlap), sampled every 2 px.
+    const targets = needed.flatMap((el) =>
+      el.matches('button:not(:disabled), a[href]') ? [el] : [...el.querySelectorAll('button:not(:disabled), a[href]')]);
+    for (const el of targets) {
+      const name = el.dataset.testid || el.dataset.needed || el.textContent.trim();
+      const r = el.getBoundingClientRect();
+      if (!r.width || !r.height) continue;
+      const clip = clippedBy(el, r);
+      if (clip) { problems.push(`${name} is cut off by ${coverName(clip)}: ${round(r)}`); continue; }
+      const { width, height } = uncovered(el, r);
+      if (width < 43 || height < 43)
+        problems.push(`${name}: ${width}x${height} px of it can be touched (at least 44x44)`);
+    }
     const controls = document.querySelectorAll(
       '#board button:not(:disabled), .table-head button, .table-head a.btn, .turn-line button:not([hidden]), '
       + '.end-panel button, .end-panel a.btn');

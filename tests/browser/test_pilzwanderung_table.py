@@ -775,7 +775,8 @@ def test_the_table_shows_costs_decay_displays_and_hand_as_the_engine_has_them(
     )
 
 
-# What is marked on the table, each named by its data-testid (a card by its own code).
+# What is marked on the table, each named by its data-testid (a card by its own code), in the
+# order of the page (the forest row before the displays, as Tab goes).
 MARKED = """() => ({
   marked: [...document.querySelectorAll('#rigged .just-moved')].map((el) => el.dataset.card
     ? `${el.closest('[data-testid]').dataset.testid} ${el.dataset.card}` : el.dataset.testid),
@@ -844,7 +845,7 @@ def test_the_other_players_last_turn_is_marked_where_it_changed_the_table(
     # The decay pile: his hand and the basket in it, and the pile he took is tagged.
     assert marked_after(page, state, [(1, {"type": "take_decay"})]) == {
         "marked": ["hand-count-top", "display-top QC"],
-        "tags": ["decay: Ben took"],
+        "tags": ["decay-took: Ben took"],
     }
     # A cooked dish and his score; a pan laid out; sold mushrooms, his sticks, the discard pile.
     cook = legal(state, 1, "cook")
@@ -864,7 +865,7 @@ def test_the_other_players_last_turn_is_marked_where_it_changed_the_table(
     page.set_viewport_size(DESKTOP)
     sell = legal(state, 1, "sell")
     assert marked_after(page, state, [(1, sell)]) == {
-        "marked": ["sticks-top", "discard-pile"],
+        "marked": ["discard-pile", "sticks-top"],
         "tags": ["discard-pile: Ben sold"],
     }
     # A poison mushroom lowers his hand limit: it lies in his display, his discards on the pile.
@@ -872,7 +873,7 @@ def test_the_other_players_last_turn_is_marked_where_it_changed_the_table(
     poisoned = get_game("pilzwanderung").apply(state, 1, take_poison)
     discard = legal(poisoned, 1, "discard")
     assert marked_after(page, state, [(1, take_poison), (1, discard)]) == {
-        "marked": ["poison-top KS", "discard-pile"],
+        "marked": ["discard-pile", "poison-top KS"],
         "tags": ["discard-pile: Ben discarded"],
     }
     # Once Anna has acted, nothing of his is marked any more.

@@ -28,14 +28,20 @@ addStrings(strings);
 
 const GROUP_ORDER = { mushroom: 0, night: 0, butter: 1, cider: 2, pan: 3 };
 const MOBILE = "(max-width: 700px), (max-height: 480px)";
+const LOW = "(max-height: 480px)";
 
-// A display nobody opened or closed by hand follows the screen: folded to its one-line
-// summary on phones (also after turning the phone or resizing the window), open elsewhere.
+// A display nobody opened or closed by hand follows the screen: the other's folds to its
+// one-line summary on phones, yours only on a phone on its side (where it would push the forest
+// off the screen); both are open elsewhere (also after turning the phone or resizing).
 const mobile = window.matchMedia(MOBILE);
-mobile.addEventListener("change", () => {
-  for (const details of document.querySelectorAll(".pw-display[data-auto]"))
-    details.open = !mobile.matches;
-});
+const low = window.matchMedia(LOW);
+const openByDefault = (mine) => !(mine ? low : mobile).matches;
+for (const query of [mobile, low]) {
+  query.addEventListener("change", () => {
+    for (const details of document.querySelectorAll(".pw-display[data-auto]"))
+      details.open = openByDefault(details.dataset.auto === "mine");
+  });
+}
 
 function seats(view) {
   const bottom = view.seat ?? 0;
@@ -229,12 +235,7 @@ function decayPile(state, ctx, marks) {
   const cards = view.decay.length
     ? view.decay.map((code) => pwCard(view, code))
     : [h("div", { class: "card-slot pw-empty" }, t("pw.decay_empty"))];
-  const fan = h(
-    "div",
-    { class: "pw-decay-cards", "data-testid": "decay" },
-    cards,
-    marks.decay ? h("span", { class: "moved-tag" }, marks.decay) : null,
-  );
+  const fan = h("div", { class: "pw-decay-cards", "data-testid": "decay" }, cards);
   const body = legal
     ? h(
         "button",
@@ -259,6 +260,10 @@ function decayPile(state, ctx, marks) {
       h("span", { class: "pw-long" }, t("pw.decay")),
       h("span", { class: "pw-short" }, t("pw.decay_short")),
       ` ${view.decay.length}/${DECAY_SIZE}`,
+      // On the pile, not its cards: those came from the forest after the pile was taken.
+      marks.decay
+        ? h("span", { class: "moved-tag pw-took", "data-testid": "decay-took" }, marks.decay)
+        : null,
     ),
     body,
   );
@@ -498,7 +503,7 @@ function displayOf(state, ctx, seat, position, marks) {
   );
   ctx.ui.open = ctx.ui.open ?? {};
   const chosen = ctx.ui.open[position];
-  const open = chosen ?? !mobile.matches;
+  const open = chosen ?? openByDefault(mine);
   const inside = fresh.pans + fresh.dishes + fresh.baskets + fresh.poison > 0;
   const details = h(
     "details",
@@ -506,7 +511,7 @@ function displayOf(state, ctx, seat, position, marks) {
       class: ["pw-display", `pw-display-${position}`, inside && "holds-moved"],
       open,
       "data-testid": `display-${position}`,
-      "data-auto": chosen === undefined ? "" : null,
+      "data-auto": chosen === undefined ? (mine ? "mine" : "other") : null,
     },
     summary,
     h("div", { class: "pw-display-body" }, groups),
@@ -555,7 +560,7 @@ function groupCount(items) {
   return items.reduce((sum, { code }) => sum + (roleOf(code) === "night" ? NIGHT_MUSHROOMS : 1), 0);
 }
 
-function handGroups(state, ctx, cards, { choosing = false, turn = false } = {}) {
+function handGroups(state, ctx, cards, { choosing = false, turn = false, used = null } = {}) {
   const view = state.view;
   const chosen = ctx.ui.discard ?? new Set();
   // On your turn a kind you can cook or sell opens its dialog with that kind chosen.
@@ -615,7 +620,10 @@ function handGroups(state, ctx, cards, { choosing = false, turn = false } = {}) 
                 })
               : pwCard(view, code, {
                   data: { testid: `hand-${code}` },
-                  classes: [roleOf(code) === "night" && "is-night"].filter(Boolean),
+                  classes: [
+                    roleOf(code) === "night" && "is-night",
+                    used && (used.has(index) ? "is-used" : "is-unused"),
+                  ].filter(Boolean),
                 }),
           ),
         ),
@@ -667,12 +675,12 @@ function actionBar(state, ctx) {
     ctx.rerender();
   };
   const pan = legalMatching(state, { type: "place_pan" })[0];
-  const button = (key, label, enabled, onclick, style = "") =>
+  const button = (key, label, enabled, onclick) =>
     h(
       "button",
       {
         type: "button",
-        class: ["btn", style],
+        class: ["btn", enabled && "btn-turn"],
         disabled: ctx.pending || !enabled,
         data: { key, testid: key, needed: "action" },
         onclick,
@@ -682,8 +690,8 @@ function actionBar(state, ctx) {
   return h(
     "div",
     { class: "pw-actions" },
-    button("open-cook", t("pw.cook"), has("cook"), open("cook"), "btn-turn"),
-    button("open-sell", t("pw.sell"), has("sell"), open("sell"), "btn-turn"),
+    button("open-cook", t("pw.cook"), has("cook"), open("cook")),
+    button("open-sell", t("pw.sell"), has("sell"), open("sell")),
     button("place-pan", t("pw.place_pan"), Boolean(pan), () => ctx.act(pan)),
   );
 }
@@ -717,7 +725,7 @@ function discardBar(state, ctx, cards) {
       "button",
       {
         type: "button",
-        class: "btn btn-turn",
+        class: ["btn", match && "btn-turn"],
         disabled: ctx.pending || !match,
         data: { key: "discard", testid: "discard", needed: "discard" },
         onclick: () => {
@@ -885,8 +893,42 @@ function resolveChoice(state, dialog) {
 function fieldLabel(field, value) {
   if (field === "rank") return t(`pw.kind.${value}`);
   if (field === "pan") return t(`pw.pan.${value}`);
-  if (field === "night") return value ? `1 (×${NIGHT_MUSHROOMS})` : t("pw.no_night");
+  if (field === "night")
+    return value ? t("pw.use_night", { n: NIGHT_MUSHROOMS }) : t("pw.no_night");
   return String(value);
+}
+
+/** The hand's cards a cook or a sale takes: the day cards and the night card of its kind, a pan
+    from the hand, butter and cider. */
+function usedCards(cards, action) {
+  const wanted = {
+    mushroom: action.day,
+    night: action.night,
+    pan: action.pan === "hand" ? 1 : 0,
+    butter: action.butter ?? 0,
+    cider: action.cider ?? 0,
+  };
+  const used = new Set();
+  cards.forEach((code, index) => {
+    const role = roleOf(code);
+    const kind = kindOf(code);
+    if (wanted[role] > 0 && (kind === null || kind === action.rank)) {
+      wanted[role] -= 1;
+      used.add(index);
+    }
+  });
+  return used;
+}
+
+/** Your hand under the dialog that chooses from it, the chosen cards raised (for the eye: the
+    dialog's fields say the same in words). */
+function handInSight(state, ctx, action) {
+  const cards = handCards(state.view, state.view.seat);
+  return h(
+    "div",
+    { class: "pw-dialog-hand", "aria-hidden": "true", "data-testid": "dialog-hand" },
+    handGroups(state, ctx, cards, { used: usedCards(cards, action) }),
+  );
 }
 
 function dialog(state, ctx) {
@@ -1011,6 +1053,7 @@ function dialog(state, ctx) {
       },
     },
     panel,
+    handInSight(state, ctx, action),
   );
 }
 
@@ -1110,7 +1153,8 @@ export function render(root, state, ctx) {
     h(
       "div",
       { class: ["pw-layout", `pw-faces-${view.card_faces}`, myTurn(state, ctx) && "is-my-turn"] },
-      displayOf(state, ctx, top, "top", marks),
+      // Tab follows the step: the forest and the decay pile, your hand and its buttons, then
+      // the displays (the other's is drawn on top by the stylesheet).
       forestZone(state, ctx, marks),
       h(
         "div",
@@ -1124,6 +1168,7 @@ export function render(root, state, ctx) {
           legend(),
         ),
       ),
+      displayOf(state, ctx, top, "top", marks),
       dialog(state, ctx),
     ),
   );

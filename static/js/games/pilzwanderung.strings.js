@@ -126,6 +126,7 @@ export default {
     "pw.confirm_sell": "Sell",
     "pw.cancel": "Cancel",
     "pw.no_night": "none",
+    "pw.use_night": "Add it: counts as {n} mushrooms",
 
     "pw.hint.turn": "Take from the forest or the decay pile, cook, sell or place a pan.",
     "pw.hint.discard": "Poison mushroom: discard {n} cards.",
@@ -275,6 +276,7 @@ export default {
     "pw.confirm_sell": "Verkaufen",
     "pw.cancel": "Abbrechen",
     "pw.no_night": "keine",
+    "pw.use_night": "Dazulegen: zählt als {n} Pilze",
 
     "pw.hint.turn":
       "Nimm aus dem Wald oder den Verfallsstapel, brate, verkaufe oder leg eine Pfanne aus.",
