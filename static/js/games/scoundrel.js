@@ -395,6 +395,10 @@ export function headline(state) {
   });
 }
 
+export function endReason(result) {
+  return t(`sc.reason.${result.reason}`, { n: num(result.health) });
+}
+
 /* After the match: the best score the deal allowed, from the server's solver. */
 
 export const bestLine = true; // the replay page offers the best line beside yours

@@ -47,6 +47,8 @@ export default {
     "sc.did.potion": "drank {card}",
     "sc.end.win": "You made it out of the dungeon! Score {score}",
     "sc.end.loss": "You fell in the dungeon. Score {score}",
+    "sc.reason.survived": "You emptied the last room of the dungeon with {n} health left.",
+    "sc.reason.slain": "Your health ran out ({n}): the game ends at once.",
     "sc.result.health": "Health left",
     "sc.result.bonus": "Bonus for a last potion at full health",
     "sc.result.left": "Monsters not fought:",
@@ -111,6 +113,9 @@ export default {
     "sc.did.potion": "{card} getrunken",
     "sc.end.win": "Du hast das Verlies überlebt! Punkte: {score}",
     "sc.end.loss": "Du bist im Verlies gefallen. Punkte: {score}",
+    "sc.reason.survived":
+      "Du hast den letzten Raum des Verlieses mit {n} übrigen Lebenspunkten geleert.",
+    "sc.reason.slain": "Deine Lebenspunkte sind aufgebraucht ({n}): Das Spiel endet sofort.",
     "sc.result.health": "Übrige Lebenspunkte",
     "sc.result.bonus": "Bonus für einen letzten Trank bei vollen Lebenspunkten",
     "sc.result.left": "Nicht bekämpfte Monster:",

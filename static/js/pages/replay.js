@@ -89,7 +89,15 @@ function renderResult(state) {
   if (!state.result) return;
   const breakdown = h("div", { class: "end-breakdown" });
   replay.game.renderResult?.(breakdown, state, context(state));
-  fill(panel, h("h2", {}, t("replay.result")), breakdown);
+  const reason =
+    state.result.reason !== "abandoned" && replay.game.endReason
+      ? h(
+          "p",
+          { class: "end-reason", "data-testid": "end-reason" },
+          replay.game.endReason(state.result),
+        )
+      : null;
+  fill(panel, h("h2", {}, t("replay.result")), reason, breakdown);
 }
 
 function render() {
