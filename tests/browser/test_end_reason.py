@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from engine import Reason, games, get_game
 from engine.base import outcome_json
 from engine.scoundrel_solver import solve
-from tests.browser.conftest import NewPage, screenshot
+from tests.browser.conftest import NewPage
 from tests.browser.layout import SIZES
 from tests.browser.players import (
     StateLog,
@@ -81,7 +81,6 @@ def test_the_end_screen_says_why_the_match_ended(new_page: NewPage, game_name: s
     socket.send(json.dumps(ended))
     expect(page.locator("#end")).to_be_visible()
     says_why(page, ended["result"]["reason"])
-    screenshot(page, f"end-reason-{game_name}")
 
 
 def test_the_end_screen_says_the_dungeon_was_cleared(new_page: NewPage) -> None:
