@@ -357,7 +357,8 @@ class MatchReplay(BaseModel):
 
 class MatchAnalysis(BaseModel):
     """After a match: the best score its deal allowed and one line reaching it, step by
-    step. ``solved`` is false if the search ran out of its budget (nothing else is set)."""
+    step, and where the line played fell below it. ``solved`` is false if the search ran
+    out of its budget (nothing else is set)."""
 
     match_id: int
     game: str
@@ -367,6 +368,10 @@ class MatchAnalysis(BaseModel):
     winnable: bool | None
     result: dict[str, Any] | None
     steps: list[Step]
+    slip: int | None = Field(
+        description="the first step of the replay after which the best score was out of "
+        "reach; null if the line played kept it in reach (or the search gave up)"
+    )
 
 
 class Chance(BaseModel):

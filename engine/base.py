@@ -243,6 +243,10 @@ class BestLine(Generic[A]):
 
 # From a match's first state to its best line (OutOfBudget if the search gives up). Pure.
 BestLineSearch = Callable[[S], BestLine[A]]
+# From a match's first state, the actions played and the best score the deal allowed: the
+# number of actions after which that score was first out of reach, None if it never was
+# (OutOfBudget if the search gives up). Pure.
+SlipSearch = Callable[[S, Sequence[A], int], int | None]
 
 
 class Game(ABC, Generic[S, A, V]):
@@ -371,6 +375,11 @@ class Game(ABC, Generic[S, A, V]):
     def best_line_search(self) -> BestLineSearch[S, A] | None:
         """The pure function that finds a finished match's best line from its deal, or
         None: this game offers none."""
+        return None
+
+    def slip_search(self) -> SlipSearch[S, A] | None:
+        """The pure function that finds where a finished match's line fell below the best
+        score its deal allowed, or None: this game offers none (it has no best line)."""
         return None
 
 

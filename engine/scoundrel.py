@@ -35,6 +35,7 @@ from engine.base import (
     Outcome,
     Preset,
     Reason,
+    SlipSearch,
     Takeback,
     notation_words,
     outcome_json,
@@ -333,6 +334,11 @@ class ScoundrelGame(Game[ScoundrelState, ScoundrelAction, ScoundrelView]):
         from engine.scoundrel_solver import best_line
 
         return best_line
+
+    def slip_search(self) -> SlipSearch[ScoundrelState, ScoundrelAction]:
+        from engine.scoundrel_solver import first_slip
+
+        return first_slip
 
 
 def checked_deck(deck: list[str]) -> list[str]:

@@ -591,6 +591,34 @@ def best_line(state: ScoundrelState) -> Solution:
     return solve(state, BEST_LINE_BUDGET)
 
 
+def first_slip(first: ScoundrelState, actions: Sequence[ScoundrelAction], best: int) -> int | None:
+    """How many of the actions played from the deal ``first`` were taken when the deal's
+    ``best`` score first went out of reach; None if the line kept it in reach to the end:
+    the game's ``slip_search``. What a table still allows only falls along a line, so
+    halving finds the step in a few searches, each on the one solver of the deal."""
+    states = [first]
+    for action in actions:
+        states.append(GAME.apply(states[-1], 0, action))
+    solver = make_solver(first.dungeon, first.strict_weapons, BEST_LINE_BUDGET)
+    if reaches_score(solver, states[-1], best):
+        return None
+    kept, lost = 0, len(actions)  # the best is in reach after ``kept`` actions, not ``lost``
+    while lost - kept > 1:
+        middle = (kept + lost) // 2
+        if reaches_score(solver, states[middle], best):
+            kept = middle
+        else:
+            lost = middle
+    return lost
+
+
+def reaches_score(solver: Lines, state: ScoundrelState, target: int) -> bool:
+    outcome = GAME.result(state)
+    if outcome is not None:
+        return outcome.scores[0] >= target
+    return solver.reaches(solver.node_of(state), target)
+
+
 # Hints during play: the chance of winning of each choice, from the cards still unseen
 
 

@@ -57,6 +57,25 @@ class MatchService:
                 return foreseen.result()
         return self.searches.run(("analysis", match_id), lambda: (search, (dealt,)))
 
+    def _slip(
+        self,
+        match_id: int,
+        game: AnyGame,
+        dealt: Any,
+        moves: list[tuple[int, dict[str, Any]]],
+        best: int,
+    ) -> int | None:
+        """The step after which the line played could no longer reach the best score, in
+        a worker process; None if it reached it, or the search gave up."""
+        search = game.slip_search()
+        if search is None:
+            return None
+        actions = [action for _seat, action in moves]
+        try:
+            return self.searches.run(("slip", match_id), lambda: (search, (dealt, actions, best)))
+        except OutOfBudget:
+            return None
+
     def history(
         self,
         game: str | None,
@@ -133,7 +152,8 @@ class MatchService:
 
     def analysis(self, match_id: int) -> dict[str, Any] | None:
         """The best line a finished match's deal allowed, step by step, beside the score
-        played; None if the match is not finished or its game has no analysis. The search
+        played, and the step of the line played after which that best was out of reach;
+        None if the match is not finished or its game has no analysis. The search
         started as the match was dealt (``foresee``) answers if there was one, else one runs
         now in a worker process (up to seconds; raises ``SearchesBusy`` when too many wait):
         call it off the event loop. Kept per match."""
@@ -165,6 +185,7 @@ class MatchService:
                 "winnable": None,
                 "result": None,
                 "steps": [],
+                "slip": None,
             }
         else:
             best_line = [(0, action) for action in solution.line]
@@ -176,6 +197,7 @@ class MatchService:
                 "winnable": solution.winnable,
                 "result": best and best.to_json(),
                 "steps": revealed_steps(game, best_line, best_states),
+                "slip": self._slip(match.id, game, states[0], moves, solution.score),
             }
         keep(self.analyses, match_id, answer)
         return answer

@@ -9,7 +9,7 @@ from concurrent.futures import Future
 import pytest
 
 from engine import get_game, replay
-from engine.scoundrel_solver import Solution
+from engine.scoundrel_solver import Solution, solve
 from tests.app.tables import Table, play
 
 GAME = get_game("scoundrel")
@@ -67,6 +67,19 @@ def test_the_analysis_answers_the_best_score_and_its_line_after_the_match(table:
 
 
 @pytest.mark.public_history
+def test_the_analysis_marks_the_step_after_which_the_best_was_out_of_reach(
+    table: Table,
+) -> None:
+    match_id = finished_match(table)
+    analysis = table.client.get(f"/api/matches/{match_id}/analysis").json()
+    played = table.client.get(f"/api/matches/{match_id}").json()
+    states = list(replay(GAME, QUICK_DEAL, {}, [(0, s["action"]) for s in played["steps"][1:]]))
+    slip = analysis["slip"]
+    assert analysis["your_score"] < analysis["best_score"], "random play, a deal it loses"
+    assert solve(states[slip - 1]).score == analysis["best_score"] > solve(states[slip]).score
+
+
+@pytest.mark.public_history
 def test_the_analysis_is_kept_for_the_next_request(table: Table) -> None:
     match_id = finished_match(table)
     first = table.client.get(f"/api/matches/{match_id}/analysis").json()
@@ -95,8 +108,11 @@ def test_the_analysis_is_searched_as_the_match_is_dealt(
     match_id = finished_match(table)
     assert foreseen(table, match_id).result(timeout=10).score > 0
 
-    def searched_again(*args: object) -> None:
-        raise AssertionError("searched again at the end")
+    run = matches.searches.run
+
+    def searched_again(key: tuple[object, ...], job: object) -> object:
+        assert key[0] != "analysis", "searched again at the end"
+        return run(key, job)
 
     monkeypatch.setattr(matches.searches, "run", searched_again)
     analysis = table.client.get(f"/api/matches/{match_id}/analysis").json()

@@ -213,8 +213,8 @@ def test_a_reason_is_stored_as_the_game_s_word_and_read_back_as_itself(name: str
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_a_game_declares_its_searches_as_pure_functions_or_none(name: str) -> None:
-    """The server asks the game for its hint and best line, never its name: each is None
-    or a function a worker process receives by reference."""
+    """The server asks the game for its hint, best line and slip, never its name: each is
+    None or a function a worker process receives by reference."""
     game = get_game(name)
-    for search in (game.hint_search(), game.best_line_search()):
+    for search in (game.hint_search(), game.best_line_search(), game.slip_search()):
         assert search is None or pickle.loads(pickle.dumps(search)) is search

@@ -23,6 +23,7 @@ from engine.scoundrel_solver import (
     Solution,
     Solver,
     Unseen,
+    first_slip,
     solve,
     win_chances,
     worth,
@@ -314,11 +315,50 @@ def test_hints_leave_out_a_sample_beyond_the_budget() -> None:
     assert all(chance == 0 for _, chance in hint.chances)
 
 
+def after(state: ScoundrelState, line: list[Any]) -> ScoundrelState:
+    for action in line:
+        state = GAME.apply(state, 0, action)
+    return state
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_line_slips_at_the_first_action_after_which_the_best_is_out_of_reach(
+    seed: int,
+) -> None:
+    """The best line, one other choice somewhere, then the best from there."""
+    state = small_dungeon(seed, cards=14)
+    best = solve(state)
+    rng = random.Random(seed)
+    kept = rng.randrange(len(best.line))
+    turned = after(state, best.line[:kept])
+    line = [*best.line[:kept], rng.choice(GAME.legal_actions(turned, 0))]
+    line += solve(after(state, line)).line
+    slip = first_slip(state, line, best.score)
+    if slip is None:
+        assert replayed(state, line) == best.score
+    else:
+        assert solve(after(state, line[: slip - 1])).score == best.score
+        assert solve(after(state, line[:slip])).score < best.score
+
+
+def test_the_best_line_never_slips() -> None:
+    state = small_dungeon(3, cards=16)
+    best = solve(state)
+    assert first_slip(state, best.line, best.score) is None
+
+
+def test_a_line_that_dies_at_once_slips_at_its_first_step() -> None:
+    state = table(["KC", "2H", "3D", "4H"], ["5C", "6S"], health=10)
+    line = [{"type": "take", "card": "KC", "weapon": False}]
+    assert first_slip(state, line, solve(state).score) == 1
+
+
 def test_scoundrel_offers_its_solver_as_the_hint_and_the_best_line() -> None:
     state = small_dungeon(5, cards=8)
     best_line, hint = GAME.best_line_search(), GAME.hint_search()
     assert best_line is not None and hint is not None
     assert best_line(state) == solve(state, BEST_LINE_BUDGET)
+    assert GAME.slip_search() is first_slip
     state, views, actions = seen_game(1, plies=2)
     asked = hint(views, actions, samples=1, rng=random.Random(1), seconds=None)
     assert asked == win_chances(views, actions, 1, random.Random(1), None, budget=HINT_BUDGET)

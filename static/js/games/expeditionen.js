@@ -847,6 +847,10 @@ export function turnHint(state) {
   return t(state.view.phase === "draw" ? "ex.hint.draw" : "ex.hint.play");
 }
 
+export function endReason(result) {
+  return t(`ex.reason.${result.reason}`, { n: result.rounds.at(-1).round });
+}
+
 export function renderResult(root, state, ctx) {
   const view = state.view;
   const order = [seats(view).bottom, seats(view).top];

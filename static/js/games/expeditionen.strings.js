@@ -64,6 +64,12 @@ export default {
     "ex.suit": "Suit",
     "ex.not_started": "not started",
     "ex.round_over": "Round {n} is over",
+    "ex.reason.higher_total":
+      "The draw pile ran out in round {n}, the last: the higher total wins.",
+    "ex.reason.won_tiebreak":
+      "Tied after the rounds agreed; the draw pile ran out in round {n}, a tie-break round: the higher total wins.",
+    "ex.reason.tied_after_tiebreaks":
+      "Still tied when the draw pile ran out in round {n}, the last tie-break round: a draw.",
     "ex.continue": "Continue",
     "ex.did.play": "played {card}",
     "ex.did.discard": "discarded {card}",
@@ -134,6 +140,12 @@ export default {
     "ex.suit": "Farbe",
     "ex.not_started": "nicht gestartet",
     "ex.round_over": "Runde {n} ist vorbei",
+    "ex.reason.higher_total":
+      "In Runde {n}, der letzten, ist der Nachziehstapel leer: Die höhere Summe gewinnt.",
+    "ex.reason.won_tiebreak":
+      "Gleichstand nach den vereinbarten Runden; in Runde {n}, einer Entscheidungsrunde, ist der Nachziehstapel leer: Die höhere Summe gewinnt.",
+    "ex.reason.tied_after_tiebreaks":
+      "Immer noch gleichauf, als in Runde {n}, der letzten Entscheidungsrunde, der Nachziehstapel leer war: unentschieden.",
     "ex.continue": "Weiter",
     "ex.did.play": "{card} angelegt",
     "ex.did.discard": "{card} abgelegt",

@@ -1223,6 +1223,10 @@ export function turnHint(state) {
   return t("pw.hint.turn");
 }
 
+export function endReason(result) {
+  return t(`pw.reason.${result.reason}`);
+}
+
 export function renderResult(root, state, ctx) {
   const view = state.view;
   const result = state.result;
@@ -1282,11 +1286,6 @@ export function renderResult(root, state, ctx) {
       "p",
       { class: "pw-final-line" },
       order.map((seat) => `${ctx.name(seat)} ${result.scores[seat]}`).join(" · "),
-    ),
-    h(
-      "p",
-      { class: "muted", "data-testid": "result-reason" },
-      t(`pw.reason.${result.reason}`, {}, ""),
     ),
     h("div", { class: "pw-result" }, order.map(column)),
   );

@@ -147,9 +147,11 @@ export default {
     "pw.cider_n": "{n} cider",
 
     "pw.final": "Final score",
-    "pw.reason.higher_score": "More points wins.",
-    "pw.reason.more_mushrooms_cooked": "Tied on points: more mushrooms cooked wins.",
-    "pw.reason.tied": "Tied on points and on mushrooms cooked: a draw.",
+    "pw.reason.higher_score": "The forest ran out of cards: more points wins.",
+    "pw.reason.more_mushrooms_cooked":
+      "The forest ran out of cards. Tied on points: more mushrooms cooked wins.",
+    "pw.reason.tied":
+      "The forest ran out of cards. Tied on points and on mushrooms cooked: a draw.",
     "pw.mushrooms_cooked": "{n} mushrooms cooked",
     "pw.total": "Total",
   },
@@ -298,9 +300,10 @@ export default {
     "pw.cider_n": "{n} Cidre",
 
     "pw.final": "Endstand",
-    "pw.reason.higher_score": "Mehr Punkte gewinnt.",
-    "pw.reason.more_mushrooms_cooked": "Punktgleich: Wer mehr Pilze gebraten hat, gewinnt.",
-    "pw.reason.tied": "Gleich viele Punkte und gebratene Pilze: unentschieden.",
+    "pw.reason.higher_score": "Der Wald ist leer: Mehr Punkte gewinnt.",
+    "pw.reason.more_mushrooms_cooked":
+      "Der Wald ist leer. Punktgleich: Wer mehr Pilze gebraten hat, gewinnt.",
+    "pw.reason.tied": "Der Wald ist leer. Gleich viele Punkte und gebratene Pilze: unentschieden.",
     "pw.mushrooms_cooked": "{n} Pilze gebraten",
     "pw.total": "Gesamt",
   },

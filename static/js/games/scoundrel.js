@@ -25,8 +25,9 @@ function rankOfValue(n) {
   return code ? code.slice(0, -1) : String(n);
 }
 
-/* The hint: each choice's chance of winning, from the server, which only uses what you have
-   seen (sampled dungeons of the unseen cards, each solved as if known: an upper estimate). */
+/* The hint: each choice's chance of getting out of the dungeon alive (health left does not
+   count), from the server, which only uses what you have seen (sampled dungeons of the unseen
+   cards, each solved as if known: an upper estimate). */
 
 const hint = { on: false, key: null, answer: null };
 const RETRIES = 5;
@@ -64,8 +65,12 @@ async function fetchHint(state, ctx) {
   ctx.rerender();
 }
 
+function hintShown(state, ctx) {
+  return hint.on && !ctx.readOnly && state.view.phase !== "over";
+}
+
 function wantedHint(state, ctx) {
-  if (!hint.on || ctx.readOnly || state.view.phase === "over") return null;
+  if (!hintShown(state, ctx)) return null;
   if (hint.key !== hintKey(state)) fetchHint(state, ctx);
   return hint.answer;
 }
@@ -95,8 +100,8 @@ function hintToggle(state, ctx) {
   );
 }
 
-function hintNote(answer) {
-  if (!hint.on) return null;
+function hintNote(state, ctx, answer) {
+  if (!hintShown(state, ctx)) return null;
   const note = !answer
     ? t("sc.chances.estimating")
     : answer.failed || !answer.samples
@@ -204,7 +209,7 @@ function roomZone(view, state, ctx) {
         ? view.room.map((code, slot) => roomSlot(view, state, ctx, code, slot, answer))
         : h("li", { class: "card-slot" }, t("sc.room_empty")),
     ),
-    hintNote(answer),
+    hintNote(state, ctx, answer),
   );
 }
 
@@ -388,6 +393,10 @@ export function headline(state) {
   return t(result.outcome === "win" ? "sc.end.win" : "sc.end.loss", {
     score: num(result.scores[0]),
   });
+}
+
+export function endReason(result) {
+  return t(`sc.reason.${result.reason}`, { n: num(result.health) });
 }
 
 /* After the match: the best score the deal allowed, from the server's solver. */

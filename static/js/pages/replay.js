@@ -72,12 +72,25 @@ function context(state) {
   };
 }
 
+/** The step of the line played after which the best score was out of reach, if any. */
+function slip() {
+  return replay.analysis?.solved ? replay.analysis.slip : null;
+}
+
 function stepText(state) {
   const last = state.last_action;
   if (!last) return [h("strong", {}, t("replay.start"))];
+  const slipped = !showingBest() && replay.step === slip();
   return [
     h("strong", {}, `${showingBest() ? t("replay.line_best") : name(last.seat)}:`),
     replay.game.describe ? replay.game.describe(last, context(state)) : h("span", {}, last.text),
+    slipped
+      ? h(
+          "span",
+          { class: "replay-slip", "data-testid": "slip-here" },
+          t("replay.slip_here", { score: num(replay.analysis.best_score) }),
+        )
+      : null,
   ];
 }
 
@@ -89,7 +102,15 @@ function renderResult(state) {
   if (!state.result) return;
   const breakdown = h("div", { class: "end-breakdown" });
   replay.game.renderResult?.(breakdown, state, context(state));
-  fill(panel, h("h2", {}, t("replay.result")), breakdown);
+  const reason =
+    state.result.reason !== "abandoned" && replay.game.endReason
+      ? h(
+          "p",
+          { class: "end-reason", "data-testid": "end-reason" },
+          replay.game.endReason(state.result),
+        )
+      : null;
+  fill(panel, h("h2", {}, t("replay.result")), reason, breakdown);
 }
 
 function render() {
@@ -128,7 +149,7 @@ function renderLines() {
         class: ["btn", "btn-small", replay.line === line && "btn-primary"],
         "aria-pressed": String(replay.line === line),
         data: { testid: `line-${line}` },
-        onclick: () => go(0, line),
+        onclick: () => go(replay.step, line), // the same step: the lines side by side
       },
       label,
     );
@@ -136,6 +157,18 @@ function renderLines() {
     lines,
     button("yours", t("replay.line_yours", { score: num(replay.analysis.your_score) })),
     button("best", t("replay.line_best_score", { score: num(replay.analysis.best_score) })),
+    slip() === null
+      ? null
+      : h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn-small replay-slip-link",
+            data: { testid: "slip" },
+            onclick: () => go(slip(), "yours"),
+          },
+          t("replay.slip", { n: slip() }),
+        ),
   );
 }
 

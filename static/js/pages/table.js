@@ -715,6 +715,16 @@ function headline(state) {
   return t("end.won", { name: playerName(winner) });
 }
 
+/** Why the match ended, in the game's words for the engine's reason. */
+function endReason(state) {
+  if (abandonedBy(state) !== null || !shell.game.endReason) return null;
+  return h(
+    "p",
+    { class: "end-reason", "data-testid": "end-reason" },
+    shell.game.endReason(state.result),
+  );
+}
+
 function rematchControls(state) {
   const asked = shell.rematch?.requested_by ?? [];
   const askedByMe = asked.includes(state.seat);
@@ -787,6 +797,7 @@ function renderEnd() {
   fill(
     panel,
     h("h2", { data: { needed: "headline" } }, headline(state)),
+    endReason(state),
     rematchControls(state),
     breakdown,
     tallyLine(state),
