@@ -84,3 +84,15 @@ def test_scoundrel_fits_every_screen_with_the_win_chances_shown(new_page: NewPag
     page.get_by_test_id("chances").click()
     expect(page.locator("#board [data-testid^='take-']").first).to_contain_text("45")
     check_fits(page, "scoundrel-chances")
+
+
+def test_scoundrel_fits_a_phone_on_its_side_beside_the_open_move_log(new_page: NewPage) -> None:
+    """The log's column narrows the board: a room with fights by weapon and bare-handed,
+    and the survival chances' switch, still fit the 390 px height."""
+    page = new_page(viewport=SIZES["phone-landscape"])
+    log = StateLog(page)
+    create_room(page, "scoundrel", "Dana")
+    expect(page.locator("#board [data-testid^='take-']").first).to_be_visible()
+    render_state(page, "scoundrel", scoundrel_late(log.latest), ["Dana"])
+    page.locator("#log-toggle").click()
+    check_fits(page, "scoundrel-deep-log", ("phone-landscape",))
