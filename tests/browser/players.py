@@ -6,6 +6,7 @@ import json
 import random
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -190,3 +191,18 @@ def finished_message(
         "result": outcome_json(game.result(state)),
         "last_action": None,
     }
+
+
+def seated_table(
+    new_page: Callable[..., Page], game_name: str, viewport: dict[str, int]
+) -> tuple[Page, WebSocketRoute, StateLog]:
+    """Anna at a new table of the game (Benedikt joins a two-player one), play begun: her page,
+    its socket (to send it a hand-made message) and the states it received."""
+    page = new_page(viewport=viewport)
+    sockets = room_sockets(page)
+    log = StateLog(page)
+    url = create_room(page, game_name, "Anna")
+    if get_game(game_name).seats > 1:
+        join_by_link(new_page(), url, "Benedikt")
+        expect(page.locator("#banner")).to_contain_text("turn")
+    return page, sockets[-1], log

@@ -8,16 +8,10 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from engine import games, get_game
+from engine import games
 from tests.browser.conftest import NewPage
 from tests.browser.layout import SIZES, check_fits, needed
-from tests.browser.players import (
-    StateLog,
-    create_room,
-    finished_message,
-    join_by_link,
-    room_sockets,
-)
+from tests.browser.players import finished_message, seated_table
 
 
 @pytest.mark.parametrize("game_name", [game.name for game in games()])
@@ -26,14 +20,8 @@ def test_the_end_of_a_match_keeps_rematch_on_every_screen(
 ) -> None:
     """Once a match is over, its end panel (who won, rematch) is the current step: the board
     below it no longer needs to be on screen."""
-    page = new_page(viewport=SIZES["phone-landscape"])
-    sockets = room_sockets(page)
-    log = StateLog(page)
-    url = create_room(page, game_name, "Anna")
-    if get_game(game_name).seats > 1:
-        join_by_link(new_page(), url, "Benedikt")
-        expect(page.locator("#banner")).to_contain_text("turn")
-    sockets[-1].send(json.dumps(finished_message(log.latest, game_name, {})))
+    page, socket, log = seated_table(new_page, game_name, SIZES["phone-landscape"])
+    socket.send(json.dumps(finished_message(log.latest, game_name, {})))
     expect(page.locator("#end")).to_be_visible()
     assert needed(page) == set()
     expect(page.locator("#end [data-needed='rematch']")).to_be_visible()

@@ -7,7 +7,6 @@ import importlib
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -17,13 +16,7 @@ from engine.base import outcome_json
 from engine.scoundrel_solver import solve
 from tests.browser.conftest import NewPage
 from tests.browser.layout import SIZES
-from tests.browser.players import (
-    StateLog,
-    create_room,
-    finished_message,
-    join_by_link,
-    room_sockets,
-)
+from tests.browser.players import finished_message, seated_table
 
 GAMES = Path(__file__).resolve().parents[2] / "static" / "js" / "games"
 # Why each game ends, as its end screen says it (English, then German).
@@ -54,17 +47,6 @@ def test_every_reason_of_the_engine_has_its_sentence_in_both_languages(game_name
         assert len(re.findall(rf'\.reason\.{reason}":', strings)) == 2, (game_name, reason)
 
 
-def seated_page(new_page: NewPage, game_name: str) -> tuple[Page, Any, StateLog]:
-    page = new_page(viewport=SIZES["laptop"])
-    sockets = room_sockets(page)
-    log = StateLog(page)
-    url = create_room(page, game_name, "Anna")
-    if get_game(game_name).seats > 1:
-        join_by_link(new_page(), url, "Benedikt")
-        expect(page.locator("#banner")).to_contain_text("turn")
-    return page, sockets[-1], log
-
-
 def says_why(page: Page, reason: str) -> None:
     english, german = WHY[reason]
     why = page.get_by_test_id("end-reason")
@@ -76,7 +58,7 @@ def says_why(page: Page, reason: str) -> None:
 
 @pytest.mark.parametrize("game_name", [game.name for game in games()])
 def test_the_end_screen_says_why_the_match_ended(new_page: NewPage, game_name: str) -> None:
-    page, socket, log = seated_page(new_page, game_name)
+    page, socket, log = seated_table(new_page, game_name, SIZES["laptop"])
     ended = finished_message(log.latest, game_name, {})
     socket.send(json.dumps(ended))
     expect(page.locator("#end")).to_be_visible()
@@ -85,7 +67,7 @@ def test_the_end_screen_says_why_the_match_ended(new_page: NewPage, game_name: s
 
 def test_the_end_screen_says_the_dungeon_was_cleared(new_page: NewPage) -> None:
     game = get_game("scoundrel")
-    page, socket, log = seated_page(new_page, "scoundrel")
+    page, socket, log = seated_table(new_page, "scoundrel", SIZES["laptop"])
     state = game.new(seed=16, options={})
     for action in solve(state).line:
         state = game.apply(state, 0, action)

@@ -495,15 +495,19 @@ setInterval(() => {
 const ICON = "/static/img/icon.svg";
 // A favicon is drawn like an <img>, which loads nothing further: the badge carries the icon's
 // own shapes, not a reference to it.
-const badgeIcon = fetch(ICON)
-  .then((answer) => (answer.ok ? answer.text() : ""))
-  .catch(() => "")
-  .then(
-    (icon) =>
-      `data:image/svg+xml,${encodeURIComponent(
-        `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">${icon}<circle cx="48" cy="16" r="14" fill="#d93025" stroke="#fff" stroke-width="4"/></svg>`,
-      )}`,
-  );
+let badgeIcon = null; // fetched at the first turn that needs it
+function loadBadgeIcon() {
+  badgeIcon ??= fetch(ICON)
+    .then((answer) => (answer.ok ? answer.text() : ""))
+    .catch(() => "")
+    .then(
+      (icon) =>
+        `data:image/svg+xml,${encodeURIComponent(
+          `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">${icon}<circle cx="48" cy="16" r="14" fill="#d93025" stroke="#fff" stroke-width="4"/></svg>`,
+        )}`,
+    );
+  return badgeIcon;
+}
 let badged = false;
 async function setFavicon(badge) {
   badged = badge;
@@ -514,7 +518,7 @@ async function setFavicon(badge) {
     delete link.dataset.badge;
     return;
   }
-  const href = await badgeIcon;
+  const href = await loadBadgeIcon();
   if (!badged) return; // the turn passed while the icon loaded
   link.setAttribute("href", href);
   link.dataset.badge = "turn";
