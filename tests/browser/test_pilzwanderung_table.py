@@ -514,20 +514,25 @@ EXPLORE = (
   const open = () => { root.querySelector(`[data-testid=open-${kind}]`).click(); };
   const chips = (field) => [...root.querySelectorAll(`.pw-dialog [data-testid^="field-${field}-"]`)]
     .map((chip) => chip.dataset.testid);
-  // Walk every path through the fields, in order; confirm at the end of each.
+  // Walk every path through the fields, in order; confirm at the end of each. Each branch
+  // starts from a copy of the dialog as its path left it (not by clicking the path again:
+  // that made the largest hand's walk take 10 s).
   const walk = (path) => {
-    open();
-    for (const id of path) root.querySelector(`[data-testid="${id}"]`).click();
     const chosen = (field) => path.some((id) => id.startsWith(`field-${field}-`));
     const next = fields.find((field) => chips(field).length && !chosen(field));
     if (!next) {
       root.querySelector('[data-testid=dialog-confirm]').click();
       return;
     }
-    const options = chips(next);
-    root.querySelector('[data-testid=dialog-cancel]').click();
-    for (const id of options) walk([...path, id]);
+    const at = structuredClone(ctx.ui.dialog);
+    for (const id of chips(next)) {
+      ctx.ui.dialog = structuredClone(at);
+      ctx.rerender();
+      root.querySelector(`[data-testid="${id}"]`).click();
+      walk([...path, id]);
+    }
   };
+  open();
   walk([]);
   open();
   const shown = root.querySelector('.pw-dialog') !== null;
