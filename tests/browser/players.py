@@ -67,10 +67,11 @@ def wait_for_state(page: Page) -> None:
 
 
 def version(page: Page) -> tuple[int, int]:
-    board = page.locator("#board")
-    return int(board.get_attribute("data-match") or 0), int(
-        board.get_attribute("data-version") or 0
+    match, number = page.evaluate(
+        "() => { const board = document.querySelector('#board');"
+        " return [Number(board?.dataset.match || 0), Number(board?.dataset.version || 0)]; }"
     )
+    return int(match), int(number)
 
 
 def wait_for_version(page: Page, match: int, number: int) -> None:
