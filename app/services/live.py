@@ -11,7 +11,7 @@ import secrets
 import time
 from collections import Counter
 from dataclasses import astuple, dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app.services.refusals import Refusal
@@ -190,8 +190,8 @@ class LiveRoom:
         deadline = self.deadline()
         return {
             "seat": seat,
-            "since": self.turn_started.isoformat(),
-            "deadline": deadline and deadline.isoformat(),
+            "since": iso(self.turn_started),
+            "deadline": deadline and iso(deadline),
         }
 
     def deadline(self) -> datetime | None:
@@ -297,6 +297,11 @@ def rebuild(loaded: LoadedRoom) -> LiveRoom:
         room.count_finished(winner)
     room.rematch.update(loaded.rematch)
     return room
+
+
+def iso(at: datetime) -> str:
+    """A UTC time as the HTTP answers write it (pydantic): ...Z."""
+    return at.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
 def turn_started(loaded: LoadedRoom) -> datetime | None:

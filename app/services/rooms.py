@@ -80,16 +80,16 @@ class RoomService:
         self.cache = cache = RoomCache(store, broadcaster, settings.room_idle_minutes)
         self.events = events = RoomEvents()
         self.news = news = RoomNews(broadcaster)
-        self.actions = Actions(store, cache, events, clock, shared)
-        # The turn-based deadlines read the clock late: a test may move ``self.clock``.
+        # Every part reads the clock through here: a test may move ``self.clock``.
         now = lambda: self.clock()  # noqa: E731
+        self.actions = Actions(store, cache, events, now, shared)
         self.computer = computer = ComputerPlayers(settings, store, news, self.actions.play, now)
         self.turns = Turns(store, cache, computer, now)
         self.players = Players(
-            store, cache, broadcaster, events, clock, shared, computer.open_offer
+            store, cache, broadcaster, events, now, shared, computer.open_offer
         )
-        self.rematches = Rematches(store, cache, events, clock, self.on_deal)
-        self.seats = ComputerSeats(store, cache, events, computer, clock, shared)
+        self.rematches = Rematches(store, cache, events, now, self.on_deal)
+        self.seats = ComputerSeats(store, cache, events, computer, now, shared)
         # The order is the order in which they hear of a change.
         events.subscribe(news)
         # What other processes announce (with REDIS_URL): app/main.py starts the relay with it.
