@@ -58,7 +58,7 @@ def create_turn_based_room(page: Page, game: str, name: str, days: str) -> str:
     page.goto("/")
     page.wait_for_selector("body[data-ready]")
     page.locator(f"label[for='game-{game}']").click()
-    page.locator("input[name='pace'][value='turn'] + span").click()
+    page.locator("input[name='opponent'][value='turn'] + span").click()
     page.select_option("#move-days", label=days)
     page.fill("#player-name", name)
     page.click("#create-room")

@@ -34,10 +34,12 @@ def test_the_home_page_offers_turn_based_only_for_a_game_of_two(new_page: NewPag
     page.goto("/")
     page.wait_for_selector("body[data-ready]")
     page.locator("label[for='game-scoundrel']").click()
+    expect(page.locator("#opponent")).to_be_hidden()
     expect(page.locator("#pace")).to_be_hidden()
     page.locator("label[for='game-expeditionen']").click()
-    expect(page.locator("#pace .chip-radio")).to_have_text(["Live", "Turn-based"])
-    page.locator("input[name='pace'][value='turn'] + span").click()
+    expect(page.locator("#opponent .chip-radio").nth(1)).to_have_text("A friend, turn-based")
+    expect(page.locator("#pace")).to_be_hidden()
+    page.locator("input[name='opponent'][value='turn'] + span").click()
     expect(page.locator("#move-days option")).to_have_text(
         ["1 day", "2 days", "3 days", "7 days", "No limit"]
     )

@@ -34,6 +34,7 @@ function standardPreset(game) {
 function chooseGame(name) {
   const game = gameByName(name);
   chosen = { game: name, preset: standardPreset(game), options: defaults(game), computer: null };
+  pace.turnBased = false;
   renderForm();
 }
 
@@ -109,21 +110,24 @@ function renderPresets(game) {
   );
 }
 
-/** A friend through the link, or the computer at one of its levels (two-player games). */
+/** A friend through the link (live, or turn-based over days), or the computer at one of
+ * its levels (games of two). */
 function renderOpponent(game) {
   const fieldset = document.getElementById("opponent");
   fieldset.hidden = game.computer.length === 0;
-  const chip = (value, label) =>
+  const chip = (value, label, turnBased = false) =>
     h(
       "label",
       { class: "chip-radio" },
       h("input", {
         type: "radio",
         name: "opponent",
-        value: value ?? "",
-        checked: chosen.computer === value,
+        value: turnBased ? "turn" : (value ?? ""),
+        checked: chosen.computer === value && pace.turnBased === turnBased,
         onchange: () => {
           chosen.computer = value;
+          pace.turnBased = turnBased;
+          renderPace(game);
         },
       }),
       h("span", {}, label),
@@ -132,32 +136,17 @@ function renderOpponent(game) {
     fieldset,
     h("legend", {}, t("home.opponent")),
     chip(null, t("home.friend")),
+    chip(null, t("home.turn_based"), true),
     ...offeredLevels(game.computer).map((level) =>
       chip(level, t("home.computer", { level: t(`level.${level}`, {}, level) })),
     ),
   );
 }
 
-/** Live, or turn-based with a time per move (games of two or more seats). */
+/** A turn-based room's time per move. */
 function renderPace(game) {
   const fieldset = document.getElementById("pace");
-  fieldset.hidden = game.seats < 2;
-  const chip = (turnBased, label) =>
-    h(
-      "label",
-      { class: "chip-radio" },
-      h("input", {
-        type: "radio",
-        name: "pace",
-        value: turnBased ? "turn" : "live",
-        checked: pace.turnBased === turnBased,
-        onchange: () => {
-          pace.turnBased = turnBased;
-          renderPace(game);
-        },
-      }),
-      h("span", {}, label),
-    );
+  fieldset.hidden = !pace.turnBased || game.computer.length === 0;
   const days = (value) =>
     value === null
       ? t("home.no_limit")
@@ -166,28 +155,24 @@ function renderPace(game) {
         : t("home.move_days", { n: value });
   fill(
     fieldset,
-    h("legend", {}, t("home.pace")),
-    chip(false, t("home.live")),
-    chip(true, t("home.turn_based")),
-    pace.turnBased
-      ? h(
-          "div",
-          { class: "field pace-days" },
-          h("label", { for: "move-days" }, t("home.move_time")),
-          h(
-            "select",
-            {
-              id: "move-days",
-              onchange: (e) => {
-                pace.days = MOVE_DAYS[Number(e.target.value)];
-              },
-            },
-            MOVE_DAYS.map((value, index) =>
-              h("option", { value: String(index), selected: value === pace.days }, days(value)),
-            ),
-          ),
-        )
-      : null,
+    h("legend", { class: "visually-hidden" }, t("home.move_time")),
+    h(
+      "div",
+      { class: "field pace-days" },
+      h("label", { for: "move-days" }, t("home.move_time")),
+      h(
+        "select",
+        {
+          id: "move-days",
+          onchange: (e) => {
+            pace.days = MOVE_DAYS[Number(e.target.value)];
+          },
+        },
+        MOVE_DAYS.map((value, index) =>
+          h("option", { value: String(index), selected: value === pace.days }, days(value)),
+        ),
+      ),
+    ),
   );
 }
 
@@ -278,7 +263,7 @@ async function createRoom(event) {
   if (chosen.preset === CUSTOM) body.options = chosen.options;
   else if (chosen.preset !== STANDARD) body.preset = chosen.preset;
   if (chosen.computer) body.computer = chosen.computer;
-  if (pace.turnBased && gameByName(chosen.game).seats > 1) {
+  if (pace.turnBased && !chosen.computer) {
     body.turn_based = true;
     body.move_days = pace.days;
   }
