@@ -85,9 +85,7 @@ class RoomService:
         self.actions = Actions(store, cache, events, now, shared)
         self.computer = computer = ComputerPlayers(settings, store, news, self.actions.play, now)
         self.turns = Turns(store, cache, computer, now)
-        self.players = Players(
-            store, cache, broadcaster, events, now, shared, computer.open_offer
-        )
+        self.players = Players(store, cache, broadcaster, events, now, shared, computer.open_offer)
         self.rematches = Rematches(store, cache, events, now, self.on_deal)
         self.seats = ComputerSeats(store, cache, events, computer, now, shared)
         # The order is the order in which they hear of a change.

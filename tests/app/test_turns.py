@@ -42,7 +42,9 @@ def rooms_of(table: Table) -> RoomService:
     return rooms
 
 
-def turn_room(table: Table, days: int | None = 2, game: str = "expeditionen") -> tuple[str, list[str]]:
+def turn_room(
+    table: Table, days: int | None = 2, game: str = "expeditionen"
+) -> tuple[str, list[str]]:
     body: dict[str, Any] = {"turn_based": True, "move_days": days}
     if game == "expeditionen":
         body["preset"] = "short"
