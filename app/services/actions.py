@@ -159,7 +159,8 @@ def advance(
     match.state = state
     match.version += 1
     room.turn_since = time.monotonic()
-    room.turn_started = at  # when the action was stored (unknown: None, until a reload)
+    if room.to_move() != seat:  # the turn passed: it began when this action was stored
+        room.turn_started = at  # (None when unknown, until the room is loaded again)
     if result is not None:
         match.status, match.result = "finished", result
         room.count_finished(result.winner)

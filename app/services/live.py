@@ -291,7 +291,9 @@ def rebuild(loaded: LoadedRoom) -> LiveRoom:
         wins=[0] * game.seats,
         turn_based=loaded.room.turn_based,
         move_days=loaded.room.move_days,
-        turn_started=turn_started(loaded),
+        turn_started=turn_started(
+            loaded, game.to_move(state) if match.status == "playing" else None
+        ),
     )
     for winner in loaded.finished_winners:
         room.count_finished(winner)
@@ -304,11 +306,14 @@ def iso(at: datetime) -> str:
     return at.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
-def turn_started(loaded: LoadedRoom) -> datetime | None:
-    """The later of the match's start, its last action and an opponent's choice to wait."""
+def turn_started(loaded: LoadedRoom, to_move: int | None) -> datetime | None:
+    """When the turn of the seat to move began: the later of the match's start, the last
+    action of another seat (a seat may move several times in a turn) and an opponent's
+    choice to keep waiting."""
     times = [loaded.match.started_at, loaded.room.waited_at]
-    if loaded.actions:
-        times.append(loaded.actions[-1].at)
+    passed = [action.at for action in loaded.actions if action.seat != to_move]
+    if passed:
+        times.append(passed[-1])
     known = [at for at in times if at is not None]
     return max(known) if known else None
 

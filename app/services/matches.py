@@ -126,15 +126,20 @@ class MatchService:
         ]
 
     def _late(self, match_id: int, stored: list[StoredAction], move_days: int | None) -> list[bool]:
-        """For each move: made after its turn's time per move ran out (from stored times)."""
+        """For each move that begins a seat's turn: made after the turn's time per move ran
+        out (from stored times; a later move of the same turn is never marked)."""
         if move_days is None or not stored:
             return [False] * len(stored)
         limit = timedelta(days=move_days)
-        started = self.store.match_started_at(match_id)
-        late = []
+        began = self.store.match_started_at(match_id)
+        late, before = [], None
         for move in stored:
-            late.append(started is not None and move.at is not None and move.at - started > limit)
-            started = move.at
+            first = before is None or before.seat != move.seat
+            if first and before is not None:
+                began = before.at
+            ran_out = began is not None and move.at is not None and move.at - began > limit
+            late.append(first and ran_out)
+            before = move
         return late
 
     def hint(

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app.main import create_app
-from app.services.live import LiveRoom
+from app.services.live import LiveRoom, iso
 from app.services.rooms import RoomService
 from app.settings import Settings
 from app.storage.models import ROOMS
@@ -344,15 +344,23 @@ def test_time_left_is_computed_from_stored_data_after_a_restart(
         assert mover is not None
         move_clock(table, moved_at)
         with table.socket(room_id, cookies[mover]) as socket:
-            socket.act(socket.state["legal_actions"][0])
+            socket.act(socket.state["legal_actions"][0])  # Expeditionen: play, then draw
             socket.wait_version(1, 1)
+            assert socket.state["turn"]["since"] != iso(moved_at)  # the same turn goes on
+            socket.act(socket.state["legal_actions"][0])
+            socket.wait_version(1, 2)
+            assert socket.state["turn"] == {
+                "seat": 1 - mover,
+                "since": iso(moved_at),
+                "deadline": iso(moved_at + 3 * DAY),
+            }
     with TestClient(create_app(turn_settings)) as client:
         table = Table(client)
         move_clock(table, moved_at + timedelta(hours=5))
         turn = client.get(f"/api/rooms/{room_id}").json()["turn"]
         assert datetime.fromisoformat(turn["since"]) == moved_at
         assert datetime.fromisoformat(turn["deadline"]) == moved_at + 3 * DAY
-        client.cookies.set("kr_player", cookies[0])
+        client.cookies.set("kr_player", cookies[mover])
         (game,) = client.get("/api/me/games").json()
         assert game["seconds_left"] == (3 * DAY - timedelta(hours=5)).total_seconds()
 
