@@ -61,9 +61,11 @@ def check_turn_based(seats: int, turn_based: bool, move_days: int | None) -> Non
 
 
 def reminder_due(room: LiveRoom, now: datetime) -> str | None:
-    """The turn (as a key) to remind of when a quarter of its time or less is left."""
+    """The turn (as a key) to remind a person of when a quarter of its time or less is left."""
     turn = turn_of(room)
     if turn is None or turn.deadline is None or room.move_days is None:
+        return None
+    if room.played_by_computer(turn.seat):  # the computer needs no reminder
         return None
     left = turn.deadline - now
     if not timedelta(0) < left <= timedelta(days=room.move_days) / 4:
@@ -106,7 +108,9 @@ class Turns:
                 self.computer.update(room, think=False)
                 due = reminder_due(room, self.clock())
                 seat = room.to_move()
-            if due is not None and seat is not None and self.store.claim_reminder(room.id, due):
+            if due is None or seat is None:
+                continue
+            if await self.store.off_loop(self.store.claim_reminder, room.id, due):
                 logger.info("reminding of a turn", extra={"room_id": room.id, "seat": seat})
                 self.on_reminder(room, seat)
 
