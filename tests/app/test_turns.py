@@ -322,6 +322,25 @@ def test_the_reminder_fires_once_when_a_quarter_of_the_time_is_left(
         assert reminded == [(room_id, seat)]
 
 
+def test_of_two_processes_sweeping_the_same_turn_only_one_reminds(
+    turn_settings: Settings,
+) -> None:
+    reminded: list[str] = []
+    with (
+        TestClient(create_app(turn_settings)) as first,
+        TestClient(create_app(turn_settings)) as second,
+    ):
+        tables = [Table(first), Table(second)]
+        room_id, _ = turn_room(tables[0], days=2)
+        deadline = live(tables[0], room_id).deadline()
+        assert deadline is not None
+        for table in tables:
+            rooms_of(table).turns.on_reminder = lambda room, seat: reminded.append(room.id)
+            move_clock(table, deadline - timedelta(hours=1))
+            sweep(table)
+    assert reminded == [room_id]
+
+
 def test_the_push_helper_learns_the_seat_to_move_and_its_deadline(table: Table) -> None:
     room_id, _ = turn_room(table, days=3)
     room = live(table, room_id)
