@@ -23,8 +23,9 @@ from app.limits import ConnectionCaps, RoomCreationLimit
 from app.messaging import LocalBroadcaster
 from app.routes import api, pages, ws
 from app.services.matches import MatchService
-from app.services.rooms import RoomService
+from app.services.rooms import RoomService, utc_now
 from app.services.searches import Searches
+from app.services.turns import ClockFile
 from app.settings import Settings, get_settings
 from app.storage.db import create_db_engine, ensure_migrated, start_checkpoints
 from app.storage.repositories import Store
@@ -41,6 +42,16 @@ async def close_idle_rooms_every(rooms: RoomService, seconds: float) -> None:
             await rooms.close_idle_rooms()
         except Exception:  # the next round tries again (the database may be back by then)
             logger.exception("closing idle rooms failed")
+
+
+async def watch_turns_every(rooms: RoomService, seconds: float) -> None:
+    """Turn-based rooms: a seat whose time ran out is offered; a quarter left reminds."""
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            await rooms.sweep_turns()
+        except Exception:  # the next round tries again
+            logger.exception("watching turn-based rooms failed")
 
 
 async def validation_error(_request: Request, error: Exception) -> JSONResponse:
@@ -68,15 +79,28 @@ async def database_away(request: Request, error: Exception) -> JSONResponse:
     )
 
 
+def test_clock(settings: Settings) -> ClockFile | None:
+    """TEST_CLOCK_FILE: a test server's clock, moved on by the file's seconds (never in
+    production: the settings refuse it there)."""
+    if settings.test_clock_file is None:
+        return None
+    logger.warning("the clock is moved on by %s (tests only)", settings.test_clock_file)
+    return ClockFile(settings.test_clock_file, utc_now)
+
+
 def malformed(message: str) -> JSONResponse:
     return JSONResponse({"detail": {"code": "malformed", "message": message}}, status_code=422)
 
 
 def create_app(
-    settings: Settings | None = None, *, idle_check_seconds: float | None = None
+    settings: Settings | None = None,
+    *,
+    idle_check_seconds: float | None = None,
+    turn_check_seconds: float | None = None,
 ) -> FastAPI:
     settings = settings or get_settings()
     every = idle_check_seconds or settings.idle_check_seconds
+    turns_every = turn_check_seconds or settings.turn_check_seconds
     # Now, not in the lifespan: uvicorn logs its start before the lifespan runs.
     observability.configure_logging(settings)
 
@@ -98,6 +122,7 @@ def create_app(
             settings,
             store,
             LocalBroadcaster(),
+            clock=test_clock(settings) or utc_now,
             relay=relay,
             on_deal=matches.foresee if settings.analysis_ahead else None,
         )
@@ -110,13 +135,17 @@ def create_app(
         app.state.matches = matches
         app.state.connection_caps = ConnectionCaps(settings)
         app.state.room_creation_limit = RoomCreationLimit(settings.rooms_per_address_per_minute)
-        sweeper = asyncio.create_task(close_idle_rooms_every(rooms, every))
+        sweepers = [
+            asyncio.create_task(close_idle_rooms_every(rooms, every)),
+            asyncio.create_task(watch_turns_every(rooms, turns_every)),
+        ]
         try:
             yield
         finally:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
+            for sweeper in sweepers:
+                sweeper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await sweeper
             if relay is not None:
                 await relay.stop()
             await rooms.shutdown()

@@ -169,6 +169,14 @@ class RematchStatus(BaseModel):
     requested_by: list[int]
 
 
+class TurnInfo(BaseModel):
+    seat: int = Field(description="the seat that must move")
+    since: datetime = Field(description="when its turn began")
+    deadline: datetime | None = Field(
+        description="when its time per move runs out; null: no time limit"
+    )
+
+
 class StateMessage(BaseModel):
     type: Literal["state"]
     room_id: str
@@ -184,6 +192,9 @@ class StateMessage(BaseModel):
     players: list[Player]
     tally: Tally
     rematch: RematchStatus | None
+    turn: TurnInfo | None = Field(
+        None, description="a turn-based room's running match: whose turn since when, until when"
+    )
 
 
 class PresenceMessage(BaseModel):
@@ -213,6 +224,9 @@ class TakeoverMessage(BaseModel):
         "TAKEOVER_SECONDS; null: the offer is over"
     )
     levels: list[str] = Field(description="the computer's levels, for the choice `computer`")
+    time_ran_out: bool = Field(
+        False, description="a turn-based room: the seat's time per move ran out"
+    )
 
 
 ServerMessage = Annotated[
@@ -280,6 +294,12 @@ class CreateRoom(Strict):
         description="play against the computer: its level (GameInfo.computer), it takes "
         "the last seat",
     )
+    turn_based: bool = Field(
+        False, description="played over days: never closed for idleness while a match runs"
+    )
+    move_days: Literal[1, 2, 3, 7] | None = Field(
+        None, description="a turn-based room's time per move in days; null: no limit"
+    )
 
 
 class AddComputer(Strict):
@@ -304,6 +324,9 @@ class RoomInfo(BaseModel):
     status: Literal["waiting", "playing", "finished"]
     match_id: int
     tally: Tally
+    turn_based: bool = False
+    move_days: int | None = None
+    turn: TurnInfo | None = None
 
 
 class JoinRoom(Strict):
@@ -324,6 +347,23 @@ class MyRoom(BaseModel):
     last_active_at: datetime
     status: Literal["waiting", "playing", "finished"] | None = None
     to_move: int | None = None
+
+
+class MyGame(BaseModel):
+    room_id: str
+    url: str
+    game: str
+    match_number: int
+    status: Literal["waiting", "playing"]
+    seat: int = Field(description="this player's seat")
+    players: list[str | None] = Field(description="the names by seat (null: free)")
+    turn_based: bool
+    move_days: int | None
+    to_move: int | None
+    your_turn: bool
+    since: datetime | None = Field(description="when the current turn began")
+    deadline: datetime | None = Field(description="when its time runs out; null: no limit")
+    seconds_left: float | None = Field(description="until the deadline, as the server counts")
 
 
 class MatchSummary(BaseModel):
@@ -397,6 +437,9 @@ class Move(BaseModel):
     text: str
     computer: bool = Field(description="the computer made this move")
     took: list[str] = Field(description=TOOK)
+    time_ran_out: bool = Field(
+        False, description="a turn-based room: the mover's time per move ran out before it"
+    )
 
 
 class RoomMoves(BaseModel):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -113,6 +114,18 @@ class Settings(BaseSettings):
         description="how long a seated person may be away during their turn before the "
         "opponent may let the computer play for them or end the match",
     )
+    turn_check_seconds: float = Field(
+        60.0,
+        gt=0,
+        le=3600,
+        description="how often each process looks for turn-based moves whose time ran out "
+        "or has a quarter left",
+    )
+    test_clock_file: Path | None = Field(
+        None,
+        description="tests only, refused in production: a file holding seconds by which "
+        "the server's clock is moved on (read at every look at the clock)",
+    )
     public_history: bool = Field(
         False,
         description="the history may list every finished match (off: only your own matches)",
@@ -123,6 +136,12 @@ class Settings(BaseSettings):
     def known_proxy_entries(cls, value: str) -> str:
         proxies.parse(value)
         return value
+
+    @model_validator(mode="after")
+    def refuse_test_clock_in_production(self) -> Settings:
+        if self.environment == "production" and self.test_clock_file is not None:
+            raise ValueError("TEST_CLOCK_FILE is for tests only; production keeps real time")
+        return self
 
     @model_validator(mode="after")
     def refuse_insecure_production(self) -> Settings:

@@ -23,6 +23,7 @@ from app.protocol import (
     MatchAnalysis,
     MatchReplay,
     MatchSummary,
+    MyGame,
     MyRoom,
     RoomCreated,
     RoomHint,
@@ -125,7 +126,9 @@ async def create_room(
         limit = settings.rooms_per_address_per_minute
         fail(429, "too_many_rooms", f"at most {limit} new rooms per minute", address=address)
     try:
-        room = rooms.create_room(body.game, body.options, body.preset, body.computer)
+        room = rooms.create_room(
+            body.game, body.options, body.preset, body.computer, body.turn_based, body.move_days
+        )
     except Refusal as refusal:
         fail(422, refusal.code, refusal.message, game=body.game)
     return RoomCreated(room_id=room.id, url=room_url(settings, room.id))
@@ -147,7 +150,7 @@ async def get_room(room: RoomDep) -> RoomInfo:
 )
 async def room_moves(room: RoomDep, matches: MatchesDep) -> RoomMoves:
     match = room.match
-    moves = matches.moves(room.game, match.id, match.version)
+    moves = matches.moves(room.game, match.id, match.version, room.move_days)
     return RoomMoves.model_validate(
         {"room_id": room.id, "match_id": match.id, "match_number": match.number, "moves": moves}
     )
@@ -254,6 +257,36 @@ async def my_rooms(rooms: RoomsDep, player: PlayerDep, settings: SettingsDep) ->
             to_move=live.to_move(),
         )
         for held, live in await rooms.rooms_held_by(player)
+    ]
+
+
+@router.get(
+    "/me/games",
+    summary="Every unfinished match of this player: the ones waiting for them first, then "
+    "the newest turn first",
+)
+async def my_games(rooms: RoomsDep, player: PlayerDep, settings: SettingsDep) -> list[MyGame]:
+    if player is None:
+        return []
+    now = rooms.clock()
+    return [
+        MyGame(
+            room_id=held.room.id,
+            url=room_url(settings, held.room.id),
+            game=held.room.game,
+            match_number=live.match.number,
+            status="playing" if live.match.status == "playing" else "waiting",
+            seat=held.seat,
+            players=[holder and holder.name for holder in live.seats],
+            turn_based=live.turn_based,
+            move_days=live.move_days,
+            to_move=live.to_move(),
+            your_turn=live.to_move() == held.seat,
+            since=turn and turn.since,
+            deadline=turn and turn.deadline,
+            seconds_left=turn.deadline and (turn.deadline - now).total_seconds() if turn else None,
+        )
+        for held, live, turn in await rooms.games_of(player)
     ]
 
 

@@ -64,6 +64,11 @@ async def table(request: Request, room_id: str, rooms: RoomsDep) -> HTMLResponse
     return page(request, "table.html", page_name="table", room_id=room_id)
 
 
+@router.get("/games", response_class=HTMLResponse)
+def your_games(request: Request) -> HTMLResponse:
+    return page(request, "games.html", page_name="games")
+
+
 @router.get("/history", response_class=HTMLResponse)
 def history(request: Request, settings: SettingsDep) -> HTMLResponse:
     return page(

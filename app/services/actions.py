@@ -140,7 +140,7 @@ class Actions:
         room.last_active = now
         if touch:
             room.stored_active = now
-        advance(room, seat, action, state, result, by_computer)
+        advance(room, seat, action, state, result, by_computer, now)
 
 
 def advance(
@@ -150,6 +150,7 @@ def advance(
     state: Any,
     result: Outcome | None,
     by_computer: bool = False,
+    at: datetime | None = None,
 ) -> None:
     """Move the live match on by one stored action (stored by this process or another) to
     ``state``, whose ``result`` the caller has asked the game for already."""
@@ -158,6 +159,8 @@ def advance(
     match.state = state
     match.version += 1
     room.turn_since = time.monotonic()
+    if room.to_move() != seat:  # the turn passed: it began when this action was stored
+        room.turn_started = at  # (None when unknown, until the room is loaded again)
     if result is not None:
         match.status, match.result = "finished", result
         room.count_finished(result.winner)

@@ -114,7 +114,7 @@ class RoomCache:
         cutoff = now - timedelta(minutes=self.idle_minutes)
         idle = set(self.store.idle_room_ids(cutoff))
         for room in self.rooms.values():
-            if room.last_active < cutoff:
+            if room.last_active < cutoff and not room.keeps_open():
                 idle.add(room.id)
             else:
                 idle.discard(room.id)

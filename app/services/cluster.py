@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import time
+from datetime import datetime
 from typing import Any
 
 from app.services import texts
@@ -93,7 +94,8 @@ class Cluster:
             seat, action = event["seat"], event["action"]
             state = room.game.apply(match.state, seat, action)
             by_computer = event.get("computer", False)
-            advance(room, seat, action, state, room.game.result(state), by_computer)
+            at = datetime.fromisoformat(event["at"]) if event.get("at") else None
+            advance(room, seat, action, state, room.game.result(state), by_computer, at)
         else:
             await self._catch_up(room)
         self.news.state(room)

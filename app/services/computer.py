@@ -19,6 +19,10 @@ turn, and another seat is a person's (someone who could answer), every socket of
 is told (a ``takeover`` message); the other players may keep waiting, let the computer
 play the seat, or end the match as abandoned. A solo game, or a person against the
 computer's own seat, has nobody to ask: no offer.
+
+In a turn-based room being away is normal: the offer comes only once the seat's time per
+move has run out (``LiveRoom.deadline``, from stored times and the injected clock), and it
+is state derived from those alone, so every process finds the same one.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
+from datetime import datetime
 from typing import Any
 
 from app.services import texts, thinking
@@ -58,8 +63,16 @@ class ComputerPlayers(RoomListener):
     """A subscriber of the room-events hub: after a change, the computer moves if it is its
     turn, and an absent player's seat is offered for takeover or the offer withdrawn."""
 
-    def __init__(self, settings: Settings, store: Store, news: RoomNews, play: Play) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        news: RoomNews,
+        play: Play,
+        clock: Callable[[], datetime],
+    ) -> None:
         self.settings = settings
+        self.clock = clock  # the wall clock of turn-based deadlines
         self.store = store
         self.news = news
         self.play = play
@@ -157,7 +170,10 @@ class ComputerPlayers(RoomListener):
     # Absent players
 
     def absent_seat(self, room: LiveRoom) -> int | None:
-        """The person to move when they have been away long enough for a takeover."""
+        """The person to move when they have been away long enough for a takeover (in a
+        turn-based room: when their time ran out)."""
+        if room.turn_based:
+            return self.timed_out(room)
         deadline = self._deadline(room)
         if deadline is None or time.monotonic() < deadline:
             return None
@@ -177,10 +193,25 @@ class ComputerPlayers(RoomListener):
             return None
         return max(room.away_since[seat], room.turn_since) + self.settings.takeover_seconds
 
+    def timed_out(self, room: LiveRoom) -> int | None:
+        """In a turn-based room: the person to move once their time ran out, if another
+        person could answer for them."""
+        seat, deadline = room.to_move(), room.deadline()
+        if seat is None or deadline is None or self.clock() < deadline:
+            return None
+        if room.played_by_computer(seat) or not room.another_person(seat):
+            return None
+        return seat
+
     def _watch_absence(self, room: LiveRoom) -> None:
         waiting = self.waits.pop(room.id, None)
         if waiting is not None and waiting is not asyncio.current_task():
             waiting.cancel()
+        if room.turn_based:
+            ran_out = self.timed_out(room)
+            if ran_out != self.offered.get(room.id):
+                self._tell_offer(room, ran_out)
+            return
         deadline = self._deadline(room)
         absent = room.to_move() if deadline is not None and time.monotonic() >= deadline else None
         if absent != self.offered.get(room.id):
@@ -203,7 +234,9 @@ class ComputerPlayers(RoomListener):
         self.news.to_everyone(room, self.offer_text(room))
 
     def offer_text(self, room: LiveRoom) -> str:
-        return texts.takeover_text(self.offered.get(room.id), levels(room.game.name))
+        return texts.takeover_text(
+            self.offered.get(room.id), levels(room.game.name), room.turn_based
+        )
 
     def open_offer(self, room: LiveRoom) -> str | None:
         """The takeover offer a socket joining the room hears, if one is open."""

@@ -11,7 +11,7 @@ import secrets
 import time
 from collections import Counter
 from dataclasses import astuple, dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app.services.refusals import Refusal
@@ -47,10 +47,12 @@ class AbandonedOutcome(Outcome):
         return {**super().to_json(), "outcome": ABANDONED}
 
 
-def abandoned(by: int) -> Outcome:
-    return AbandonedOutcome(
-        scores=(), winner=None, reason=Abandoned.ABANDONED, details={"abandoned_by": by}
-    )
+def abandoned(by: int, time_ran_out: int | None = None) -> Outcome:
+    """Ended by seat ``by``; ``time_ran_out``: the seat whose time per move ran out."""
+    details: dict[str, Any] = {"abandoned_by": by}
+    if time_ran_out is not None:
+        details["time_ran_out"] = time_ran_out
+    return AbandonedOutcome(scores=(), winner=None, reason=Abandoned.ABANDONED, details=details)
 
 
 @dataclass
@@ -93,6 +95,11 @@ class LiveRoom:
     # the later one starts the wait before the computer may take an absent seat over.
     away_since: dict[int, float] = field(default_factory=dict)
     turn_since: float = field(default_factory=time.monotonic)
+    # Turn-based rooms (app/services/turns.py): the time per move in days (None: no
+    # limit), and when the current turn started, from stored times (never monotonic).
+    turn_based: bool = False
+    move_days: int | None = None
+    turn_started: datetime | None = None
 
     def seat_of(self, token_hash: str | None) -> int | None:
         for seat, holder in enumerate(self.seats):
@@ -165,7 +172,35 @@ class LiveRoom:
             "status": self.match.status,
             "match_id": self.match.id,
             "tally": self.tally(),
+            "turn_based": self.turn_based,
+            "move_days": self.move_days,
+            "turn": self.turn(),
         }
+
+    def keeps_open(self) -> bool:
+        """A turn-based room with a running match is never closed for idleness."""
+        return self.turn_based and self.match.status == "playing"
+
+    def turn(self) -> dict[str, Any] | None:
+        """In a turn-based room with a running match: the seat to move, since when, and
+        its deadline (None without a time limit), as ISO texts."""
+        seat = self.to_move()
+        if not self.turn_based or seat is None or self.turn_started is None:
+            return None
+        deadline = self.deadline()
+        return {
+            "seat": seat,
+            "since": iso(self.turn_started),
+            "deadline": deadline and iso(deadline),
+        }
+
+    def deadline(self) -> datetime | None:
+        """When the turn's time runs out (turn-based with a limit and a running match)."""
+        if not self.turn_based or self.move_days is None or self.turn_started is None:
+            return None
+        if self.to_move() is None:
+            return None
+        return self.turn_started + timedelta(days=self.move_days)
 
 
 def room_options(game: AnyGame, options: dict[str, Any], preset: str | None) -> dict[str, Any]:
@@ -235,11 +270,12 @@ def rebuild(loaded: LoadedRoom) -> LiveRoom:
         state,
         row.status,
         version=len(moves),
-        last_action=None if last is None else last_action(game, before, *astuple(last)[1:]),
+        last_action=None if last is None else last_action(game, before, *astuple(last)[1:4]),
         result=game.result(state),
     )
     if row.status == ABANDONED and row.result is not None:  # ended by a player's choice
-        match.status, match.result = "finished", abandoned(row.result["abandoned_by"])
+        by, ran_out = row.result["abandoned_by"], row.result.get("time_ran_out")
+        match.status, match.result = "finished", abandoned(by, ran_out)
     seats: list[Holder | None] = [None] * game.seats
     for seat in loaded.seats:
         seats[seat.seat] = Holder(seat.name, seat.token_hash, seat.computer)
@@ -253,11 +289,33 @@ def rebuild(loaded: LoadedRoom) -> LiveRoom:
         last_active=loaded.room.last_active_at,
         stored_active=loaded.room.last_active_at,
         wins=[0] * game.seats,
+        turn_based=loaded.room.turn_based,
+        move_days=loaded.room.move_days,
+        turn_started=turn_started(
+            loaded, game.to_move(state) if match.status == "playing" else None
+        ),
     )
     for winner in loaded.finished_winners:
         room.count_finished(winner)
     room.rematch.update(loaded.rematch)
     return room
+
+
+def iso(at: datetime) -> str:
+    """A UTC time as the HTTP answers write it (pydantic): ...Z."""
+    return at.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def turn_started(loaded: LoadedRoom, to_move: int | None) -> datetime | None:
+    """When the turn of the seat to move began: the later of the match's start, the last
+    action of another seat (a seat may move several times in a turn) and an opponent's
+    choice to keep waiting."""
+    times = [loaded.match.started_at, loaded.room.waited_at]
+    passed = [action.at for action in loaded.actions if action.seat != to_move]
+    if passed:
+        times.append(passed[-1])
+    known = [at for at in times if at is not None]
+    return max(known) if known else None
 
 
 def check_open(room: LiveRoom) -> None:

@@ -8,12 +8,13 @@ import contextlib
 import threading
 from concurrent.futures import CancelledError, Future
 from concurrent.futures.process import BrokenProcessPool
+from datetime import timedelta
 from typing import Any, TypeVar
 
 from app.services.hints import room_hint
 from app.services.live import last_action
 from app.services.searches import Searches
-from app.storage.repositories import Store
+from app.storage.repositories import Store, StoredAction
 from engine import AnyGame, BestLine, BestLineSearch, OutOfBudget, get_game, replay
 
 MAX_MATCH_ID = 2**31 - 1  # the id column is a 32-bit integer on PostgreSQL
@@ -107,16 +108,39 @@ class MatchService:
             return False
         return self.store.match_held_by(match_id, player)
 
-    def moves(self, game: AnyGame, match_id: int, upto: int) -> list[dict[str, Any]]:
+    def moves(
+        self, game: AnyGame, match_id: int, upto: int, move_days: int | None = None
+    ) -> list[dict[str, Any]]:
         """The first ``upto`` moves of a match, for the table's move log after a reload: each
-        as the table saw it (actions are public, and so are the open cards each took)."""
+        as the table saw it (actions are public, and so are the open cards each took);
+        with a time per move (turn-based), whether the mover's time ran out before it."""
         seed, options, played = self.store.match_played(match_id)
         stored = played[:upto]
         befores = replay(game, seed, options, [(move.seat, move.action) for move in stored])
+        late = self._late(match_id, stored, move_days)
         return [
-            {"ply": move.ply} | last_action(game, before, move.seat, move.action, move.by_computer)
-            for move, before in zip(stored, befores, strict=False)  # befores has one more
+            {"ply": move.ply}
+            | last_action(game, before, move.seat, move.action, move.by_computer)
+            | ({"time_ran_out": True} if ran_out else {})
+            for move, before, ran_out in zip(stored, befores, late, strict=False)
         ]
+
+    def _late(self, match_id: int, stored: list[StoredAction], move_days: int | None) -> list[bool]:
+        """For each move that begins a seat's turn: made after the turn's time per move ran
+        out (from stored times; a later move of the same turn is never marked)."""
+        if move_days is None or not stored:
+            return [False] * len(stored)
+        limit = timedelta(days=move_days)
+        began = self.store.match_started_at(match_id)
+        late, before = [], None
+        for move in stored:
+            first = before is None or before.seat != move.seat
+            if first and before is not None:
+                began = before.at
+            ran_out = began is not None and move.at is not None and move.at - began > limit
+            late.append(first and ran_out)
+            before = move
+        return late
 
     def hint(
         self, game: AnyGame, room_id: str, match_id: int, version: int, seat: int

@@ -100,6 +100,7 @@ class RelayNews(RoomListener):
                 "seat": seat,
                 "action": action,
                 "computer": by_computer,
+                "at": room.turn_started and room.turn_started.isoformat(),
             }
         )
 

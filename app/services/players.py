@@ -137,4 +137,5 @@ def seated(room: LiveRoom, seat: int, starts: bool, now: datetime) -> None:
     if starts:
         room.match.status = "playing"
         room.turn_since = time.monotonic()
+        room.turn_started = now
     logger.info("seat taken", extra={"room_id": room.id, "seat": seat, "match_id": room.match.id})

@@ -82,6 +82,7 @@ class Rematches:
         room.match = LiveMatch.of(row, state)
         self.on_deal(row.id, room.game.name, state)
         room.turn_since = time.monotonic()
+        room.turn_started = row.started_at
         room.rematch.clear()
         logger.info(
             "rematch started",

@@ -41,6 +41,7 @@ from app.services.players import Players
 from app.services.refusals import Refusal, RoomNotFound
 from app.services.rematch import OnDeal, Rematches
 from app.services.seats import COMPUTER_NAME, ComputerSeats, check_computer, computer_seat
+from app.services.turns import Turn, Turns, check_turn_based, turn_of
 from app.settings import Settings
 from app.storage.models import COMPUTER, Room
 from app.storage.repositories import HeldRoom, Store
@@ -79,13 +80,14 @@ class RoomService:
         self.cache = cache = RoomCache(store, broadcaster, settings.room_idle_minutes)
         self.events = events = RoomEvents()
         self.news = news = RoomNews(broadcaster)
-        self.actions = Actions(store, cache, events, clock, shared)
-        self.computer = computer = ComputerPlayers(settings, store, news, self.actions.play)
-        self.players = Players(
-            store, cache, broadcaster, events, clock, shared, computer.open_offer
-        )
-        self.rematches = Rematches(store, cache, events, clock, self.on_deal)
-        self.seats = ComputerSeats(store, cache, events, computer, clock, shared)
+        # Every part reads the clock through here: a test may move ``self.clock``.
+        now = lambda: self.clock()  # noqa: E731
+        self.actions = Actions(store, cache, events, now, shared)
+        self.computer = computer = ComputerPlayers(settings, store, news, self.actions.play, now)
+        self.turns = Turns(store, cache, computer, now)
+        self.players = Players(store, cache, broadcaster, events, now, shared, computer.open_offer)
+        self.rematches = Rematches(store, cache, events, now, self.on_deal)
+        self.seats = ComputerSeats(store, cache, events, computer, now, shared)
         # The order is the order in which they hear of a change.
         events.subscribe(news)
         # What other processes announce (with REDIS_URL): app/main.py starts the relay with it.
@@ -107,8 +109,11 @@ class RoomService:
         options: dict[str, Any],
         preset: str | None,
         computer: str | None = None,
+        turn_based: bool = False,
+        move_days: int | None = None,
     ) -> LiveRoom:
-        """A new room; with ``computer`` (a bot level) the computer holds its last seat."""
+        """A new room; with ``computer`` (a bot level) the computer holds its last seat;
+        ``turn_based`` with ``move_days`` (None: no limit) for a game played over days."""
         try:
             game = get_game(game_name)
         except KeyError as error:
@@ -116,6 +121,7 @@ class RoomService:
         resolved = room_options(game, options, preset)
         if computer is not None:
             check_computer(game.name, game.seats, computer)
+        check_turn_based(game.seats, turn_based, move_days)
         now = self.clock()
         room_id = secrets.token_urlsafe(ROOM_ID_BYTES)
         row = Room(
@@ -125,6 +131,8 @@ class RoomService:
             preset=preset,
             created_at=now,
             last_active_at=now,
+            turn_based=turn_based,
+            move_days=move_days,
         )
         match, state = new_match(room_id, game, resolved, 1, "waiting", now)
         seats: list[Holder | None] = [None] * game.seats
@@ -144,6 +152,8 @@ class RoomService:
             last_active=now,
             stored_active=now,
             wins=[0] * game.seats,
+            turn_based=turn_based,
+            move_days=move_days,
         )
         self.cache.add(room)
         logger.info("room created", extra={"room_id": room_id, "game": game.name})
@@ -166,6 +176,33 @@ class RoomService:
             except RoomNotFound:
                 continue
         return found
+
+    async def games_of(self, player: str) -> list[tuple[HeldRoom, LiveRoom, Turn | None]]:
+        """Every unfinished match of this player, in every open room, with its turn: the
+        ones waiting for this player first, then the others; the newest turn first."""
+        games = [
+            (held, live, turn_of(live) or self._live_turn(live))
+            for held, live in await self.rooms_held_by(player)
+            if live.match.status != "finished"
+        ]
+
+        def order(game: tuple[HeldRoom, LiveRoom, Turn | None]) -> tuple[bool, float]:
+            held, live, turn = game
+            since = turn.since if turn is not None else held.room.created_at
+            return (live.to_move() != held.seat, -since.timestamp())
+
+        return sorted(games, key=order)
+
+    @staticmethod
+    def _live_turn(room: LiveRoom) -> Turn | None:
+        """A live room's turn: whose, since when (no deadline)."""
+        seat = room.to_move()
+        if seat is None or room.turn_started is None:
+            return None
+        return Turn(seat, room.turn_started, None)
+
+    async def sweep_turns(self) -> None:
+        await self.turns.sweep()
 
     # People at a room
 

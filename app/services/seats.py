@@ -85,7 +85,9 @@ class ComputerSeats:
             if connection.seat is None or absent is None or absent == connection.seat:
                 raise Refusal("not_offered", "nobody is away long enough during their turn")
             self.events.check_ready()
-            if message.choice == "wait":
+            if message.choice == "wait" and room.turn_based:
+                self._wait_another_turn(room)
+            elif message.choice == "wait":
                 computer.keep_waiting(room, absent)
             elif message.choice == "computer":
                 level = message.level or levels(room.game.name)[0]
@@ -95,10 +97,19 @@ class ComputerSeats:
                 logger.info("computer plays an absent seat", extra={"room_id": room.id})
                 self._changed(room)
             else:
-                await self._end_abandoned(room, connection.seat)
+                ran_out = absent if room.turn_based else None
+                await self._end_abandoned(room, connection.seat, ran_out)
 
-    async def _end_abandoned(self, room: LiveRoom, by: int) -> None:
-        result = abandoned(by)
+    def _wait_another_turn(self, room: LiveRoom) -> None:
+        """Turn-based: the seat to move gets its whole time per move again from now."""
+        now = self.clock()
+        store_or_refuse(self.store.wait_longer, room.id, now)
+        room.turn_started = now
+        logger.info("waiting another turn", extra={"room_id": room.id})
+        self._changed(room)
+
+    async def _end_abandoned(self, room: LiveRoom, by: int, time_ran_out: int | None) -> None:
+        result = abandoned(by, time_ran_out)
         ended = store_or_refuse(
             self.store.abandon_match, room.match.id, result.to_json(), self.clock()
         )

@@ -32,9 +32,13 @@ def rematch_text(room: LiveRoom) -> str:
     return dumps({"type": "rematch", "requested_by": sorted(room.rematch)})
 
 
-def takeover_text(seat: int | None, levels: list[str]) -> str:
-    """The seat the others may let the computer play or end the match for (None: no one)."""
-    return dumps({"type": "takeover", "seat": seat, "levels": levels})
+def takeover_text(seat: int | None, levels: list[str], time_ran_out: bool = False) -> str:
+    """The seat the others may let the computer play or end the match for (None: no one);
+    ``time_ran_out``: its time per move ran out (a turn-based room), not a live absence."""
+    message: dict[str, Any] = {"type": "takeover", "seat": seat, "levels": levels}
+    if time_ran_out and seat is not None:
+        message["time_ran_out"] = True
+    return dumps(message)
 
 
 def state_texts(room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience, str]:
@@ -55,6 +59,7 @@ def state_texts(room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience,
         "players": room.players(),
         "tally": room.tally(),
         "rematch": {"requested_by": sorted(room.rematch)} if over else None,
+        "turn": room.turn(),
     }
     views = game.views(match.state, audiences)
     texts = {}

@@ -91,6 +91,14 @@ ROOMS = Table(
     Column("created_at", UtcDateTime, nullable=False),
     Column("last_active_at", UtcDateTime, nullable=False, index=True),
     Column("closed_at", UtcDateTime),
+    # Turn-based (app/services/turns.py): never closed for idleness while a match runs;
+    # move_days is each move's time (None: no limit). The turn starts at the later of the
+    # match's start, its last action and waited_at (an opponent chose to keep waiting);
+    # reminded_turn is the turn whose "a quarter left" reminder was sent.
+    Column("turn_based", Boolean, nullable=False, default=False, server_default=false()),
+    Column("move_days", Integer),
+    Column("waited_at", UtcDateTime),
+    Column("reminded_turn", String(64)),
 )
 
 
@@ -103,6 +111,10 @@ class Room(Base):
     created_at: datetime
     last_active_at: datetime
     closed_at: datetime | None
+    turn_based: bool
+    move_days: int | None
+    waited_at: datetime | None
+    reminded_turn: str | None
 
 
 # The token hash of a seat the computer holds: no HMAC (hex) ever equals it.

@@ -16,7 +16,19 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Dialect, Engine, Table, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Dialect,
+    Engine,
+    Table,
+    and_,
+    exists,
+    insert,
+    not_,
+    select,
+    update,
+)
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from app.storage.batching import BatchWriter
@@ -36,7 +48,7 @@ from app.storage.models import (
 T = TypeVar("T")
 
 ACTION_COLUMNS = select(
-    ACTIONS.c.ply, ACTIONS.c.seat, ACTIONS.c.action, ACTIONS.c.by_computer
+    ACTIONS.c.ply, ACTIONS.c.seat, ACTIONS.c.action, ACTIONS.c.by_computer, ACTIONS.c.created_at
 ).order_by(ACTIONS.c.ply)
 INSERTED_ACTION_COLUMNS = ("match_id", "ply", "seat", "action", "created_at", "by_computer")
 
@@ -119,6 +131,21 @@ class StoredAction:
     seat: int
     action: dict[str, Any]
     by_computer: bool = False
+    at: datetime | None = None  # when it was stored
+
+
+def seats_of(player: str) -> ColumnElement[bool]:
+    """The seats of one player (the key ``PlayerDep`` gives): every query on seats by
+    player goes through here."""
+    return SEATS.c.token_hash == player
+
+
+def running_turn_based() -> ColumnElement[bool]:
+    """Rooms that are turn-based and whose match is running: never closed for idleness."""
+    return and_(
+        ROOMS.c.turn_based.is_(True),
+        exists().where(MATCHES.c.room_id == ROOMS.c.id, MATCHES.c.status == "playing"),
+    )
 
 
 @dataclass(frozen=True)
@@ -400,7 +427,9 @@ class Store:
             return list(
                 connection.scalars(
                     select(ROOMS.c.id).where(
-                        ROOMS.c.closed_at.is_(None), ROOMS.c.last_active_at < cutoff
+                        ROOMS.c.closed_at.is_(None),
+                        ROOMS.c.last_active_at < cutoff,
+                        not_(running_turn_based()),
                     )
                 )
             )
@@ -412,7 +441,7 @@ class Store:
         that try, exactly one gets True."""
         condition = [ROOMS.c.id == room_id, ROOMS.c.closed_at.is_(None)]
         if idle_before is not None:
-            condition.append(ROOMS.c.last_active_at < idle_before)
+            condition += [ROOMS.c.last_active_at < idle_before, not_(running_turn_based())]
         with self.engine.begin() as connection:
             closed = connection.execute(update(ROOMS).where(*condition).values(closed_at=now))
             if idle_before is not None and closed.rowcount != 1:
@@ -433,13 +462,50 @@ class Store:
                 .values(last_active_at=at)
             )
 
+    # Turn-based rooms
+
+    def running_turn_room_ids(self) -> list[str]:
+        """Open turn-based rooms with a running match and a time per move."""
+        with self.engine.connect() as connection:
+            return list(
+                connection.scalars(
+                    select(ROOMS.c.id).where(
+                        ROOMS.c.closed_at.is_(None),
+                        ROOMS.c.move_days.is_not(None),
+                        running_turn_based(),
+                    )
+                )
+            )
+
+    def wait_longer(self, room_id: str, at: datetime) -> None:
+        """An opponent chose to keep waiting: the turn starts again at ``at``."""
+        with self.engine.begin() as connection:
+            connection.execute(update(ROOMS).where(ROOMS.c.id == room_id).values(waited_at=at))
+
+    def claim_reminder(self, room_id: str, turn: str) -> bool:
+        """True for exactly one caller per room and turn (several processes sweep)."""
+        with self.engine.begin() as connection:
+            claimed = connection.execute(
+                update(ROOMS)
+                .where(
+                    ROOMS.c.id == room_id,
+                    (ROOMS.c.reminded_turn != turn) | ROOMS.c.reminded_turn.is_(None),
+                )
+                .values(reminded_turn=turn)
+            )
+            return claimed.rowcount == 1
+
+    def match_started_at(self, match_id: int) -> datetime | None:
+        with self.engine.connect() as connection:
+            return connection.scalar(select(MATCHES.c.started_at).where(MATCHES.c.id == match_id))
+
     def rooms_held_by(self, token_hash: str) -> list[HeldRoom]:
         keys = ROOMS.c.keys()
         with self.engine.connect() as connection:
             rows = connection.execute(
                 select(ROOMS, SEATS.c.seat, SEATS.c.name)
                 .join(SEATS, SEATS.c.room_id == ROOMS.c.id)
-                .where(SEATS.c.token_hash == token_hash, ROOMS.c.closed_at.is_(None))
+                .where(seats_of(token_hash), ROOMS.c.closed_at.is_(None))
                 .order_by(ROOMS.c.created_at.desc())
             ).all()
             return [
@@ -462,7 +528,7 @@ class Store:
         query = select(MATCHES).where(MATCHES.c.finished_at.is_not(None))
         if held_by is not None:
             query = query.where(
-                MATCHES.c.room_id.in_(select(SEATS.c.room_id).where(SEATS.c.token_hash == held_by))
+                MATCHES.c.room_id.in_(select(SEATS.c.room_id).where(seats_of(held_by)))
             )
         if game:
             query = query.where(MATCHES.c.game == game)
@@ -489,7 +555,7 @@ class Store:
             found = connection.scalar(
                 select(SEATS.c.seat)
                 .join(MATCHES, MATCHES.c.room_id == SEATS.c.room_id)
-                .where(MATCHES.c.id == match_id, SEATS.c.token_hash == token_hash)
+                .where(MATCHES.c.id == match_id, seats_of(token_hash))
                 .limit(1)
             )
             return found is not None

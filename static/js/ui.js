@@ -176,6 +176,31 @@ export function ago(iso) {
   return format.format(0, "second");
 }
 
+/** Time left in words, its two largest units: "1 day 4 h", "3 h 20 min", "12 min"; its
+ * spaces do not break a line. */
+export function timeLeft(seconds) {
+  return unitsLeft(seconds).replaceAll(" ", "\u00a0");
+}
+
+function unitsLeft(seconds) {
+  const minutes = Math.max(0, Math.floor(seconds / 60));
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const rest = minutes % 60;
+  const dayText = days === 1 ? t("time.day") : t("time.days", { n: days });
+  if (days) return hours ? `${dayText} ${t("time.hours", { n: hours })}` : dayText;
+  if (hours) return `${t("time.hours", { n: hours })} ${t("time.minutes", { n: rest })}`;
+  return t("time.minutes", { n: Math.max(1, rest) });
+}
+
+/** The count of games waiting for you in the page title ("(2) Kartenrunde") and on the
+ * app icon where the browser has badges. */
+export function showWaiting(count, title) {
+  document.title = count ? `(${count}) ${title}` : title;
+  if (count && navigator.setAppBadge) navigator.setAppBadge(count).catch(() => {});
+  else if (!count && navigator.clearAppBadge) navigator.clearAppBadge().catch(() => {});
+}
+
 /** The computer's levels worth offering a person: "random" only where there is no other. */
 export function offeredLevels(levels) {
   const real = levels.filter((level) => level !== "random");

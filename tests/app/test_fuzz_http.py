@@ -74,6 +74,8 @@ VOCABULARY = {
     "name": TEXT,
     "computer": st.sampled_from(LEVELS) | TEXT,
     "level": st.sampled_from(LEVELS) | TEXT,
+    "turn_based": st.booleans() | JSON_VALUES,
+    "move_days": st.sampled_from([1, 2, 3, 7, None]) | JSON_VALUES,
 }
 BODY_MODELS: dict[str, type[BaseModel]] = {
     "POST /api/rooms": CreateRoom,

@@ -113,3 +113,11 @@ def test_every_setting_is_documented_with_its_default() -> None:
     defaults = settings().model_dump()
     expected = {name.upper(): shown(value) for name, value in defaults.items()}
     assert documented_defaults() == expected
+
+
+def test_production_refuses_a_test_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ENVIRONMENT", "production")
+    monkeypatch.setenv("SECRET_KEY", GOOD_SECRET)
+    monkeypatch.setenv("TEST_CLOCK_FILE", "/tmp/clock")
+    with pytest.raises(ValidationError, match="TEST_CLOCK_FILE"):
+        settings()

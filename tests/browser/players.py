@@ -52,6 +52,21 @@ def create_room(
     return page.url
 
 
+def create_turn_based_room(page: Page, game: str, name: str, days: str) -> str:
+    """From the home page: a turn-based room with `days` per move (its label: "2 days",
+    "No limit"). Returns the room's share link."""
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    page.locator(f"label[for='game-{game}']").click()
+    page.locator("input[name='opponent'][value='turn'] + span").click()
+    page.select_option("#move-days", label=days)
+    page.fill("#player-name", name)
+    page.click("#create-room")
+    page.wait_for_url("**/r/**")
+    wait_for_state(page)
+    return page.url
+
+
 def join_by_link(page: Page, url: str, name: str) -> None:
     """Opens a share link, answers the name prompt and waits for the table."""
     page.goto(url)

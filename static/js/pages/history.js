@@ -24,6 +24,8 @@ function outcome(match) {
   const result = match.result ?? {};
   const scores = result.scores ?? [];
   if (match.players.length === 1) return t("history.score", { score: num(scores[0] ?? 0) });
+  if (result.reason === "abandoned" && result.time_ran_out !== undefined)
+    return t("history.time_ran_out", { name: match.players[result.time_ran_out] ?? "" });
   if (result.reason === "abandoned")
     return t("history.abandoned", {
       name: match.players.find((_, seat) => seat !== result.abandoned_by) ?? "",

@@ -3,19 +3,8 @@
 import { card } from "../cards.js";
 import { loadGameStrings, localized, t } from "../i18n.js";
 import { boot } from "../page.js";
-import {
-  ago,
-  api,
-  copyText,
-  fill,
-  h,
-  offeredLevels,
-  roomLink,
-  storedName,
-  storeName,
-  toast,
-  when,
-} from "../ui.js";
+import { api, fill, h, offeredLevels, storedName, storeName, toast } from "../ui.js";
+import { countWaiting, gameItem, loadGames } from "../your-games.js";
 
 const CUSTOM = "custom";
 const MAX_ROOMS = 8;
@@ -23,8 +12,11 @@ const STANDARD = "";
 const form = document.getElementById("create-form");
 const nameInput = document.getElementById("player-name");
 let games = [];
-let rooms = [];
+let rooms = []; // your games (/api/me/games)
+let fetchedAt = Date.now();
+const MOVE_DAYS = [1, 2, 3, 7, null];
 let chosen = { game: null, preset: STANDARD, options: {}, computer: null };
+const pace = { turnBased: false, days: 2 }; // kept across games
 
 function gameByName(name) {
   return games.find((game) => game.name === name);
@@ -42,6 +34,7 @@ function standardPreset(game) {
 function chooseGame(name) {
   const game = gameByName(name);
   chosen = { game: name, preset: standardPreset(game), options: defaults(game), computer: null };
+  pace.turnBased = false;
   renderForm();
 }
 
@@ -117,21 +110,24 @@ function renderPresets(game) {
   );
 }
 
-/** A friend through the link, or the computer at one of its levels (two-player games). */
+/** A friend through the link (live, or turn-based over days), or the computer at one of
+ * its levels (games of two). */
 function renderOpponent(game) {
   const fieldset = document.getElementById("opponent");
   fieldset.hidden = game.computer.length === 0;
-  const chip = (value, label) =>
+  const chip = (value, label, turnBased = false) =>
     h(
       "label",
       { class: "chip-radio" },
       h("input", {
         type: "radio",
         name: "opponent",
-        value: value ?? "",
-        checked: chosen.computer === value,
+        value: turnBased ? "turn" : (value ?? ""),
+        checked: chosen.computer === value && pace.turnBased === turnBased,
         onchange: () => {
           chosen.computer = value;
+          pace.turnBased = turnBased;
+          renderPace(game);
         },
       }),
       h("span", {}, label),
@@ -140,8 +136,42 @@ function renderOpponent(game) {
     fieldset,
     h("legend", {}, t("home.opponent")),
     chip(null, t("home.friend")),
+    chip(null, t("home.turn_based"), true),
     ...offeredLevels(game.computer).map((level) =>
       chip(level, t("home.computer", { level: t(`level.${level}`, {}, level) })),
+    ),
+  );
+}
+
+/** A turn-based room's time per move. */
+function renderPace(game) {
+  const fieldset = document.getElementById("pace");
+  fieldset.hidden = !pace.turnBased || game.computer.length === 0;
+  const days = (value) =>
+    value === null
+      ? t("home.no_limit")
+      : value === 1
+        ? t("home.move_day")
+        : t("home.move_days", { n: value });
+  fill(
+    fieldset,
+    h("legend", { class: "visually-hidden" }, t("home.move_time")),
+    h(
+      "div",
+      { class: "field pace-days" },
+      h("label", { for: "move-days" }, t("home.move_time")),
+      h(
+        "select",
+        {
+          id: "move-days",
+          onchange: (e) => {
+            pace.days = MOVE_DAYS[Number(e.target.value)];
+          },
+        },
+        MOVE_DAYS.map((value, index) =>
+          h("option", { value: String(index), selected: value === pace.days }, days(value)),
+        ),
+      ),
     ),
   );
 }
@@ -201,90 +231,23 @@ function renderForm() {
   if (!game) return;
   renderPresets(game);
   renderOpponent(game);
+  renderPace(game);
   const body = document.getElementById("options-body");
   fill(body, ...game.options.map(optionControl));
   document.getElementById("options").hidden = game.options.length === 0;
 }
 
-/** One of your rooms: `held` from /api/me/rooms, `info` (seats, status) from /api/rooms/{id}. */
-function roomItem({ held, info }) {
-  const game = gameByName(held.game);
-  const names = (info?.seats ?? []).map((seat) => seat.name).filter(Boolean);
-  const copy = async () =>
-    toast((await copyText(roomLink(held.room_id))) ? t("share.copied") : t("share.failed"), "ok");
-  const toMove = info.status === "playing" ? held.to_move : null;
-  const mover = info.seats?.find((seat) => seat.seat === toMove)?.name;
-  const turn =
-    toMove === null || toMove === undefined
-      ? null
-      : toMove === held.seat
-        ? h(
-            "span",
-            { class: "status-pill is-your-turn", "data-testid": "room-turn" },
-            t("room.your_turn"),
-          )
-        : h(
-            "span",
-            { class: "status-pill", "data-testid": "room-turn" },
-            t("room.their_turn", { name: mover ?? t("table.seat", { n: toMove + 1 }) }),
-          );
-  return h(
-    "li",
-    { class: ["room-item", toMove === held.seat && "is-your-turn"] },
-    h(
-      "div",
-      { class: "room-main" },
-      h(
-        "div",
-        { class: "room-title" },
-        game ? localized(game.title) : held.game,
-        " ",
-        turn ??
-          h(
-            "span",
-            { class: ["status-pill", `is-${info.status}`] },
-            t(`status.${info.status}`, {}, info.status),
-          ),
-      ),
-      h("div", { class: "muted" }, names.length ? names.join(" · ") : held.name),
-      h(
-        "div",
-        { class: "muted room-when", title: when(held.last_active_at) },
-        t("room.active", { when: ago(held.last_active_at) }),
-      ),
-    ),
-    h(
-      "div",
-      { class: "room-actions" },
-      h("button", { type: "button", class: "btn btn-small", onclick: copy }, t("share.copy")),
-      h(
-        "a",
-        { class: "btn btn-small btn-primary", href: `/r/${encodeURIComponent(held.room_id)}` },
-        t("room.open"),
-      ),
-    ),
-  );
-}
-
-/** Your rooms with their seats and status; rooms closed meanwhile are left out. */
-async function loadRooms() {
-  const held = await api("/api/me/rooms");
-  const shown = await Promise.all(
-    held.slice(0, MAX_ROOMS).map(async (room) => ({
-      held: room,
-      info: await api(`/api/rooms/${encodeURIComponent(room.room_id)}`).catch(() => null),
-    })),
-  );
-  return shown.filter((room) => room.info !== null);
-}
-
+/** Your unfinished games (the ones waiting for you first); the title counts those. */
 function renderRooms() {
   const list = document.getElementById("my-rooms");
   list.closest("section").classList.toggle("has-rooms", rooms.length > 0);
   fill(
     list,
-    ...(rooms.length ? rooms.map(roomItem) : [h("li", { class: "empty" }, t("home.no_rooms"))]),
+    ...(rooms.length
+      ? rooms.slice(0, MAX_ROOMS).map((game) => gameItem(game, games, fetchedAt))
+      : [h("li", { class: "empty" }, t("home.no_games"))]),
   );
+  countWaiting(rooms);
 }
 
 async function createRoom(event) {
@@ -300,6 +263,10 @@ async function createRoom(event) {
   if (chosen.preset === CUSTOM) body.options = chosen.options;
   else if (chosen.preset !== STANDARD) body.preset = chosen.preset;
   if (chosen.computer) body.computer = chosen.computer;
+  if (pace.turnBased && !chosen.computer) {
+    body.turn_based = true;
+    body.move_days = pace.days;
+  }
   const button = document.getElementById("create-room");
   button.disabled = true;
   try {
@@ -338,7 +305,8 @@ async function start() {
     toast(error.message);
   }
   try {
-    rooms = await loadRooms();
+    rooms = await loadGames();
+    fetchedAt = Date.now();
   } catch (error) {
     toast(error.message);
   }

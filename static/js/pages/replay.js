@@ -110,7 +110,16 @@ function renderResult(state) {
           replay.game.endReason(state.result),
         )
       : null;
-  fill(panel, h("h2", {}, t("replay.result")), reason, breakdown);
+  const ranOut = state.result.time_ran_out;
+  const timeRanOut =
+    ranOut !== undefined && ranOut !== null
+      ? h(
+          "p",
+          { class: "end-reason", "data-testid": "end-reason" },
+          t("end.time_ran_out", { name: replay.match.players[ranOut] ?? "" }),
+        )
+      : null;
+  fill(panel, h("h2", {}, t("replay.result")), reason ?? timeRanOut, breakdown);
 }
 
 function render() {

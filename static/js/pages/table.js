@@ -7,6 +7,7 @@ import { localized, t } from "../i18n.js";
 import { boot } from "../page.js";
 import { RoomSocket } from "../socket.js";
 import {
+  ago,
   api,
   copyText,
   errorText,
@@ -17,7 +18,9 @@ import {
   roomLink,
   storedName,
   storeName,
+  timeLeft,
   toast,
+  when,
 } from "../ui.js";
 import { sameAction } from "../games/common.js";
 import { applyTheme, prefs, setPref } from "../prefs.js";
@@ -227,7 +230,34 @@ function renderBanner() {
     banner,
     h("span", { class: "banner-text" }, text),
     hint ? h("span", { class: "banner-hint" }, hint) : null,
+    turnClock(),
     lastMove(),
+  );
+}
+
+/** The seconds left of a turn-based room's move (null: no limit or no running turn). */
+function secondsLeft(turn) {
+  if (!turn?.deadline) return null;
+  return (new Date(turn.deadline).getTime() - Date.now()) / 1000;
+}
+
+/** A turn-based room's clock: whose turn since when, how long is left ("Ben has 1 day 4 h"). */
+function turnClock() {
+  const turn = shell.state?.turn;
+  if (!turn || shell.state.result) return null;
+  const mine = turn.seat === shell.seat;
+  const name = playerName(turn.seat);
+  const left = secondsLeft(turn);
+  let text = t("turn.no_limit");
+  if (left !== null && left <= 0) text = mine ? t("turn.ran_out_you") : t("turn.ran_out", { name });
+  else if (left !== null)
+    text = mine
+      ? t("turn.you_have", { left: timeLeft(left) })
+      : t("turn.has", { name, left: timeLeft(left) });
+  return h(
+    "span",
+    { class: "banner-hint turn-clock", "data-testid": "turn-clock", title: when(turn.since) },
+    `${text} · ${t("games.since", { when: ago(turn.since) })}`,
   );
 }
 
@@ -285,6 +315,7 @@ function renderLog() {
   const items = [];
   const solo = shell.players.length < 2;
   let turns = 0;
+  if (shell.log[0]?.time_ran_out) items.push(ranOutNote(shell.log[0].seat));
   for (let i = 0; i < shell.log.length; i += 1) {
     const move = shell.log[i];
     const next = shell.log[i + 1];
@@ -327,11 +358,20 @@ function renderLog() {
       );
     }
     for (const content of breaks.get(i) ?? []) items.push(h("li", { class: "log-note" }, content));
+    if (next?.time_ran_out && next.seat !== move.seat) items.push(ranOutNote(next.seat));
   }
   if (!items.length) items.push(h("li", { class: "log-empty muted" }, t("log.empty")));
   fill(list, ...items);
   document.getElementById("log-count").textContent = turns ? `(${turns})` : "";
   list.scrollTop = list.scrollHeight;
+}
+
+function ranOutNote(seat) {
+  return h(
+    "li",
+    { class: "log-note", "data-testid": "log-time-ran-out" },
+    t("log.time_ran_out", { name: seat === shell.seat ? t("table.you") : playerName(seat) }),
+  );
 }
 
 function setLogOpen(open) {
@@ -432,6 +472,8 @@ async function loadLog() {
   return false;
 }
 
+let previousTurn = null; // the turn before the newest state: did its time run out?
+
 function extendLog(message, resync) {
   if (message.version === 0) {
     shell.log = [];
@@ -439,7 +481,9 @@ function extendLog(message, resync) {
     return;
   }
   if (!resync && message.last_action && shell.logVersion === message.version - 1) {
-    shell.log = [...shell.log, { ply: message.version, ...message.last_action }];
+    const late = secondsLeft(previousTurn) !== null && secondsLeft(previousTurn) <= 0;
+    const move = { ply: message.version, ...message.last_action, time_ran_out: late };
+    shell.log = [...shell.log, move];
     shell.logVersion = message.version;
   } else if (shell.logVersion !== message.version) {
     fetchLog();
@@ -489,6 +533,10 @@ function renderOffline() {
 setInterval(() => {
   if (isOffline()) renderOffline();
 }, 1000);
+
+setInterval(() => {
+  if (shell.state?.turn) renderBanner(); // the time left of a turn-based room
+}, 30_000);
 
 /* Turn signals: favicon badge, sound, browser notification (nothing leaves the server) */
 
@@ -707,6 +755,9 @@ function abandonedBy(state) {
 
 function headline(state) {
   const by = abandonedBy(state);
+  const ranOut = state.result.time_ran_out;
+  if (by !== null && ranOut !== undefined && ranOut !== null)
+    return t("end.time_ran_out", { name: playerName(ranOut) });
   if (by !== null)
     return t("end.abandoned", {
       name: playerName(shell.players.find((p) => p.seat !== by)?.seat ?? by),
@@ -856,7 +907,7 @@ function takeoverOffer() {
   return h(
     "div",
     { class: "offer", "data-testid": "takeover" },
-    h("p", {}, t("takeover.lead", { name })),
+    h("p", {}, t(shell.takeover.time_ran_out ? "takeover.time_lead" : "takeover.lead", { name })),
     h(
       "div",
       { class: "end-actions" },
@@ -979,6 +1030,7 @@ function receiveState(message, { resync = false } = {}) {
       : null;
   if (message.last_action && !resync)
     shell.recent = [...shell.recent, message.last_action].slice(-4);
+  previousTurn = shell.state?.turn ?? null;
   shell.state = message;
   extendLog(message, resync);
   shell.seat = message.seat;

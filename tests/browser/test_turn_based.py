@@ -1,0 +1,90 @@
+"""Turn-based rooms in the browser: creating one from the home page, the table's clock,
+and "Your games" with the count of games waiting in the title."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import SCREENSHOTS, NewPage
+from tests.browser.layout import SIZES
+from tests.browser.players import create_turn_based_room, is_my_turn, join_by_link
+
+
+def shots(page: Page, name: str) -> None:
+    """Phone (390x844) and desktop, light and dark; nothing wider than the screen."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        for label in ("phone", "desktop"):
+            size = SIZES[label]
+            page.set_viewport_size(size)
+            page.screenshot(
+                path=SCREENSHOTS / f"turns-{name}-{label}-{scheme}.png",
+                full_page=True,
+                animations="disabled",
+            )
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= size["width"], f"{name} is {width} px wide on a {label}"
+    page.emulate_media(color_scheme="light")
+    page.set_viewport_size(SIZES["desktop"])
+
+
+def test_the_home_page_offers_turn_based_only_for_a_game_of_two(new_page: NewPage) -> None:
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    page.locator("label[for='game-scoundrel']").click()
+    expect(page.locator("#opponent")).to_be_hidden()
+    expect(page.locator("#pace")).to_be_hidden()
+    page.locator("label[for='game-expeditionen']").click()
+    expect(page.locator("#opponent .chip-radio").nth(1)).to_have_text("A friend, turn-based")
+    expect(page.locator("#pace")).to_be_hidden()
+    page.locator("input[name='opponent'][value='turn'] + span").click()
+    expect(page.locator("#move-days option")).to_have_text(
+        ["1 day", "2 days", "3 days", "7 days", "No limit"]
+    )
+    expect(page.locator("#move-days option:checked")).to_have_text("2 days")
+    shots(page, "home")
+
+
+def test_a_turn_based_table_says_who_has_how_long_and_your_games_count_it(
+    new_page: NewPage,
+) -> None:
+    ada, bo = new_page(), new_page()
+    url = create_turn_based_room(ada, "expeditionen", "Ada", days="2 days")
+    join_by_link(bo, url, "Bo")
+    mover, waiter = (ada, bo) if is_my_turn(ada) else (bo, ada)
+    mover_name = "Ada" if mover is ada else "Bo"
+    expect(waiter.get_by_test_id("turn-clock")).to_contain_text(f"{mover_name} has 1 day 23 h")
+    expect(mover.get_by_test_id("turn-clock")).to_contain_text("You have 1 day 23 h")
+    shots(waiter, "table")
+
+    mover.goto("/games")
+    mover.wait_for_selector("body[data-ready]")
+    expect(mover).to_have_title("(1) Kartenrunde")
+    row = mover.get_by_test_id("your-game")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text("Your turn")
+    expect(row).to_contain_text("You have 1 day 23 h")
+    shots(mover, "games")
+
+    waiter.goto("/games")
+    waiter.wait_for_selector("body[data-ready]")
+    expect(waiter).to_have_title("Kartenrunde")
+    expect(waiter.get_by_test_id("your-game")).to_contain_text(f"{mover_name} has 1 day 23 h")
+    waiter.get_by_role("button", name="Deutsch").click()
+    expect(waiter.get_by_test_id("your-game")).to_contain_text(
+        f"{mover_name} hat noch 1 Tag 23 Std."
+    )
+    waiter.get_by_role("link", name="Öffnen").click()
+    waiter.wait_for_url(url)
+    expect(waiter.get_by_test_id("turn-clock")).to_contain_text(
+        f"{mover_name} hat noch 1 Tag 23 Std."
+    )
+    waiter.get_by_role("button", name="English").click()
+
+    mover.goto("/")
+    mover.wait_for_selector("body[data-ready]")
+    expect(mover).to_have_title("(1) Kartenrunde")
+    expect(mover.get_by_test_id("your-game")).to_contain_text("You have 1 day 23 h")
+    shots(mover, "home-games")
