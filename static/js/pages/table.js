@@ -7,9 +7,9 @@ import { localized, t } from "../i18n.js";
 import { boot } from "../page.js";
 import { RoomSocket } from "../socket.js";
 import {
-  ago,
   api,
   copyText,
+  elapsed,
   errorText,
   fill,
   gameList,
@@ -257,7 +257,7 @@ function turnClock() {
   return h(
     "span",
     { class: "banner-hint turn-clock", "data-testid": "turn-clock", title: when(turn.since) },
-    `${text} · ${t("games.since", { when: ago(turn.since) })}`,
+    `${text} · ${t("games.since", { when: elapsed(turn.since) })}`,
   );
 }
 
