@@ -201,15 +201,19 @@ class Notifier:
         while True:
             sending = await self.queue.get()
             try:
-                rows = await asyncio.to_thread(self.store.subscriptions, sending.player_key)
+                await self._start(sending)
             except Exception:
                 logger.exception("reading push subscriptions failed")
-                continue
-            for row in rows:
-                await self._sending.acquire()
-                task = asyncio.create_task(self._deliver(row, sending.wording(row.lang)))
-                self._tasks.add(task)
-                task.add_done_callback(self._sent)
+            finally:
+                self.queue.task_done()
+
+    async def _start(self, sending: Sending) -> None:
+        rows = await asyncio.to_thread(self.store.subscriptions, sending.player_key)
+        for row in rows:
+            await self._sending.acquire()
+            task = asyncio.create_task(self._deliver(row, sending.wording(row.lang)))
+            self._tasks.add(task)
+            task.add_done_callback(self._sent)
 
     def _sent(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
@@ -250,8 +254,9 @@ class Notifier:
 
     async def drain(self) -> None:
         """Wait until every queued notice was sent or given up (the tests, the bench)."""
-        while not self.queue.empty() or self._tasks:
-            await asyncio.sleep(0.01)
+        await self.queue.join()
+        while self._tasks:
+            await asyncio.wait(list(self._tasks))
 
     async def shutdown(self) -> None:
         if self._worker is not None:
