@@ -419,8 +419,7 @@ BASE64URL = r"^[A-Za-z0-9_-]+=*$"
 
 class PushKey(BaseModel):
     public_key: str = Field(
-        description="the server's VAPID public key (base64url): PushManager's "
-        "applicationServerKey"
+        description="the server's VAPID public key (base64url): PushManager's applicationServerKey"
     )
 
 

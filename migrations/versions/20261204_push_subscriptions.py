@@ -27,9 +27,7 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("endpoint", name=op.f("pk_push_subscriptions")),
     )
-    op.create_index(
-        op.f("ix_push_subscriptions_player_id"), "push_subscriptions", ["player_id"]
-    )
+    op.create_index(op.f("ix_push_subscriptions_player_id"), "push_subscriptions", ["player_id"])
     op.create_table(
         "vapid_keys",
         sa.Column("id", sa.Integer(), nullable=False),

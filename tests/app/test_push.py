@@ -105,9 +105,7 @@ def test_no_turn_push_while_a_visible_tab_shows_the_table(
         assert service.requests == []
 
 
-def test_your_turn_is_pushed_while_your_tab_is_hidden(
-    table: Table, service: PushService
-) -> None:
+def test_your_turn_is_pushed_while_your_tab_is_hidden(table: Table, service: PushService) -> None:
     room_id, (ada_cookie, bo_cookie) = table.seated_room("expeditionen", preset="short")
     phone = service.device()
     subscribe(table, bo_cookie, phone, lang="de")
@@ -143,9 +141,7 @@ def test_the_other_player_hears_of_the_match_end(table: Table, service: PushServ
     assert not any(n["tag"].startswith("end") for n in service.received(devices[last_mover]))
 
 
-def test_a_rematch_offer_is_pushed_to_the_other_player(
-    table: Table, service: PushService
-) -> None:
+def test_a_rematch_offer_is_pushed_to_the_other_player(table: Table, service: PushService) -> None:
     room_id, (ada_cookie, bo_cookie) = table.seated_room("expeditionen", preset="short")
     phone = service.device()
     with table.socket(room_id, ada_cookie) as ada, table.socket(room_id, bo_cookie) as bo:
