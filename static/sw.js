@@ -2,7 +2,19 @@
 // notice names when tapped, and shows the offline page when a page cannot be loaded.
 
 const CACHE = "kartenrunde-offline-1";
-const OFFLINE = ["/offline", "/static/css/app.css", "/static/img/icon.svg"];
+// The offline page and what it loads (its scripts translate it and apply the theme).
+const OFFLINE = [
+  "/offline",
+  "/static/css/app.css",
+  "/static/img/icon.svg",
+  "/static/js/lang-boot.js",
+  "/static/js/pages/offline.js",
+  "/static/js/page.js",
+  "/static/js/i18n.js",
+  "/static/js/prefs.js",
+  "/static/js/push.js",
+  "/static/js/ui.js",
+];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -22,14 +34,20 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-// Only page loads: every other request goes to the network as without a service worker.
+// Always the network first, as without a service worker; when it fails, a page load gets
+// the offline page and the offline page's own files come from the cache.
 self.addEventListener("fetch", (event) => {
-  if (event.request.mode !== "navigate") return;
-  event.respondWith(
-    fetch(event.request).catch(() =>
-      caches.match("/offline").then((page) => page ?? Response.error()),
-    ),
-  );
+  const { request } = event;
+  const path = new URL(request.url).pathname;
+  if (request.mode === "navigate") {
+    event.respondWith(
+      fetch(request).catch(() => caches.match("/offline").then((page) => page ?? Response.error())),
+    );
+  } else if (request.method === "GET" && OFFLINE.includes(path)) {
+    event.respondWith(
+      fetch(request).catch(() => caches.match(path).then((file) => file ?? Response.error())),
+    );
+  }
 });
 
 self.addEventListener("push", (event) => {
