@@ -12,7 +12,7 @@ from fastapi.responses import FileResponse
 from starlette.requests import HTTPConnection
 
 from app.protocol import ErrorResponse, PushKey, PushSubscription, PushUnsubscribe
-from app.routes.deps import PlayerDep, fail
+from app.routes.deps import PlayerDep, SettingsDep, fail
 from app.services.push import Notifier, subscription_row
 
 router = APIRouter(prefix="/api/push", tags=["push"])
@@ -48,7 +48,13 @@ async def public_key(push: NotifierDep) -> PushKey:
     responses=REFUSED,
     summary="Store this device's push subscription for this browser's player",
 )
-async def subscribe(body: PushSubscription, player: PlayerDep, push: NotifierDep) -> Response:
+async def subscribe(
+    body: PushSubscription, player: PlayerDep, push: NotifierDep, settings: SettingsDep
+) -> Response:
+    # Browsers' push services are HTTPS; plain http only outside production (the tests'
+    # endpoint on loopback), so a client cannot make the server post to plain-http hosts.
+    if settings.environment == "production" and not body.endpoint.startswith("https://"):
+        fail(422, "malformed", "endpoint: a push service's https:// URL")
     row = subscription_row(
         player_key(player), body.endpoint, body.keys.p256dh, body.keys.auth, body.lang
     )

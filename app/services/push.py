@@ -58,6 +58,7 @@ PUSH_FAILED = Counter(
     "kartenrunde_push_failed", "Web Push sends that failed after every try", registry=REGISTRY
 )
 GONE = {404, 410}  # the push service forgot this subscription: remove it
+DEVICES_PER_PLAYER = 10  # a player's newest subscriptions; older ones are removed
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,17 @@ class PushStore:
                 delete(PUSH_SUBSCRIPTIONS).where(PUSH_SUBSCRIPTIONS.c.endpoint == row.endpoint)
             )
             connection.execute(insert(PUSH_SUBSCRIPTIONS).values(row.values()))
+            newest = (
+                select(PUSH_SUBSCRIPTIONS.c.endpoint)
+                .where(PUSH_SUBSCRIPTIONS.c.player_id == row.player_id)
+                .order_by(PUSH_SUBSCRIPTIONS.c.created_at.desc())
+                .limit(DEVICES_PER_PLAYER)
+            )
+            connection.execute(
+                delete(PUSH_SUBSCRIPTIONS)
+                .where(PUSH_SUBSCRIPTIONS.c.player_id == row.player_id)
+                .where(PUSH_SUBSCRIPTIONS.c.endpoint.not_in(newest.scalar_subquery()))
+            )
 
     def unsubscribe(self, endpoint: str, player_id: str | None = None) -> bool:
         query = delete(PUSH_SUBSCRIPTIONS).where(PUSH_SUBSCRIPTIONS.c.endpoint == endpoint)
@@ -275,6 +287,7 @@ TEXTS = {
         "turn": "Your turn",
         "rematch": "{opponent} offers a rematch",
         "end": "The match is over",
+        "reminder": "A quarter of your time is left",
         "body": "{game} against {opponent} · room {room}",
         "nobody": "nobody",
     },
@@ -282,6 +295,7 @@ TEXTS = {
         "turn": "Du bist dran",
         "rematch": "{opponent} bietet eine Revanche an",
         "end": "Die Partie ist vorbei",
+        "reminder": "Nur noch ein Viertel deiner Zeit",
         "body": "{game} gegen {opponent} · Tisch {room}",
         "nobody": "niemand",
     },
@@ -302,7 +316,8 @@ def opponents(room: LiveRoom, seat: int, lang: str) -> str:
 
 
 def notice_for(room: LiveRoom, seat: int, kind: str, base_url: str) -> Wording:
-    """The words of one notice for ``seat``: the game, the opponent, the room; no card."""
+    """The words of one notice for ``seat``: the game, the opponent, the room; no card.
+    ``kind``: turn, rematch, end or reminder (a key of TEXTS)."""
 
     def wording(lang: str) -> Notice:
         texts = words(lang)

@@ -258,3 +258,52 @@ def test_the_service_worker_may_control_the_whole_site(table: Table) -> None:
     manifest = table.client.get("/manifest.webmanifest").json()
     sizes = {(icon["sizes"], icon["purpose"]) for icon in manifest["icons"]}
     assert {("192x192", "maskable"), ("512x512", "maskable"), ("512x512", "any")} <= sizes
+
+
+def test_a_full_queue_drops_the_notice_with_a_metric(
+    settings: Settings, service: PushService
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from app.services.push import PUSH_DROPPED
+
+    with TestClient(create_app(settings.model_copy(update={"push_queue": 1}))) as client:
+        push: Notifier = client.app.state.notifier  # type: ignore[attr-defined]
+        notice = Notice("Your turn", "a test", "/", "turn")
+
+        async def three() -> list[bool]:  # no await between them: the worker cannot take one
+            return [push.notify("someone", notice) for _ in range(3)]
+
+        before = PUSH_DROPPED._value.get()
+        assert client.portal is not None
+        assert client.portal.call(three) == [True, False, False]
+        assert PUSH_DROPPED._value.get() == before + 2
+        assert "kartenrunde_push_dropped_total" in client.get("/metrics").text
+
+
+def test_a_player_keeps_their_ten_newest_devices(table: Table, service: PushService) -> None:
+    room_id, (ada_cookie, _bo) = table.seated_room("expeditionen", preset="short")
+    devices = [service.device() for _ in range(12)]
+    for device in devices:
+        subscribe(table, ada_cookie, device)
+    player = token_hash(table.app.state.settings.secret_key, ada_cookie)
+    kept = {row.endpoint for row in notifier(table).store.subscriptions(player)}
+    assert kept == {device.endpoint for device in devices[2:]}
+
+
+def test_in_production_a_push_endpoint_must_be_https(
+    settings: Settings, service: PushService
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    production = settings.model_copy(update={"environment": "production"})
+    with TestClient(create_app(production)) as client:
+        table = Table(client)
+        room_id, (cookie, _bo) = table.seated_room("expeditionen", preset="short")
+        client.cookies.set("kr_player", cookie)
+        response = client.post("/api/push/subscriptions", json=service.device().subscription())
+        assert response.status_code == 422
+        assert response.json()["detail"]["code"] == "malformed"
