@@ -307,3 +307,18 @@ def test_in_production_a_push_endpoint_must_be_https(
         response = client.post("/api/push/subscriptions", json=service.device().subscription())
         assert response.status_code == 422
         assert response.json()["detail"]["code"] == "malformed"
+
+
+def test_the_first_turn_is_pushed_when_the_last_seat_is_taken(
+    table: Table, service: PushService
+) -> None:
+    room_id = table.create_room("expeditionen", preset="short", options={"first": 0})
+    _, ada_cookie = table.join(room_id, "Ada")
+    phone = service.device()
+    subscribe(table, ada_cookie, phone)
+    with table.socket(room_id, ada_cookie) as ada:
+        hide(ada)
+        table.join(room_id, "Bo")
+        assert ada.next("state")["to_move"] == ada.seat == 0
+        drain(table)
+    assert [n["title"] for n in service.received(phone)] == ["Your turn"]
