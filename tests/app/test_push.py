@@ -18,6 +18,9 @@ from app.settings import Settings
 from tests.app.tables import Socket, Table, play
 from tests.push_service import Answer, Device, PushService, push_service
 
+# Subscriptions and the VAPID key are stored: both databases.
+pytestmark = pytest.mark.both_databases
+
 
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
