@@ -62,6 +62,7 @@ class SocketConnection:
         self.bucket = bucket
         self.address = address
         self.seat: Audience = None
+        self.visible = True
         self.refusals = RefusalLog()
         self.queue_limit = queue_limit
         self.send_timeout = send_timeout

@@ -21,8 +21,9 @@ from starlette.responses import Response
 from app import observability
 from app.limits import ConnectionCaps, RoomCreationLimit
 from app.messaging import LocalBroadcaster
-from app.routes import api, pages, ws
+from app.routes import api, pages, push, ws
 from app.services.matches import MatchService
+from app.services.push import Notifier, PushStore
 from app.services.rooms import RoomService, utc_now
 from app.services.searches import Searches
 from app.services.turns import ClockFile
@@ -118,6 +119,7 @@ def create_app(
             relay = RedisRelay(settings.redis_url)
         searches = Searches(settings.search_processes, settings.search_queue)
         matches = MatchService(store, searches)
+        notifier = Notifier(settings, PushStore(db_engine))
         rooms = RoomService(
             settings,
             store,
@@ -125,6 +127,7 @@ def create_app(
             clock=test_clock(settings) or utc_now,
             relay=relay,
             on_deal=matches.foresee if settings.analysis_ahead else None,
+            notifier=notifier,
         )
         cluster = rooms.cluster
         if relay is not None and cluster is not None:
@@ -133,6 +136,7 @@ def create_app(
         app.state.relay = relay
         app.state.rooms = rooms
         app.state.matches = matches
+        app.state.notifier = notifier
         app.state.connection_caps = ConnectionCaps(settings)
         app.state.room_creation_limit = RoomCreationLimit(settings.rooms_per_address_per_minute)
         sweepers = [
@@ -167,6 +171,8 @@ def create_app(
         app.add_exception_handler(away, database_away)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.include_router(api.router)
+    app.include_router(push.router)
+    app.include_router(push.site)
     app.router.add_websocket_route(ws.PATH, ws.room_socket)
     app.include_router(observability.router)
     app.include_router(pages.router)

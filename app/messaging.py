@@ -22,6 +22,7 @@ Audience = int | None
 class Connection(Protocol):
     seat: Audience
     token_hash: str | None
+    visible: bool  # its page is shown (the client says so: protocol.Visibility)
 
     def send(self, text: str) -> None:
         """Queue the text for this connection; never waits."""

@@ -16,6 +16,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
     StrictInt,
     StringConstraints,
     TypeAdapter,
@@ -123,12 +124,17 @@ class TakeoverChoice(Strict):
     )
 
 
-ClientMessage = Annotated[
-    ActionMessage | RematchRequest | Ping | TakeoverChoice, Field(discriminator="type")
-]
-CLIENT_MESSAGE: TypeAdapter[ActionMessage | RematchRequest | Ping | TakeoverChoice] = TypeAdapter(
-    ClientMessage
-)
+class Visibility(Strict):
+    """The page of this socket became hidden or visible again: a player with no visible
+    tab of the table gets "your turn" as a Web Push notice (app/services/push.py)."""
+
+    type: Literal["visibility"]
+    visible: StrictBool
+
+
+AnyClientMessage = ActionMessage | RematchRequest | Ping | TakeoverChoice | Visibility
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
 
 # Server → client
@@ -447,3 +453,32 @@ class RoomMoves(BaseModel):
     match_id: int
     match_number: int
     moves: list[Move]
+
+
+# Web Push (app/routes/push.py)
+
+BASE64URL = r"^[A-Za-z0-9_-]+=*$"
+
+
+class PushKey(BaseModel):
+    public_key: str = Field(
+        description="the server's VAPID public key (base64url): PushManager's applicationServerKey"
+    )
+
+
+class PushKeys(Strict):
+    p256dh: str = Field(min_length=40, max_length=200, pattern=BASE64URL)
+    auth: str = Field(min_length=8, max_length=100, pattern=BASE64URL)
+
+
+class PushSubscription(Strict):
+    """A device's subscription as PushSubscription.toJSON() gives it, and its language."""
+
+    endpoint: str = Field(max_length=1000, pattern=r"^https?://[^\s]+$")
+    expirationTime: int | None = None  # noqa: N815 (the browser's own name)
+    keys: PushKeys
+    lang: Literal["de", "en"] = "en"
+
+
+class PushUnsubscribe(Strict):
+    endpoint: str = Field(max_length=1000)

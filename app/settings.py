@@ -130,6 +130,28 @@ class Settings(BaseSettings):
         False,
         description="the history may list every finished match (off: only your own matches)",
     )
+    vapid_private_key: str | None = Field(
+        None,
+        description="Web Push: the server's VAPID private key (PEM, or raw base64url); "
+        "unset: one is made at first start and kept in the database",
+    )
+    push_contact: str = Field(
+        "mailto:admin@localhost",
+        description="Web Push: the contact (mailto: or https:) push services may write to",
+    )
+    push_queue: int = Field(
+        1000, ge=1, description="Web Push: notices waiting to be sent; beyond, one is dropped"
+    )
+    push_tries: int = Field(3, ge=1, le=10, description="Web Push: tries per notice and device")
+    push_retry_seconds: float = Field(
+        1.0, ge=0, description="Web Push: wait before the second try (doubled for each next)"
+    )
+    push_timeout_seconds: float = Field(
+        10.0, gt=0, description="Web Push: how long one request to a push service may take"
+    )
+    push_ttl_seconds: int = Field(
+        3600, ge=0, description="Web Push: how long a push service keeps an undelivered notice"
+    )
 
     @field_validator("forwarded_allow_ips")
     @classmethod

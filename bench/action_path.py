@@ -34,6 +34,7 @@ class Collector:
 
     def __init__(self, token_hash: str | None) -> None:
         self.token_hash = token_hash
+        self.visible = True
         self.seat: Audience = None
         self.bucket = TokenBucket(1e9)
         self.refusals = RefusalLog()

@@ -29,6 +29,12 @@ sockets the server closed, and how many hints were answered and refused. Every c
 then has a loopback address of its own (127.0.x.y), so that the per-address caps apply as
 they would to players on different machines.
 
+``--push`` also runs twice: every seat's tab says it is hidden (so each turn is a "your
+turn" notice), first with no device subscribed, then with every seat subscribed to Web Push
+at a push endpoint on loopback (a process of its own that answers 201 and counts; the
+tests check signatures and payloads). It prints both p99 figures of the move path, their
+ratio, and how many pushes arrived.
+
 Traffic goes only to 127.0.0.1; every loop is bounded by the window and stops by itself.
 """
 
@@ -247,13 +253,17 @@ def start_bare(port: int, *options: str) -> subprocess.Popen[bytes]:
 
 
 async def run(
-    args: argparse.Namespace, attack: bool = False, bare: bool = False, stored: bool = False
+    args: argparse.Namespace,
+    attack: bool = False,
+    bare: bool = False,
+    stored: bool = False,
+    push: str | None = None,
 ) -> dict[str, float]:
     """Our server, or with `bare` the bare one; `stored`: the bare one storing each action
     in the database ours would use."""
     if args.url and not bare:
         await wait_ready(args.url)
-        return await drive(args, args.url, args.pid or [], attack)
+        return await drive(args, args.url, args.pid or [], attack, push)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as db_dir:
@@ -264,13 +274,17 @@ async def run(
             server = start_server(port, url, defaults=args.attack)
         try:
             await wait_ready(base)
-            return await drive(args, base, [server.pid], attack)
+            return await drive(args, base, [server.pid], attack, push)
         finally:
             stop_server(server)
 
 
 async def drive(
-    args: argparse.Namespace, base: str, pids: list[int], attack: bool = False
+    args: argparse.Namespace,
+    base: str,
+    pids: list[int],
+    attack: bool = False,
+    push: str | None = None,
 ) -> dict[str, float]:
     """Seats the rooms, plays, and measures the window; CPU is summed over `pids`, the peak
     memory is the largest of them."""
@@ -287,6 +301,9 @@ async def drive(
 
     async with httpx.AsyncClient(limits=limits, timeout=30) as http:
         rooms = await asyncio.gather(*(seated(n) for n in range(args.rooms)))
+        if push is not None:
+            cookies = [cookie for _room, seats in rooms for cookie in seats]
+            await asyncio.gather(*(subscribe(http, base, push, c, gate) for c in cookies))
     sockets: list[tuple[ClientConnection, str]] = []
     for number, (room_id, cookies) in enumerate(rooms):
         for seat, cookie in enumerate(cookies):
@@ -298,6 +315,8 @@ async def drive(
                 max_queue=None,
                 **bind,
             )
+            if args.push:  # both runs: each turn is one "your turn" notice (or none sent)
+                await ws.send(json.dumps({"type": "visibility", "visible": False}))
             sockets.append((ws, room_id))
     players = [asyncio.create_task(play(ws, room, args.think, stats, stop)) for ws, room in sockets]
     attackers = start_attack_process(base, args.warmup + args.window) if attack else None
@@ -541,6 +560,92 @@ async def compare(args: argparse.Namespace) -> dict[str, float]:
     }
 
 
+# Web Push (--push): an endpoint on loopback in a process of its own, and each seat's device.
+
+
+def push_endpoint(port: int, stop: Any, report: multiprocessing.Queue[int]) -> None:
+    """Answers every push 201 until ``stop`` is set; reports how many arrived."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    count = [0]
+
+    class Endpoint(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            self.rfile.read(int(self.headers["Content-Length"]))
+            count[0] += 1
+            self.send_response(201)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", port), Endpoint)
+    server.timeout = 0.2
+    while not stop.is_set():
+        server.handle_request()
+    report.put(count[0])
+
+
+async def subscribe(
+    http: httpx.AsyncClient, base: str, origin: str, cookie: str, gate: asyncio.Semaphore
+) -> None:
+    """A device for this seat's player: a fresh P-256 key and auth secret."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    public = (
+        ec.generate_private_key(ec.SECP256R1())
+        .public_key()
+        .public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    )
+    keys = {"p256dh": b64url(public), "auth": b64url(os.urandom(16))}
+    body = {"endpoint": f"{origin}/push/{b64url(os.urandom(9))}", "keys": keys}
+    async with gate:
+        response = await http.post(
+            f"{base}/api/push/subscriptions", json=body, cookies={"kr_player": cookie}
+        )
+    response.raise_for_status()
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+async def compare_push(args: argparse.Namespace) -> dict[str, float]:
+    """The same rooms without and with every seat subscribed to Web Push."""
+    alone = await run(args)
+    port = free_port()
+    received = -1
+    context = multiprocessing.get_context("spawn")
+    report: multiprocessing.Queue[int] = context.Queue()
+    stop = context.Event()
+    endpoint = context.Process(target=push_endpoint, args=(port, stop, report), daemon=True)
+    endpoint.start()
+    try:
+        pushed = await run(args, push=f"http://127.0.0.1:{port}")
+    finally:
+        stop.set()
+        with contextlib.suppress(queue.Empty):
+            received = report.get(timeout=10)
+        endpoint.join(5)
+    return {
+        "rooms": args.rooms,
+        "think_s": args.think,
+        "p99_ms_without_push": alone["p99_ms"],
+        "p99_ms_with_push": pushed["p99_ms"],
+        "p99_ratio": pushed["p99_ms"] / alone["p99_ms"],
+        "p50_ms_without_push": alone["p50_ms"],
+        "p50_ms_with_push": pushed["p50_ms"],
+        "moves_per_s_without_push": alone["moves_per_s"],
+        "moves_per_s_with_push": pushed["moves_per_s"],
+        "server_cpu_ms_per_move_without_push": alone["server_cpu_ms_per_move"],
+        "server_cpu_ms_per_move_with_push": pushed["server_cpu_ms_per_move"],
+        "errors_with_push": pushed["errors"],
+        "pushes_received": received,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rooms", type=int, default=50)
@@ -564,8 +669,17 @@ def main() -> None:
         action="store_true",
         help="skip the bare FastAPI/uvicorn server (bench/bare_server.py) run after ours",
     )
+    parser.add_argument(
+        "--push",
+        action="store_true",
+        help="run twice, without and with every seat subscribed to Web Push at a loopback "
+        "endpoint; print both p99 figures",
+    )
     args = parser.parse_args()
     # The clients share this 2-core machine with the server: keep their own cost low.
+    if args.push:
+        show("push", uvloop.run(compare_push(args)))
+        return
     figures = uvloop.run(compare(args) if args.attack else run(args))
     show("ours", figures)
     if args.attack or args.no_bare:

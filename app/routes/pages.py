@@ -55,6 +55,12 @@ def home(request: Request) -> HTMLResponse:
     return page(request, "home.html", page_name="home")
 
 
+@router.get("/offline", response_class=HTMLResponse)
+def offline(request: Request) -> HTMLResponse:
+    """What the service worker shows when a page cannot be loaded (static/sw.js)."""
+    return page(request, "offline.html", page_name="offline")
+
+
 @router.get("/r/{room_id}", response_class=HTMLResponse)
 async def table(request: Request, room_id: str, rooms: RoomsDep) -> HTMLResponse:
     try:

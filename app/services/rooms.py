@@ -10,6 +10,7 @@ The parts, each in a module named for what it holds:
 - ``actions``: the action path, top to bottom in one place;
 - ``rematch``: asking for the next match and starting it;
 - ``seats`` and ``computer``: the computer's seats, its moves, taking over an absent seat;
+- ``push``: Web Push to players away from the table (your turn, a rematch, the end);
 - ``events``: the room-events hub, which tells a stored change to its subscribers: this
   process's sockets and the other processes (``news``), and the computer players.
 
@@ -28,7 +29,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from app.messaging import Broadcaster, Connection
-from app.protocol import Ping, RematchRequest, TakeoverChoice
+from app.protocol import Ping, RematchRequest, TakeoverChoice, Visibility
 from app.services import texts
 from app.services.actions import Actions
 from app.services.cache import RoomCache
@@ -38,6 +39,7 @@ from app.services.events import RoomEvents
 from app.services.live import Holder, LiveMatch, LiveRoom, new_match, room_options
 from app.services.news import RelayNews, RoomNews
 from app.services.players import Players
+from app.services.push import Notifier, PushListener
 from app.services.refusals import Refusal, RoomNotFound
 from app.services.rematch import OnDeal, Rematches
 from app.services.seats import COMPUTER_NAME, ComputerSeats, check_computer, computer_seat
@@ -68,6 +70,7 @@ class RoomService:
         clock: Callable[[], datetime] = utc_now,
         relay: Relay | None = None,
         on_deal: OnDeal | None = None,
+        notifier: Notifier | None = None,
     ) -> None:
         self.settings = settings
         # Told of every match dealt here (its id, game and first state): MatchService.foresee.
@@ -97,6 +100,11 @@ class RoomService:
             events.subscribe(relay_news)
             self.cluster = Cluster(cache, news, relay_news, events)
         events.subscribe(computer)
+        # Web Push to players away from the table (app/main.py makes the notifier).
+        self.notifier = notifier
+        if notifier is not None:
+            base_url = settings.public_base_url or ""
+            events.subscribe(PushListener(notifier, broadcaster, base_url))
         cache.on_close = computer.forget
         if relay is not None:
             cache.on_load = lambda room: relay.announce({"t": "hello", "room": room.id})
@@ -224,6 +232,8 @@ class RoomService:
         """One parsed client message; a Refusal says why nothing changed."""
         if isinstance(message, Ping):
             connection.send(texts.PONG)
+        elif isinstance(message, Visibility):
+            connection.visible = message.visible
         elif isinstance(message, RematchRequest):
             await self.rematches.ask(room, connection)
         elif isinstance(message, TakeoverChoice):
@@ -243,4 +253,6 @@ class RoomService:
 
     async def shutdown(self) -> None:
         await self.computer.shutdown()
+        if self.notifier is not None:
+            await self.notifier.shutdown()
         self.cache.clear()

@@ -228,3 +228,37 @@ class RematchRequestRow(Base):
     __table__ = REMATCH_REQUESTS
     match_id: int
     seat: int
+
+
+# Web Push: a device's subscription belongs to a player key (app/services/push.py); the
+# endpoint is the browser's push service URL, unique per device and browser.
+PUSH_SUBSCRIPTIONS = Table(
+    "push_subscriptions",
+    METADATA,
+    Column("endpoint", String(1000), primary_key=True),
+    Column("player_id", String(64), nullable=False, index=True),
+    Column("p256dh", String(200), nullable=False),
+    Column("auth", String(100), nullable=False),
+    Column("lang", String(8), nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+)
+
+
+class PushSubscriptionRow(Base):
+    __table__ = PUSH_SUBSCRIPTIONS
+    endpoint: str
+    player_id: str
+    p256dh: str
+    auth: str
+    lang: str
+    created_at: datetime
+
+
+# The server's VAPID key pair, made at first start (unless settings give one): one row.
+VAPID_KEYS = Table(
+    "vapid_keys",
+    METADATA,
+    Column("id", Integer, primary_key=True),
+    Column("private_pem", String(1000), nullable=False),
+    Column("public_key", String(200), nullable=False),
+)

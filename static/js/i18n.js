@@ -169,6 +169,17 @@ const STRINGS = {
     "gone.match_text":
       "It does not exist, or it is still being played (a running match is never revealed).",
     "gone.home": "Back to the start page",
+    "nonet.title": "No connection",
+    "nonet.text":
+      "This device is offline or the server cannot be reached. Your seat and the match are kept; try again in a moment.",
+    "nonet.retry": "Try again",
+    "push.label": "Notify me when it is my turn, also with the tab closed",
+    "push.help":
+      "Your browser's push service brings the notice (your turn, a rematch offer, the match's end): it names the game, the other player and the room, never your cards.",
+    "push.unsupported":
+      "This browser cannot receive push notices (on an iPhone: add Kartenrunde to the home screen first).",
+    "push.denied": "Notifications are blocked for this site in your browser settings.",
+    "push.failed": "Could not turn on notices: {message}",
     "gone.game_title": "We do not know this game",
     "gone.game_text":
       "There is no game of that name here. The start page lists every game you can play.",
@@ -427,6 +438,18 @@ const STRINGS = {
     "gone.match_text":
       "Es gibt sie nicht, oder sie läuft noch (eine laufende Partie wird nie aufgedeckt).",
     "gone.home": "Zur Startseite",
+    "nonet.title": "Keine Verbindung",
+    "nonet.text":
+      "Dieses Gerät ist offline oder der Server ist nicht erreichbar. Dein Platz und die Partie bleiben erhalten; versuch es gleich noch einmal.",
+    "nonet.retry": "Erneut versuchen",
+    "push.label": "Benachrichtigen, wenn ich dran bin, auch bei geschlossenem Tab",
+    "push.help":
+      "Der Push-Dienst deines Browsers bringt die Nachricht (du bist dran, eine Revanche, das Ende der Partie): Sie nennt Spiel, Gegenüber und Tisch, nie deine Karten.",
+    "push.unsupported":
+      "Dieser Browser kann keine Push-Nachrichten empfangen (auf dem iPhone: Kartenrunde erst zum Home-Bildschirm hinzufügen).",
+    "push.denied":
+      "Benachrichtigungen sind für diese Seite in den Browser-Einstellungen blockiert.",
+    "push.failed": "Benachrichtigungen ließen sich nicht einschalten: {message}",
     "gone.game_title": "Dieses Spiel kennen wir nicht",
     "gone.game_text":
       "Ein Spiel mit diesem Namen gibt es hier nicht. Die Startseite zeigt alle Spiele.",

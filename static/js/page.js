@@ -3,6 +3,7 @@
 
 import { lang, onLangChange, setLang, translateStatic } from "./i18n.js";
 import { applyTheme, toggleTheme } from "./prefs.js";
+import { registerServiceWorker } from "./push.js";
 
 function markLanguage() {
   for (const button of document.querySelectorAll(".lang-switch [data-lang]")) {
@@ -23,6 +24,7 @@ function markNavigation() {
 /** Call once per page; `rerender` runs again whenever the language changes. */
 export function boot(rerender = () => {}) {
   applyTheme();
+  registerServiceWorker();
   translateStatic();
   markLanguage();
   markNavigation();

@@ -35,7 +35,14 @@ export class RoomSocket {
     this.attempt = 0;
     this.shown = null;
     this.stopped = false;
+    // The server pushes "your turn" only when no visible tab shows the table (app/services/push.py).
+    document.addEventListener("visibilitychange", () => this.tellVisibility());
     this.connect();
+  }
+
+  tellVisibility() {
+    if (this.ws?.readyState !== WebSocket.OPEN) return; // a new socket says it when it opens
+    this.ws.send(JSON.stringify({ type: "visibility", visible: !document.hidden }));
   }
 
   connect() {
@@ -53,6 +60,7 @@ export class RoomSocket {
     this.everOpen = true;
     this.status("open");
     for (const message of this.queue.splice(0)) this.ws.send(JSON.stringify(message));
+    if (document.hidden) this.tellVisibility(); // a new socket counts as visible
     this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
   }
 

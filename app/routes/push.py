@@ -1,0 +1,94 @@
+"""Web Push: the server's VAPID public key, and storing or removing a device's
+subscription for this browser's player (app/services/push.py sends the notices)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Response, status
+from fastapi.responses import FileResponse
+from starlette.requests import HTTPConnection
+
+from app.protocol import ErrorResponse, PushKey, PushSubscription, PushUnsubscribe
+from app.routes.deps import PlayerDep, SettingsDep, fail
+from app.services.push import Notifier, subscription_row
+
+router = APIRouter(prefix="/api/push", tags=["push"])
+
+REFUSED: dict[int | str, dict[str, Any]] = {
+    403: {"model": ErrorResponse},
+    422: {"model": ErrorResponse},
+}
+
+
+async def notifier(connection: HTTPConnection) -> Notifier:
+    value: Notifier = connection.app.state.notifier
+    return value
+
+
+NotifierDep = Annotated[Notifier, Depends(notifier)]
+
+
+def player_key(player: str | None) -> str:
+    if player is None:
+        fail(403, "not_seated", "no player cookie: join a table first")
+    return player
+
+
+@router.get("/key", summary="The server's VAPID public key (applicationServerKey)")
+async def public_key(push: NotifierDep) -> PushKey:
+    return PushKey(public_key=push.public_key)
+
+
+@router.post(
+    "/subscriptions",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=REFUSED,
+    summary="Store this device's push subscription for this browser's player",
+)
+async def subscribe(
+    body: PushSubscription, player: PlayerDep, push: NotifierDep, settings: SettingsDep
+) -> Response:
+    # Browsers' push services are HTTPS; plain http only outside production (the tests'
+    # endpoint on loopback), so a client cannot make the server post to plain-http hosts.
+    if settings.environment == "production" and not body.endpoint.startswith("https://"):
+        fail(422, "malformed", "endpoint: a push service's https:// URL")
+    row = subscription_row(
+        player_key(player), body.endpoint, body.keys.p256dh, body.keys.auth, body.lang
+    )
+    await asyncio.to_thread(push.store.subscribe, row)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post(
+    "/subscriptions/remove",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=REFUSED,
+    summary="Remove this device's push subscription (no more notices on it)",
+)
+async def unsubscribe(body: PushUnsubscribe, player: PlayerDep, push: NotifierDep) -> Response:
+    await asyncio.to_thread(push.store.unsubscribe, body.endpoint, player_key(player))
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+# The installable web app: served at the site's root, so the service worker's scope is the
+# whole site.
+
+site = APIRouter(include_in_schema=False)
+STATIC = Path(__file__).resolve().parents[2] / "static"
+
+
+@site.get("/sw.js")
+async def service_worker() -> FileResponse:
+    return FileResponse(
+        STATIC / "sw.js",
+        media_type="text/javascript",
+        headers={"Service-Worker-Allowed": "/", "Cache-Control": "no-cache"},
+    )
+
+
+@site.get("/manifest.webmanifest")
+async def manifest() -> FileResponse:
+    return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")

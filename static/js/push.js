@@ -1,0 +1,62 @@
+// The installable web app's service worker (every page registers it) and Web Push: this
+// device's subscription, stored on the server for this browser's player.
+
+import { lang } from "./i18n.js";
+import { api } from "./ui.js";
+
+/** Registers /sw.js for the whole site; a browser without service workers goes on without. */
+export function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {
+    // plain http on another host than localhost: no service worker, the pages still work
+  });
+}
+
+export function pushSupported() {
+  return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+}
+
+function keyBytes(base64url) {
+  const base64 = base64url.replace(/-/g, "+").replace(/_/g, "/");
+  const padded = base64 + "=".repeat((4 - (base64.length % 4)) % 4);
+  return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
+}
+
+async function subscription() {
+  const registration = await navigator.serviceWorker.ready;
+  return registration.pushManager.getSubscription();
+}
+
+/** Whether this device gets push notices now. */
+export async function pushOn() {
+  if (!pushSupported() || Notification.permission !== "granted") return false;
+  return (await subscription()) !== null;
+}
+
+/** Asks for permission, subscribes at the browser's push service, stores it on the server. */
+export async function turnPushOn() {
+  const permission = await Notification.requestPermission();
+  if (permission !== "granted") return false;
+  const { public_key } = await api("/api/push/key");
+  const registration = await navigator.serviceWorker.ready;
+  const made = await registration.pushManager.subscribe({
+    userVisibleOnly: true,
+    applicationServerKey: keyBytes(public_key),
+  });
+  const { endpoint, keys } = made.toJSON();
+  await api("/api/push/subscriptions", {
+    method: "POST",
+    body: { endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth }, lang: lang() },
+  });
+  return true;
+}
+
+export async function turnPushOff() {
+  const found = await subscription();
+  if (!found) return;
+  await api("/api/push/subscriptions/remove", {
+    method: "POST",
+    body: { endpoint: found.endpoint },
+  }).catch(() => {});
+  await found.unsubscribe();
+}

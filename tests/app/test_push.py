@@ -1,0 +1,327 @@
+"""Web Push: a player away from the table hears of their turn, a rematch offer and the
+match's end on their devices. The push service is real Web Push on loopback
+(tests/push_service.py): it checks each VAPID signature and decrypts each payload."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from app.services.identity import token_hash
+from app.services.push import Notice, Notifier
+from app.settings import Settings
+from tests.app.tables import Socket, Table, play
+from tests.push_service import Answer, Device, PushService, push_service
+
+# Subscriptions and the VAPID key are stored: both databases.
+pytestmark = pytest.mark.both_databases
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    return settings.model_copy(update={"push_retry_seconds": 0.05, "push_timeout_seconds": 2})
+
+
+@pytest.fixture
+def service() -> Iterator[PushService]:
+    with push_service() as running:
+        yield running
+
+
+def subscribe(table: Table, cookie: str, device: Device, lang: str = "en") -> None:
+    table.client.cookies.set("kr_player", cookie)
+    response = table.client.post("/api/push/subscriptions", json=device.subscription(lang))
+    table.client.cookies.clear()
+    assert response.status_code == 204, response.text
+
+
+def notifier(table: Table) -> Notifier:
+    found: Notifier = table.app.state.notifier
+    return found
+
+
+def drain(table: Table) -> None:
+    """Wait until every queued notice was sent or given up."""
+    portal = table.client.portal
+    assert portal is not None
+    portal.call(notifier(table).drain)
+
+
+def hide(socket: Socket) -> None:
+    socket.send({"type": "visibility", "visible": False})
+    socket.drain()  # handled before what follows
+
+
+def act_until_turn_of(sockets: list[Socket], seat: int, rng: random.Random) -> None:
+    """Random legal moves by whoever is to move until it is ``seat``'s turn."""
+    by_seat = {socket.seat: socket for socket in sockets}
+    while sockets[0].state["to_move"] != seat:
+        state = sockets[0].state
+        mover = by_seat[state["to_move"]]
+        mover.act(rng.choice(mover.state["legal_actions"]))
+        for socket in sockets:
+            socket.wait_version(state["match_number"], state["version"] + 1)
+
+
+def wait_gone(table: Table, room_id: str, seat: int) -> None:
+    room = table.app.state.rooms.room(room_id)
+    deadline = time.monotonic() + 5
+    while room.online[seat] and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not room.online[seat]
+
+
+def test_your_turn_is_pushed_to_a_player_with_no_socket_open(
+    table: Table, service: PushService
+) -> None:
+    room_id, (ada_cookie, bo_cookie) = table.seated_room("expeditionen", preset="short")
+    phone = service.device()
+    subscribe(table, bo_cookie, phone)
+    with table.socket(room_id, ada_cookie) as ada:
+        with table.socket(room_id, bo_cookie) as bo:
+            act_until_turn_of([ada, bo], ada.seat or 0, random.Random(1))
+        wait_gone(table, room_id, 1 - (ada.seat or 0))
+        act_until_turn_of([ada], 1 - (ada.seat or 0), random.Random(2))
+        drain(table)
+    [notice] = service.received(phone)
+    assert notice["title"] == "Your turn"
+    assert notice["body"] == f"Expeditions against Ada · room {room_id[:6]}"
+    assert notice["url"] == f"/r/{room_id}"
+
+
+def test_no_turn_push_while_a_visible_tab_shows_the_table(
+    table: Table, service: PushService
+) -> None:
+    room_id, (ada_cookie, bo_cookie) = table.seated_room("expeditionen", preset="short")
+    phone = service.device()
+    subscribe(table, bo_cookie, phone)
+    with table.socket(room_id, ada_cookie) as ada, table.socket(room_id, bo_cookie) as bo:
+        rng = random.Random(3)
+        act_until_turn_of([ada, bo], ada.seat or 0, rng)
+        act_until_turn_of([ada, bo], bo.seat or 0, rng)
+        drain(table)
+        assert service.requests == []
+
+
+def test_your_turn_is_pushed_while_your_tab_is_hidden(table: Table, service: PushService) -> None:
+    room_id, (ada_cookie, bo_cookie) = table.seated_room("expeditionen", preset="short")
+    phone = service.device()
+    subscribe(table, bo_cookie, phone, lang="de")
+    with table.socket(room_id, ada_cookie) as ada, table.socket(room_id, bo_cookie) as bo:
+        rng = random.Random(4)
+        act_until_turn_of([ada, bo], ada.seat or 0, rng)
+        hide(bo)
+        act_until_turn_of([ada, bo], bo.seat or 0, rng)
+        drain(table)
+    [notice] = service.received(phone)
+    assert notice["title"] == "Du bist dran"
+    assert notice["body"] == f"Expeditionen gegen Ada · Tisch {room_id[:6]}"
+
+
+def finish(table: Table, room_id: str, sockets: list[Socket]) -> dict[str, Any]:
+    play(table, room_id, sockets, random.Random(21))
+    return sockets[0].state
+
+
+def test_the_other_player_hears_of_the_match_end(table: Table, service: PushService) -> None:
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    devices = [service.device(), service.device()]
+    for cookie, device in zip(cookies, devices, strict=True):
+        subscribe(table, cookie, device)
+    with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, cookies[1]) as bo:
+        hide(ada)
+        hide(bo)
+        over = finish(table, room_id, [ada, bo])
+        drain(table)
+    last_mover = over["last_action"]["seat"]
+    ended = [n for n in service.received(devices[1 - last_mover]) if n["tag"].startswith("end")]
+    assert [n["title"] for n in ended] == ["The match is over"]
+    assert not any(n["tag"].startswith("end") for n in service.received(devices[last_mover]))
+
+
+def test_a_rematch_offer_is_pushed_to_the_other_player(table: Table, service: PushService) -> None:
+    room_id, (ada_cookie, bo_cookie) = table.seated_room("expeditionen", preset="short")
+    phone = service.device()
+    with table.socket(room_id, ada_cookie) as ada, table.socket(room_id, bo_cookie) as bo:
+        finish(table, room_id, [ada, bo])
+        subscribe(table, bo_cookie, phone)
+        hide(bo)
+        ada.send({"type": "rematch"})
+        bo.next("rematch")
+        drain(table)
+    [notice] = service.received(phone)
+    assert notice["title"] == "Ada offers a rematch"
+    assert notice["url"] == f"/r/{room_id}"
+
+
+def test_a_subscription_answered_410_is_removed(table: Table, service: PushService) -> None:
+    room_id, (ada_cookie, bo_cookie) = table.seated_room("expeditionen", preset="short")
+    phone = service.device()
+    subscribe(table, bo_cookie, phone)
+    player = token_hash(table.app.state.settings.secret_key, bo_cookie)
+    service.answers = [Answer(410)]
+    portal = table.client.portal
+    assert portal is not None
+    notice = Notice("Your turn", "a test", f"/r/{room_id}", "turn")
+    portal.call(lambda: _notify(notifier(table), player, notice))
+    drain(table)
+    assert service.requests == [phone.endpoint.removeprefix(service.origin)]
+    assert notifier(table).store.subscriptions(player) == []
+
+
+async def _notify(push: Notifier, player: str, notice: Notice) -> None:
+    push.notify(player, notice)
+
+
+def test_a_slow_failing_push_service_does_not_delay_the_move_and_is_tried_again(
+    table: Table, service: PushService
+) -> None:
+    room_id, (ada_cookie, bo_cookie) = table.seated_room("expeditionen", preset="short")
+    phone = service.device()
+    subscribe(table, bo_cookie, phone)
+    with table.socket(room_id, ada_cookie) as ada, table.socket(room_id, bo_cookie) as bo:
+        rng = random.Random(5)
+        act_until_turn_of([ada, bo], ada.seat or 0, rng)
+        hide(bo)
+        service.answers = [Answer(500, delay=1.0)]
+        started = time.monotonic()
+        act_until_turn_of([ada, bo], bo.seat or 0, rng)
+        assert time.monotonic() - started < 0.5  # the move's state came before the push
+        assert service.received(phone) == []
+        drain(table)
+    assert len(service.requests) == 2
+    assert [n["title"] for n in service.received(phone)] == ["Your turn"]
+
+
+def test_a_push_names_no_card(table: Table, service: PushService) -> None:
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    devices = [service.device(), service.device()]
+    for cookie, device in zip(cookies, devices, strict=True):
+        subscribe(table, cookie, device)
+    codes: set[str] = set()
+    with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, cookies[1]) as bo:
+        hide(ada)
+        hide(bo)
+        play(table, room_id, [ada, bo], random.Random(8))
+        for message in ada.received + bo.received:
+            codes |= card_codes(message)
+        drain(table)
+    assert len(service.notices) > 10
+    assert len(codes) > 20
+    for notice in service.notices:
+        words = set(re.findall(r"[\w]+", f"{notice['title']} {notice['body']} {notice['url']}"))
+        assert not words & codes, notice
+
+
+def card_codes(message: Any) -> set[str]:
+    """Every card a message names (the values of ``card`` fields and of card lists)."""
+    found: set[str] = set()
+    if isinstance(message, dict):
+        for key, value in message.items():
+            if key in ("card", "cards", "hand") and isinstance(value, str):
+                found.add(value)
+            elif key in ("cards", "hand") and isinstance(value, list):
+                found |= {card for card in value if isinstance(card, str)}
+            else:
+                found |= card_codes(value)
+    elif isinstance(message, list):
+        for item in message:
+            found |= card_codes(item)
+    return found
+
+
+def test_the_vapid_key_is_made_once_and_kept(settings: Settings) -> None:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    keys = []
+    for _start in range(2):
+        with TestClient(create_app(settings)) as client:
+            keys.append(client.get("/api/push/key").json()["public_key"])
+    assert keys[0] == keys[1]
+    assert len(keys[0]) == 87  # base64url of the 65-byte uncompressed point
+
+
+def test_a_subscription_needs_a_player(table: Table, service: PushService) -> None:
+    response = table.client.post("/api/push/subscriptions", json=service.device().subscription())
+    assert response.status_code == 403
+    assert response.json()["detail"]["code"] == "not_seated"
+
+
+def test_the_service_worker_may_control_the_whole_site(table: Table) -> None:
+    response = table.client.get("/sw.js")
+    assert response.status_code == 200
+    assert response.headers["service-worker-allowed"] == "/"
+    manifest = table.client.get("/manifest.webmanifest").json()
+    sizes = {(icon["sizes"], icon["purpose"]) for icon in manifest["icons"]}
+    assert {("192x192", "maskable"), ("512x512", "maskable"), ("512x512", "any")} <= sizes
+
+
+def test_a_full_queue_drops_the_notice_with_a_metric(
+    settings: Settings, service: PushService
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from app.services.push import PUSH_DROPPED
+
+    with TestClient(create_app(settings.model_copy(update={"push_queue": 1}))) as client:
+        push: Notifier = client.app.state.notifier  # type: ignore[attr-defined]
+        notice = Notice("Your turn", "a test", "/", "turn")
+
+        async def three() -> list[bool]:  # no await between them: the worker cannot take one
+            return [push.notify("someone", notice) for _ in range(3)]
+
+        before = PUSH_DROPPED._value.get()
+        assert client.portal is not None
+        assert client.portal.call(three) == [True, False, False]
+        assert PUSH_DROPPED._value.get() == before + 2
+        assert "kartenrunde_push_dropped_total" in client.get("/metrics").text
+
+
+def test_a_player_keeps_their_ten_newest_devices(table: Table, service: PushService) -> None:
+    room_id, (ada_cookie, _bo) = table.seated_room("expeditionen", preset="short")
+    devices = [service.device() for _ in range(12)]
+    for device in devices:
+        subscribe(table, ada_cookie, device)
+    player = token_hash(table.app.state.settings.secret_key, ada_cookie)
+    kept = {row.endpoint for row in notifier(table).store.subscriptions(player)}
+    assert kept == {device.endpoint for device in devices[2:]}
+
+
+def test_in_production_a_push_endpoint_must_be_https(
+    settings: Settings, service: PushService
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    production = settings.model_copy(update={"environment": "production"})
+    with TestClient(create_app(production)) as client:
+        table = Table(client)
+        room_id, (cookie, _bo) = table.seated_room("expeditionen", preset="short")
+        client.cookies.set("kr_player", cookie)
+        response = client.post("/api/push/subscriptions", json=service.device().subscription())
+        assert response.status_code == 422
+        assert response.json()["detail"]["code"] == "malformed"
+
+
+def test_the_first_turn_is_pushed_when_the_last_seat_is_taken(
+    table: Table, service: PushService
+) -> None:
+    room_id = table.create_room("expeditionen", preset="short", options={"first": 0})
+    _, ada_cookie = table.join(room_id, "Ada")
+    phone = service.device()
+    subscribe(table, ada_cookie, phone)
+    with table.socket(room_id, ada_cookie) as ada:
+        hide(ada)
+        table.join(room_id, "Bo")
+        assert ada.next("state")["to_move"] == ada.seat == 0
+        drain(table)
+    assert [n["title"] for n in service.received(phone)] == ["Your turn"]
