@@ -44,6 +44,7 @@ ErrorCode = Literal[
     "unknown_level",
     "no_free_seat",
     "not_offered",
+    "unknown_device",
 ]
 
 # Websocket close codes (4000-4999 are free for applications).
@@ -404,3 +405,25 @@ class RoomMoves(BaseModel):
     match_id: int
     match_number: int
     moves: list[Move]
+
+
+class DeviceInfo(BaseModel):
+    """One browser signed in as the asking player (never its secret)."""
+
+    id: int
+    label: str = Field(description="browser and system, from its User-Agent")
+    last_seen_at: datetime = Field(description="to the minute")
+    this_device: bool
+
+
+class MyDevices(BaseModel):
+    devices: list[DeviceInfo]
+
+
+class MakeDeviceLink(Strict):
+    next: str | None = Field(None, max_length=200, description="a path on this site")
+
+
+class DeviceLink(BaseModel):
+    url: str = Field(description="single use; signs another browser in as this player")
+    expires_at: datetime

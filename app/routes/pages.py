@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.routes.deps import MatchesDep, PlayerDep, RoomsDep, SettingsDep
+from app.routes.api import set_player_cookie
+from app.routes.deps import IdentityDep, MatchesDep, PlayerDep, RoomsDep, SettingsDep
 from app.services.refusals import RoomNotFound
 from engine import games
 
@@ -62,6 +63,25 @@ async def table(request: Request, room_id: str, rooms: RoomsDep) -> HTMLResponse
     except RoomNotFound:
         return not_found(request, "room")
     return page(request, "table.html", page_name="table", room_id=room_id)
+
+
+@router.get("/me", response_class=HTMLResponse)
+def me(request: Request) -> HTMLResponse:
+    return page(request, "me.html", page_name="me")
+
+
+@router.get("/signin/{link}", response_model=None)
+async def sign_in(
+    request: Request, link: str, identity: IdentityDep, settings: SettingsDep
+) -> Response:
+    """Another device of a player: the link's browser becomes it, then goes on."""
+    used = await identity.use_link(link, request.headers.get("user-agent", ""))
+    if used is None:
+        return not_found(request, "link")
+    token, next_path = used
+    response = RedirectResponse(next_path or "/", status_code=303)
+    set_player_cookie(request, response, settings, token)
+    return response
 
 
 @router.get("/history", response_class=HTMLResponse)

@@ -93,7 +93,7 @@ async def room_socket(websocket: WebSocket) -> None:
     rooms = await deps.room_service(websocket)
     settings = await deps.settings(websocket)
     caps = await deps.connection_caps(websocket)
-    player = await deps.player(websocket)
+    player = await deps.player(await deps.signed_in(websocket))
     if not origin_allowed(websocket, settings):
         await websocket.accept()
         await refuse(

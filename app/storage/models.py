@@ -216,3 +216,36 @@ class RematchRequestRow(Base):
     __table__ = REMATCH_REQUESTS
     match_id: int
     seat: int
+
+
+# A player: who holds seats. A player whose seats predate players has the id of their old
+# seat token's HMAC, so those seats (``SEATS.c.token_hash``) are theirs as they are.
+PLAYERS = Table(
+    "players",
+    METADATA,
+    Column("id", String(64), primary_key=True),
+    Column("name", String(24)),
+    Column("created_at", UtcDateTime, nullable=False),
+)
+
+# A browser signed in as a player: its cookie's secret, kept only as an HMAC.
+DEVICES = Table(
+    "devices",
+    METADATA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", String(64), ForeignKey("players.id"), nullable=False, index=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("label", String(64), nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("last_seen_at", UtcDateTime, nullable=False),
+)
+
+# A single-use link that signs another browser in as the player, kept only as an HMAC.
+DEVICE_LINKS = Table(
+    "device_links",
+    METADATA,
+    Column("token_hash", String(64), primary_key=True),
+    Column("player_id", String(64), ForeignKey("players.id"), nullable=False),
+    Column("next", String(200)),
+    Column("expires_at", UtcDateTime, nullable=False),
+)

@@ -1,0 +1,125 @@
+"""Players, their devices and the links that sign another device in (see services/identity)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.engine import Engine
+
+from app.storage.models import DEVICE_LINKS, DEVICES, PLAYERS
+
+
+@dataclass(frozen=True)
+class Device:
+    id: int
+    player_id: str
+    label: str
+    last_seen_at: datetime
+
+
+class PlayerStore:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def device(self, token_hash: str) -> Device | None:
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(DEVICES.c.id, DEVICES.c.player_id, DEVICES.c.label, DEVICES.c.last_seen_at)
+                .where(DEVICES.c.token_hash == token_hash)
+            ).first()
+        return None if row is None else Device(*row)
+
+    def player_exists(self, player_id: str) -> bool:
+        with self.engine.connect() as connection:
+            found = connection.execute(select(PLAYERS.c.id).where(PLAYERS.c.id == player_id))
+            return found.first() is not None
+
+    def add_player(self, player_id: str, token_hash: str, label: str, now: datetime) -> None:
+        """A new player with their first device."""
+        with self.engine.begin() as connection:
+            connection.execute(PLAYERS.insert().values(id=player_id, created_at=now))
+            connection.execute(
+                DEVICES.insert().values(
+                    player_id=player_id,
+                    token_hash=token_hash,
+                    label=label,
+                    created_at=now,
+                    last_seen_at=now,
+                )
+            )
+
+    def add_device(self, player_id: str, token_hash: str, label: str, now: datetime) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(
+                DEVICES.insert().values(
+                    player_id=player_id,
+                    token_hash=token_hash,
+                    label=label,
+                    created_at=now,
+                    last_seen_at=now,
+                )
+            )
+
+    def seen(self, device_id: int, now: datetime) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(DEVICES).where(DEVICES.c.id == device_id).values(last_seen_at=now)
+            )
+
+    def devices(self, player_id: str) -> list[tuple[Device, str]]:
+        """The player's devices, most recently seen first, each with its token hash."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(
+                    DEVICES.c.id,
+                    DEVICES.c.player_id,
+                    DEVICES.c.label,
+                    DEVICES.c.last_seen_at,
+                    DEVICES.c.token_hash,
+                )
+                .where(DEVICES.c.player_id == player_id)
+                .order_by(DEVICES.c.last_seen_at.desc(), DEVICES.c.id.desc())
+            ).all()
+        return [(Device(*row[:4]), row[4]) for row in rows]
+
+    def remove_device(self, player_id: str, device_id: int) -> bool:
+        with self.engine.begin() as connection:
+            removed = connection.execute(
+                delete(DEVICES).where(DEVICES.c.id == device_id, DEVICES.c.player_id == player_id)
+            )
+            return removed.rowcount > 0
+
+    def remove_devices(self, player_id: str) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(delete(DEVICES).where(DEVICES.c.player_id == player_id))
+
+    def add_link(self, token_hash: str, player_id: str, next_path: str | None, expires: datetime) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(
+                DEVICE_LINKS.insert().values(
+                    token_hash=token_hash, player_id=player_id, next=next_path, expires_at=expires
+                )
+            )
+
+    def use_link(self, token_hash: str, now: datetime) -> tuple[str, str | None] | None:
+        """The player and next path of an unexpired link, which is used up (deleted) here;
+        None for an unknown, used or expired link. The delete decides a race of two uses."""
+        with self.engine.begin() as connection:
+            row = connection.execute(
+                select(DEVICE_LINKS.c.player_id, DEVICE_LINKS.c.next, DEVICE_LINKS.c.expires_at)
+                .where(DEVICE_LINKS.c.token_hash == token_hash)
+            ).first()
+            if row is None:
+                return None
+            taken = connection.execute(
+                delete(DEVICE_LINKS).where(DEVICE_LINKS.c.token_hash == token_hash)
+            )
+            if taken.rowcount != 1 or _aware(row.expires_at) <= now:
+                return None
+            return row.player_id, row.next
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
