@@ -381,7 +381,7 @@ async def make_device_link(
 @router.delete(
     "/me/devices/{device_id}",
     status_code=status.HTTP_204_NO_CONTENT,
-    responses=NOT_FOUND,
+    responses=NOT_FOUND | UNPROCESSABLE,
     summary="Sign one of this player's browsers out",
 )
 async def sign_out_device(device_id: int, signed: SignedInDep, identity: IdentityDep) -> None:
