@@ -107,7 +107,8 @@ class Identity:
         hashed = self.hash(token)
         device: Device | None = await self.off_loop(self.store.device, hashed)
         if device is None:
-            return await self.off_loop(self._first_seen, hashed, user_agent)
+            first: SignedIn = await self.off_loop(self._first_seen, hashed, user_agent)
+            return first
         now = self.clock()
         if now - device.last_seen_at >= SEEN_EVERY:
             await self.off_loop(self.store.seen, device.id, now)
@@ -116,18 +117,18 @@ class Identity:
     def _first_seen(self, hashed: str, user_agent: str) -> SignedIn:
         known = self.store.player_exists(hashed)  # then this device was signed out
         player_id = secrets.token_hex(16) if known else hashed
+        # A request of the same browser at the same time may have added it: that one counts.
         self.store.add_player(player_id, hashed, device_label(user_agent), self.clock())
         device = self.store.device(hashed)
         assert device is not None
-        return SignedIn(player_id, device.id)
+        return SignedIn(device.player_id, device.id)
 
     async def new_player(self, user_agent: str) -> tuple[str, SignedIn]:
         """A new player with this browser as their device: the cookie's token, who."""
         token = new_token()
         player_id = secrets.token_hex(16)
-        await self.off_loop(
-            self.store.add_player, player_id, self.hash(token), device_label(user_agent), self.clock()
-        )
+        label = device_label(user_agent)
+        await self.off_loop(self.store.add_player, player_id, self.hash(token), label, self.clock())
         device = await self.off_loop(self.store.device, self.hash(token))
         return token, SignedIn(player_id, device.id)
 
@@ -148,10 +149,12 @@ class Identity:
             return None
         player_id, next_path = found
         token = new_token()
-        await self.off_loop(
-            self.store.add_device, player_id, self.hash(token), device_label(user_agent), self.clock()
-        )
+        await self._add_device(player_id, token, user_agent)
         return token, next_path
+
+    async def _add_device(self, player_id: str, token: str, user_agent: str) -> None:
+        label = device_label(user_agent)
+        await self.off_loop(self.store.add_device, player_id, self.hash(token), label, self.clock())
 
     async def devices(self, player_id: str) -> list[Device]:
         rows: list[tuple[Device, str]] = await self.off_loop(self.store.devices, player_id)
@@ -165,7 +168,5 @@ class Identity:
         """Every device of the player signed out; a new token for the one asking."""
         await self.off_loop(self.store.remove_devices, player_id)
         token = new_token()
-        await self.off_loop(
-            self.store.add_device, player_id, self.hash(token), device_label(user_agent), self.clock()
-        )
+        await self._add_device(player_id, token, user_agent)
         return token

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 
 from app.storage.models import DEVICE_LINKS, DEVICES, PLAYERS
 
@@ -26,8 +27,9 @@ class PlayerStore:
     def device(self, token_hash: str) -> Device | None:
         with self.engine.connect() as connection:
             row = connection.execute(
-                select(DEVICES.c.id, DEVICES.c.player_id, DEVICES.c.label, DEVICES.c.last_seen_at)
-                .where(DEVICES.c.token_hash == token_hash)
+                select(
+                    DEVICES.c.id, DEVICES.c.player_id, DEVICES.c.label, DEVICES.c.last_seen_at
+                ).where(DEVICES.c.token_hash == token_hash)
             ).first()
         return None if row is None else Device(*row)
 
@@ -36,8 +38,15 @@ class PlayerStore:
             found = connection.execute(select(PLAYERS.c.id).where(PLAYERS.c.id == player_id))
             return found.first() is not None
 
-    def add_player(self, player_id: str, token_hash: str, label: str, now: datetime) -> None:
-        """A new player with their first device."""
+    def add_player(self, player_id: str, token_hash: str, label: str, now: datetime) -> bool:
+        """A new player with their first device; False when the device was there already."""
+        try:
+            self._add_player(player_id, token_hash, label, now)
+        except IntegrityError:
+            return False
+        return True
+
+    def _add_player(self, player_id: str, token_hash: str, label: str, now: datetime) -> None:
         with self.engine.begin() as connection:
             connection.execute(PLAYERS.insert().values(id=player_id, created_at=now))
             connection.execute(
@@ -95,7 +104,9 @@ class PlayerStore:
         with self.engine.begin() as connection:
             connection.execute(delete(DEVICES).where(DEVICES.c.player_id == player_id))
 
-    def add_link(self, token_hash: str, player_id: str, next_path: str | None, expires: datetime) -> None:
+    def add_link(
+        self, token_hash: str, player_id: str, next_path: str | None, expires: datetime
+    ) -> None:
         with self.engine.begin() as connection:
             connection.execute(
                 DEVICE_LINKS.insert().values(
@@ -108,8 +119,9 @@ class PlayerStore:
         None for an unknown, used or expired link. The delete decides a race of two uses."""
         with self.engine.begin() as connection:
             row = connection.execute(
-                select(DEVICE_LINKS.c.player_id, DEVICE_LINKS.c.next, DEVICE_LINKS.c.expires_at)
-                .where(DEVICE_LINKS.c.token_hash == token_hash)
+                select(
+                    DEVICE_LINKS.c.player_id, DEVICE_LINKS.c.next, DEVICE_LINKS.c.expires_at
+                ).where(DEVICE_LINKS.c.token_hash == token_hash)
             ).first()
             if row is None:
                 return None

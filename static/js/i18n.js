@@ -14,7 +14,8 @@ const STRINGS = {
     "me.link_title": "Use on another device",
     "me.link_lead":
       "Scan the code with your phone or open the link on the other device. It works once, within 10 minutes.",
-    "me.warning": "Whoever holds this link or your cookie can play your seats. Send it to no one else.",
+    "me.warning":
+      "Whoever holds this link or your cookie can play your seats. Send it to no one else.",
     "me.make_link": "Show link",
     "me.qr": "QR code of the sign-in link",
     "me.copied": "Link copied. Open it on your other device.",

@@ -10,7 +10,9 @@ let devices = [];
 let link = "";
 
 function deviceItem(device) {
-  const seen = device.this_device ? t("me.this_device") : t("me.seen", { when: ago(device.last_seen_at) });
+  const seen = device.this_device
+    ? t("me.this_device")
+    : t("me.seen", { when: ago(device.last_seen_at) });
   const out = h("button", { type: "button", class: "btn btn-small" }, t("me.sign_out"));
   out.addEventListener("click", () => signOut(device));
   return h(
@@ -52,9 +54,11 @@ async function makeLink() {
   await load();
 }
 
-document.getElementById("make-link").addEventListener("click", () =>
-  makeLink().catch((error) => toast(errorText(error.code, error.message))),
-);
+document
+  .getElementById("make-link")
+  .addEventListener("click", () =>
+    makeLink().catch((error) => toast(errorText(error.code, error.message))),
+  );
 document.getElementById("link-copy").addEventListener("click", async () => {
   if (await copyText(link)) toast(t("me.copied"), "info");
 });
