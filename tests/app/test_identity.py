@@ -136,11 +136,8 @@ def test_signing_out_everywhere_keeps_only_this_browser_with_a_new_secret(table:
     assert [d["this_device"] for d in devices(table, renewed)] == [True]
 
 
-def test_a_seat_cookie_from_before_players_keeps_its_seat_and_becomes_a_player(
-    table: Table,
-) -> None:
-    room_id, cookies = table.seated_room("expeditionen", preset="short")
-    legacy = "a-seat-cookie-from-before-players"
+def legacy_seat(table: Table, room_id: str, legacy: str) -> None:
+    """Seat 0 as stored before players: held by the HMAC of `legacy`, with no player."""
     legacy_hash = token_hash(table.app.state.settings.secret_key, legacy)
     with table.app.state.db_engine.begin() as connection:
         player_id = connection.scalar(
@@ -152,10 +149,29 @@ def test_a_seat_cookie_from_before_players_keeps_its_seat_and_becomes_a_player(
         connection.execute(delete(DEVICES).where(DEVICES.c.player_id == player_id))
         connection.execute(delete(PLAYERS).where(PLAYERS.c.id == player_id))
     table.app.state.rooms.cache.rooms.pop(room_id, None)  # as after a restart
-    assert my_rooms(table, legacy) == [room_id]
-    assert table.join(room_id, "Ada", legacy)[0] == 0
-    phone = second_device(table, legacy)
+
+
+def test_a_seat_cookie_from_before_players_keeps_its_seat_and_becomes_a_player(
+    table: Table,
+) -> None:
+    room_id, _ = table.seated_room("expeditionen", preset="short")
+    legacy_seat(table, room_id, "a-seat-cookie-from-before-players")
+    assert my_rooms(table, "a-seat-cookie-from-before-players") == [room_id]
+    assert table.join(room_id, "Ada", "a-seat-cookie-from-before-players")[0] == 0
+    phone = second_device(table, "a-seat-cookie-from-before-players")
     assert table.join(room_id, "Ada", phone)[0] == 0
+
+
+def test_a_signed_out_seat_cookie_from_before_players_does_not_come_back(table: Table) -> None:
+    room_id, _ = table.seated_room("expeditionen", preset="short")
+    legacy = "a-seat-cookie-from-before-players"
+    legacy_seat(table, room_id, legacy)
+    phone = second_device(table, legacy)
+    (old,) = [d for d in devices(table, phone) if not d["this_device"]]
+    assert call(table, "DELETE", f"/api/me/devices/{old['id']}", phone).status_code == 204
+    assert my_rooms(table, legacy) == []
+    assert table.join(room_id, "Ada", legacy)[0] is None
+    assert my_rooms(table, phone) == [room_id]
 
 
 def test_two_devices_of_one_player_play_the_same_seat_with_one_authority(table: Table) -> None:
