@@ -417,7 +417,12 @@ class DeviceInfo(BaseModel):
 
 
 class MyDevices(BaseModel):
+    name: str | None = Field(description="the name the player gave themselves; null: none yet")
     devices: list[DeviceInfo]
+
+
+class Rename(Strict):
+    name: PlayerName
 
 
 class MakeDeviceLink(Strict):

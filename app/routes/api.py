@@ -28,6 +28,7 @@ from app.protocol import (
     MatchSummary,
     MyDevices,
     MyRoom,
+    Rename,
     RoomCreated,
     RoomHint,
     RoomInfo,
@@ -343,8 +344,9 @@ async def new_player(
 @router.get("/me/devices", summary="The browsers signed in as this player")
 async def my_devices(signed: SignedInDep, identity: IdentityDep) -> MyDevices:
     if signed is None:
-        return MyDevices(devices=[])
+        return MyDevices(name=None, devices=[])
     return MyDevices(
+        name=await identity.name(signed.player_id),
         devices=[
             DeviceInfo(
                 id=device.id,
@@ -353,7 +355,7 @@ async def my_devices(signed: SignedInDep, identity: IdentityDep) -> MyDevices:
                 this_device=device.id == signed.device_id,
             )
             for device in await identity.devices(signed.player_id)
-        ]
+        ],
     )
 
 
@@ -405,3 +407,24 @@ async def sign_out_all(
         return
     token = await identity.sign_out_all(signed.player_id, request.headers.get("user-agent", ""))
     set_player_cookie(request, response, settings, token)
+
+
+@router.put(
+    "/me/name",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=UNPROCESSABLE,
+    summary="Rename this player, in the rooms still open too (ended matches keep their names)",
+)
+async def rename(
+    body: Rename,
+    request: Request,
+    response: Response,
+    signed: SignedInDep,
+    identity: IdentityDep,
+    rooms: RoomsDep,
+    settings: SettingsDep,
+) -> None:
+    if signed is None:
+        signed = await new_player(request, response, identity, settings)
+    room_ids = await identity.rename(signed.player_id, body.name)
+    await rooms.renamed(signed.player_id, body.name, room_ids)

@@ -170,3 +170,12 @@ class Identity:
         token = new_token()
         await self._add_device(player_id, token, user_agent)
         return token
+
+    async def rename(self, player_id: str, name: str) -> list[str]:
+        """The new name; the open rooms whose seats took it."""
+        room_ids: list[str] = await self.off_loop(self.store.rename, player_id, name)
+        return room_ids
+
+    async def name(self, player_id: str) -> str | None:
+        found: str | None = await self.off_loop(self.store.name, player_id)
+        return found

@@ -159,6 +159,9 @@ MATCHES = Table(
     Column("winner", Integer),
     Column("started_at", UtcDateTime),
     Column("finished_at", UtcDateTime, index=True),
+    # The names by seat it was played under, kept once a player renames themselves; null:
+    # the room's seats still carry them.
+    Column("names", JSON),
     UniqueConstraint("room_id", "number"),
 )
 
@@ -177,6 +180,7 @@ class Match(Base):
     winner: int | None
     started_at: datetime | None
     finished_at: datetime | None
+    names: list[str | None] | None
 
 
 # One accepted action. The primary key (match_id, ply) admits exactly one action per

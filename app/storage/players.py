@@ -9,7 +9,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from app.storage.models import DEVICE_LINKS, DEVICES, PLAYERS
+from app.storage.models import DEVICE_LINKS, DEVICES, MATCHES, PLAYERS, ROOMS, SEATS, fold_name
 
 
 @dataclass(frozen=True)
@@ -131,6 +131,50 @@ class PlayerStore:
             if taken.rowcount != 1 or _aware(row.expires_at) <= now:
                 return None
             return row.player_id, row.next
+
+    def name(self, player_id: str) -> str | None:
+        with self.engine.connect() as connection:
+            found: str | None = connection.scalar(
+                select(PLAYERS.c.name).where(PLAYERS.c.id == player_id)
+            )
+            return found
+
+    def rename(self, player_id: str, name: str) -> list[str]:
+        """The player's new name, on their seats in open rooms too (the ids of those rooms);
+        those rooms' ended matches keep the names they were played under."""
+        with self.engine.begin() as connection:
+            connection.execute(update(PLAYERS).where(PLAYERS.c.id == player_id).values(name=name))
+            open_rooms = select(ROOMS.c.id).where(ROOMS.c.closed_at.is_(None))
+            room_ids = list(
+                connection.scalars(
+                    select(SEATS.c.room_id).where(
+                        SEATS.c.token_hash == player_id, SEATS.c.room_id.in_(open_rooms)
+                    )
+                ).all()
+            )
+            for room_id in room_ids:
+                played_as = list(
+                    connection.scalars(
+                        select(SEATS.c.name)
+                        .where(SEATS.c.room_id == room_id)
+                        .order_by(SEATS.c.seat)
+                    ).all()
+                )
+                connection.execute(
+                    update(MATCHES)
+                    .where(
+                        MATCHES.c.room_id == room_id,
+                        MATCHES.c.finished_at.is_not(None),
+                        MATCHES.c.names.is_(None),
+                    )
+                    .values(names=played_as)
+                )
+            connection.execute(
+                update(SEATS)
+                .where(SEATS.c.token_hash == player_id, SEATS.c.room_id.in_(room_ids))
+                .values(name=name, name_folded=fold_name(name))
+            )
+        return room_ids
 
 
 def _aware(value: datetime) -> datetime:

@@ -1,4 +1,5 @@
-"""players and their devices: a player, not a browser, holds a seat
+"""players and their devices: a player, not a browser, holds a seat; names a match was
+played under, kept when a player renames themselves
 
 Revision ID: 0004_players
 Revises: 0003
@@ -17,6 +18,8 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("matches") as batch:
+        batch.add_column(sa.Column("names", sa.JSON(), nullable=True))
     op.create_table(
         "players",
         sa.Column("id", sa.String(length=64), nullable=False),
@@ -57,3 +60,5 @@ def downgrade() -> None:
     op.drop_index(op.f("ix_devices_player_id"), table_name="devices")
     op.drop_table("devices")
     op.drop_table("players")
+    with op.batch_alter_table("matches") as batch:
+        batch.drop_column("names")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -10,7 +11,7 @@ from sqlalchemy import delete, update
 
 from app.services.identity import COOKIE, token_hash
 from app.storage.models import DEVICES, PLAYERS, SEATS
-from tests.app.tables import Table
+from tests.app.tables import Table, play
 
 pytestmark = pytest.mark.both_databases  # players and devices are stored
 
@@ -227,3 +228,29 @@ def test_no_secret_device_list_or_link_of_a_player_reaches_anyone_else(table: Ta
         for value in ada_secrets:
             assert value not in text
     assert "Android" not in "".join(heard)  # Ada's phone is not in Bo's list
+
+
+def test_a_rename_renames_the_open_rooms_but_not_ended_matches(table: Table) -> None:
+    ended, cookies = table.seated_room("expeditionen", preset="short")
+    with table.socket(ended, cookies[0]) as ada, table.socket(ended, cookies[1]) as bo:
+        play(table, ended, [ada, bo], random.Random(2))
+    running = table.create_room("expeditionen", preset="short")
+    table.join(running, "Ada", cookies[0])
+    _, cy = table.join(running, "Cy")
+    with table.socket(running, cy) as watching:
+        watching.drain()
+        response = call(table, "PUT", "/api/me/name", cookies[0], json={"name": "Ada L."})
+        assert response.status_code == 204
+        presence = watching.next("presence")
+        assert [p["name"] for p in presence["players"]] == ["Ada L.", "Cy"]
+    for room_id in (running, ended):
+        seats = call(table, "GET", f"/api/rooms/{room_id}", None).json()["seats"]
+        assert seats[0]["name"] == "Ada L."
+    (match,) = call(table, "GET", "/api/matches?mine=true", cookies[0]).json()
+    assert match["players"] == ["Ada", "Bo"]
+    replay = call(table, "GET", f"/api/matches/{match['match_id']}", cookies[0]).json()
+    assert replay["players"] == ["Ada", "Bo"]
+    assert (
+        devices(table, cookies[0])
+        and call(table, "GET", "/api/me/devices", cookies[0]).json()["name"] == "Ada L."
+    )
