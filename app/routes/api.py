@@ -214,6 +214,8 @@ async def join_room(
         seat = await rooms.join(room, body.name, signed.player_id)
     except Refusal:  # closed meanwhile
         fail(404, "unknown_room", "no open room with this id", room_id=room.id)
+    if seat is not None:
+        await identity.seated_as(signed.player_id, body.name)
     return Joined(seat=seat)
 
 

@@ -179,3 +179,7 @@ class Identity:
     async def name(self, player_id: str) -> str | None:
         found: str | None = await self.off_loop(self.store.name, player_id)
         return found
+
+    async def seated_as(self, player_id: str, name: str) -> None:
+        """A player without a name takes the one they took a seat under."""
+        await self.off_loop(self.store.name_if_none, player_id, name)

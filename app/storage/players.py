@@ -139,6 +139,15 @@ class PlayerStore:
             )
             return found
 
+    def name_if_none(self, player_id: str, name: str) -> None:
+        """The player's first name: the one they first took a seat under."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(PLAYERS)
+                .where(PLAYERS.c.id == player_id, PLAYERS.c.name.is_(None))
+                .values(name=name)
+            )
+
     def rename(self, player_id: str, name: str) -> list[str]:
         """The player's new name, on their seats in open rooms too (the ids of those rooms);
         those rooms' ended matches keep the names they were played under."""

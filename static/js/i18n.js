@@ -11,6 +11,11 @@ const STRINGS = {
     "me.title": "You",
     "me.lead":
       "Your seats, rooms and matches belong to you, not to this browser. Sign in on another device to play the same seats there.",
+    "me.name": "Your name",
+    "me.name_help":
+      "Open tables show your new name at once; finished matches keep the name they were played under.",
+    "me.rename": "Save name",
+    "me.renamed": "Name saved.",
     "me.link_title": "Use on another device",
     "me.link_lead":
       "Scan the code with your phone or open the link on the other device. It works once, within 10 minutes.",
@@ -268,6 +273,11 @@ const STRINGS = {
     "me.title": "Du",
     "me.lead":
       "Deine Plätze, Räume und Partien gehören dir, nicht diesem Browser. Melde dich auf einem anderen Gerät an, um dort auf denselben Plätzen zu spielen.",
+    "me.name": "Dein Name",
+    "me.name_help":
+      "Offene Tische zeigen deinen neuen Namen sofort; beendete Partien behalten den Namen, unter dem sie gespielt wurden.",
+    "me.rename": "Name speichern",
+    "me.renamed": "Name gespeichert.",
     "me.link_title": "Auf einem anderen Gerät nutzen",
     "me.link_lead":
       "Scanne den Code mit deinem Handy oder öffne den Link auf dem anderen Gerät. Er gilt einmal und 10 Minuten lang.",

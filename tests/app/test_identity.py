@@ -254,3 +254,10 @@ def test_a_rename_renames_the_open_rooms_but_not_ended_matches(table: Table) -> 
         devices(table, cookies[0])
         and call(table, "GET", "/api/me/devices", cookies[0]).json()["name"] == "Ada L."
     )
+
+
+def test_a_player_is_named_by_the_first_seat_they_take(table: Table) -> None:
+    _, cookies = table.seated_room("expeditionen", preset="short")
+    other = table.create_room("expeditionen", preset="short")
+    table.join(other, "Ada the Second", cookies[0])
+    assert call(table, "GET", "/api/me/devices", cookies[0]).json()["name"] == "Ada"

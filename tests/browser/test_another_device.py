@@ -43,6 +43,10 @@ def test_a_phone_signed_in_by_link_plays_the_same_seat(new_page: NewPage) -> Non
     phone.wait_for_selector("body[data-ready]")
     expect(phone.locator("#devices li")).to_have_count(2)
     expect(phone.locator("#devices")).to_contain_text("this device")
+    expect(phone.locator("#me-name")).to_have_value("Anna")
+    phone.fill("#me-name", "Anna B.")
+    phone.get_by_role("button", name="Save name").click()
+    expect(phone.locator(".toast")).to_contain_text("Name saved")
     for scheme in ("light", "dark"):
         phone.emulate_media(color_scheme=scheme)
         screenshot(phone, f"me-devices-{scheme}")

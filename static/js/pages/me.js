@@ -3,7 +3,7 @@
 import { t } from "../i18n.js";
 import { boot } from "../page.js";
 import { qrSvg } from "../qr.js";
-import { ago, api, copyText, errorText, fill, h, toast } from "../ui.js";
+import { ago, api, copyText, errorText, fill, h, storedName, storeName, toast } from "../ui.js";
 
 const list = document.getElementById("devices");
 let devices = [];
@@ -29,9 +29,24 @@ function render() {
 }
 
 async function load() {
-  devices = (await api("/api/me/devices")).devices;
+  const me = await api("/api/me/devices");
+  devices = me.devices;
+  const field = document.getElementById("me-name");
+  if (!field.value) field.value = me.name ?? storedName() ?? "";
   render();
 }
+
+document.getElementById("name-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const name = document.getElementById("me-name").value.trim();
+  try {
+    await api("/api/me/name", { method: "PUT", body: { name } });
+    storeName(name);
+    toast(t("me.renamed"), "info");
+  } catch (error) {
+    toast(errorText(error.code, error.message));
+  }
+});
 
 async function signOut(device) {
   try {
