@@ -261,3 +261,16 @@ def test_a_player_is_named_by_the_first_seat_they_take(table: Table) -> None:
     other = table.create_room("expeditionen", preset="short")
     table.join(other, "Ada the Second", cookies[0])
     assert call(table, "GET", "/api/me/devices", cookies[0]).json()["name"] == "Ada"
+
+
+def test_a_device_is_marked_seen_at_most_once_a_minute(table: Table) -> None:
+    _, cookies = table.seated_room("expeditionen", preset="short")
+    (first,) = devices(table, cookies[0])
+    identity = table.app.state.identity
+    start = datetime.now(UTC)
+    identity.clock = lambda: start + timedelta(seconds=50)
+    assert devices(table, cookies[0])[0]["last_seen_at"] == first["last_seen_at"]
+    identity.clock = lambda: start + timedelta(seconds=70)
+    devices(table, cookies[0])
+    later = datetime.fromisoformat(devices(table, cookies[0])[0]["last_seen_at"])
+    assert later >= start + timedelta(seconds=70)
