@@ -11,6 +11,10 @@ const STRINGS = {
     "me.title": "You",
     "me.lead":
       "Your seats, rooms and matches belong to you, not to this browser. Sign in on another device to play the same seats there.",
+    "signin.title": "Sign in on this device",
+    "signin.lead":
+      "This browser will play your seats and see your rooms and matches, like your other device.",
+    "signin.button": "Sign in",
     "me.name": "Your name",
     "me.name_help":
       "Open tables show your new name at once; finished matches keep the name they were played under.",
@@ -273,6 +277,10 @@ const STRINGS = {
     "me.title": "Du",
     "me.lead":
       "Deine Plätze, Räume und Partien gehören dir, nicht diesem Browser. Melde dich auf einem anderen Gerät an, um dort auf denselben Plätzen zu spielen.",
+    "signin.title": "Auf diesem Gerät anmelden",
+    "signin.lead":
+      "Dieser Browser spielt dann auf deinen Plätzen und sieht deine Räume und Partien, wie dein anderes Gerät.",
+    "signin.button": "Anmelden",
     "me.name": "Dein Name",
     "me.name_help":
       "Offene Tische zeigen deinen neuen Namen sofort; beendete Partien behalten den Namen, unter dem sie gespielt wurden.",

@@ -34,7 +34,18 @@ def make_link(table: Table, cookie: str, next_path: str | None = None) -> str:
 
 
 def open_link(table: Table, url: str, cookie: str | None = None) -> Any:
-    return call(table, "GET", url, cookie, headers={"user-agent": "Mozilla/5.0 (Android) Chrome/1"})
+    """Opens the link (its page asks first) and signs in."""
+    agent = {"user-agent": "Mozilla/5.0 (Android) Chrome/1"}
+    assert call(table, "GET", url, cookie, headers=agent).status_code == 200
+    return call(table, "POST", url, cookie, headers=agent)
+
+
+def test_opening_a_link_alone_does_not_use_it(table: Table) -> None:
+    _, cookies = table.seated_room("expeditionen", preset="short")
+    url = make_link(table, cookies[0])
+    preview = call(table, "GET", url, None)
+    assert preview.status_code == 200 and COOKIE not in preview.cookies
+    assert open_link(table, url).status_code == 303
 
 
 def second_device(table: Table, cookie: str, next_path: str | None = None) -> str:
@@ -73,6 +84,14 @@ def test_a_link_never_sends_the_browser_to_another_site(table: Table) -> None:
     for elsewhere in ("https://evil.example/", "//evil.example/r/x", "/\\evil.example"):
         response = open_link(table, make_link(table, cookies[0], elsewhere))
         assert response.headers["location"] == "/"
+
+
+def test_a_link_is_not_used_from_another_sites_form(table: Table) -> None:
+    _, cookies = table.seated_room("expeditionen", preset="short")
+    url = make_link(table, cookies[0])
+    forged = call(table, "POST", url, None, headers={"origin": "https://evil.example"})
+    assert forged.status_code == 404 and COOKIE not in forged.cookies
+    assert open_link(table, url).status_code == 303
 
 
 def test_a_used_link_is_refused_the_second_time(table: Table) -> None:
