@@ -32,6 +32,9 @@ def test_a_phone_signed_in_by_link_plays_the_same_seat(new_page: NewPage) -> Non
 
     phone = new_page(viewport=SIZES["phone"], touch=True)
     phone.goto(link)
+    for scheme in ("dark", "light"):
+        phone.emulate_media(color_scheme=scheme)
+        screenshot(phone, f"signin-{scheme}")
     phone.get_by_role("button", name="Sign in").click()
     phone.wait_for_url(f"**{room_path}")
     wait_for_state(phone)
