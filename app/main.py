@@ -22,6 +22,7 @@ from app import observability
 from app.limits import ConnectionCaps, RoomCreationLimit
 from app.messaging import LocalBroadcaster
 from app.routes import api, pages, push, ws
+from app.services.identity import Identity
 from app.services.matches import MatchService
 from app.services.push import Notifier, PushStore
 from app.services.rooms import RoomService, utc_now
@@ -29,6 +30,7 @@ from app.services.searches import Searches
 from app.services.turns import ClockFile
 from app.settings import Settings, get_settings
 from app.storage.db import create_db_engine, ensure_migrated, start_checkpoints
+from app.storage.players import PlayerStore
 from app.storage.repositories import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -135,6 +137,7 @@ def create_app(
         app.state.db_engine = db_engine
         app.state.relay = relay
         app.state.rooms = rooms
+        app.state.identity = Identity(PlayerStore(db_engine), settings.secret_key, store.off_loop)
         app.state.matches = matches
         app.state.notifier = notifier
         app.state.connection_caps = ConnectionCaps(settings)

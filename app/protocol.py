@@ -45,6 +45,7 @@ ErrorCode = Literal[
     "unknown_level",
     "no_free_seat",
     "not_offered",
+    "unknown_device",
 ]
 
 # Websocket close codes (4000-4999 are free for applications).
@@ -482,3 +483,30 @@ class PushSubscription(Strict):
 
 class PushUnsubscribe(Strict):
     endpoint: str = Field(max_length=1000)
+
+
+class DeviceInfo(BaseModel):
+    """One browser signed in as the asking player (never its secret)."""
+
+    id: int
+    label: str = Field(description="browser and system, from its User-Agent")
+    last_seen_at: datetime = Field(description="to the minute")
+    this_device: bool
+
+
+class MyDevices(BaseModel):
+    name: str | None = Field(description="the name the player gave themselves; null: none yet")
+    devices: list[DeviceInfo]
+
+
+class Rename(Strict):
+    name: PlayerName
+
+
+class MakeDeviceLink(Strict):
+    next: str | None = Field(None, max_length=200, description="a path on this site")
+
+
+class DeviceLink(BaseModel):
+    url: str = Field(description="single use; signs another browser in as this player")
+    expires_at: datetime

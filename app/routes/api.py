@@ -15,16 +15,21 @@ from app.protocol import (
     AddComputer,
     ComputerAdded,
     CreateRoom,
+    DeviceInfo,
+    DeviceLink,
     ErrorResponse,
     GameInfo,
     GameSchema,
     Joined,
     JoinRoom,
+    MakeDeviceLink,
     MatchAnalysis,
     MatchReplay,
     MatchSummary,
+    MyDevices,
     MyGame,
     MyRoom,
+    Rename,
     RoomCreated,
     RoomHint,
     RoomInfo,
@@ -32,16 +37,18 @@ from app.protocol import (
 )
 from app.routes.deps import (
     CreationLimitDep,
+    IdentityDep,
     MatchesDep,
     PlayerDep,
     RoomDep,
     RoomsDep,
     SettingsDep,
+    SignedInDep,
     fail,
 )
 from app.services import schemas
 from app.services.computer import levels
-from app.services.identity import COOKIE, COOKIE_MAX_AGE, new_token, token_hash
+from app.services.identity import COOKIE, COOKIE_MAX_AGE, SignedIn
 from app.services.matches import MatchService
 from app.services.refusals import Refusal
 from app.services.searches import SearchesBusy, SearchFailed
@@ -200,24 +207,18 @@ async def join_room(
     request: Request,
     response: Response,
     rooms: RoomsDep,
+    identity: IdentityDep,
+    signed: SignedInDep,
     settings: SettingsDep,
 ) -> Joined:
-    token = request.cookies.get(COOKIE)
-    if not token:
-        token = new_token()
-        response.set_cookie(
-            COOKIE,
-            token,
-            max_age=COOKIE_MAX_AGE,
-            path="/",
-            httponly=True,
-            samesite="lax",
-            secure=request.url.scheme == "https",
-        )
+    if signed is None:
+        signed = await new_player(request, response, identity, settings)
     try:
-        seat = await rooms.join(room, body.name, token_hash(settings.secret_key, token))
+        seat = await rooms.join(room, body.name, signed.player_id)
     except Refusal:  # closed meanwhile
         fail(404, "unknown_room", "no open room with this id", room_id=room.id)
+    if seat is not None:
+        await identity.seated_as(signed.player_id, body.name)
     return Joined(seat=seat)
 
 
@@ -352,3 +353,113 @@ def visible_match(
     if found is None:
         fail(404, "unknown_match", "no finished match with this id", match_id=match_id)
     return found
+
+
+def set_player_cookie(request: Request, response: Response, settings: Settings, token: str) -> None:
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=COOKIE_MAX_AGE,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=settings.environment == "production" or request.url.scheme == "https",
+    )
+
+
+async def new_player(
+    request: Request, response: Response, identity: IdentityDep, settings: Settings
+) -> SignedIn:
+    """The first visit: a new player with this browser as their device."""
+    token, signed = await identity.new_player(request.headers.get("user-agent", ""))
+    set_player_cookie(request, response, settings, token)
+    return signed
+
+
+@router.get("/me/devices", summary="The browsers signed in as this player")
+async def my_devices(signed: SignedInDep, identity: IdentityDep) -> MyDevices:
+    if signed is None:
+        return MyDevices(name=None, devices=[])
+    return MyDevices(
+        name=await identity.name(signed.player_id),
+        devices=[
+            DeviceInfo(
+                id=device.id,
+                label=device.label,
+                last_seen_at=device.last_seen_at,
+                this_device=device.id == signed.device_id,
+            )
+            for device in await identity.devices(signed.player_id)
+        ],
+    )
+
+
+@router.post(
+    "/me/links",
+    status_code=status.HTTP_201_CREATED,
+    responses=UNPROCESSABLE,
+    summary="A single-use link (10 minutes) that signs another browser in as this player",
+)
+async def make_device_link(
+    body: MakeDeviceLink,
+    request: Request,
+    response: Response,
+    signed: SignedInDep,
+    identity: IdentityDep,
+    settings: SettingsDep,
+) -> DeviceLink:
+    if signed is None:
+        signed = await new_player(request, response, identity, settings)
+    token, expires = await identity.new_link(signed.player_id, body.next)
+    base = settings.public_base_url.rstrip("/") if settings.public_base_url else ""
+    return DeviceLink(url=f"{base}/signin/{token}", expires_at=expires)
+
+
+@router.delete(
+    "/me/devices/{device_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=NOT_FOUND | UNPROCESSABLE,
+    summary="Sign one of this player's browsers out",
+)
+async def sign_out_device(device_id: int, signed: SignedInDep, identity: IdentityDep) -> None:
+    if signed is None or not await identity.sign_out(signed.player_id, device_id):
+        fail(404, "unknown_device", "no device of yours with this id")
+
+
+@router.post(
+    "/me/sign-out-all",
+    status_code=status.HTTP_204_NO_CONTENT,
+    summary="Sign every browser of this player out; this one gets a new secret",
+)
+async def sign_out_all(
+    request: Request,
+    response: Response,
+    signed: SignedInDep,
+    identity: IdentityDep,
+    settings: SettingsDep,
+) -> None:
+    if signed is None:
+        return
+    token = await identity.sign_out_all(signed.player_id, request.headers.get("user-agent", ""))
+    set_player_cookie(request, response, settings, token)
+
+
+@router.put(
+    "/me/name",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=UNPROCESSABLE,
+    summary="Rename this player, in the rooms still open too (ended matches keep their names)",
+)
+async def rename(
+    body: Rename,
+    request: Request,
+    response: Response,
+    signed: SignedInDep,
+    identity: IdentityDep,
+    rooms: RoomsDep,
+    settings: SettingsDep,
+) -> None:
+    if signed is None:
+        signed = await new_player(request, response, identity, settings)
+    room_ids = await identity.rename(signed.player_id, body.name)
+    await rooms.renamed(signed.player_id, body.name, room_ids)

@@ -13,7 +13,7 @@ from starlette.requests import HTTPConnection
 
 from app.limits import ConnectionCaps, RoomCreationLimit
 from app.protocol import ErrorCode
-from app.services.identity import COOKIE, token_hash
+from app.services.identity import COOKIE, Identity, SignedIn
 from app.services.live import LiveRoom
 from app.services.matches import MatchService
 from app.services.refusals import RoomNotFound
@@ -64,17 +64,29 @@ async def open_room(room_id: str, rooms: RoomsDep) -> LiveRoom:
         fail(404, "unknown_room", "no open room with this id", room_id=room_id)
 
 
-async def player(connection: HTTPConnection) -> str | None:
-    """The HMAC of this browser's player token, or None without a cookie."""
-    token = connection.cookies.get(COOKIE)
-    if not token:
-        return None
-    return token_hash(connection.app.state.settings.secret_key, token)
+async def identity(connection: HTTPConnection) -> Identity:
+    value: Identity = connection.app.state.identity
+    return value
+
+
+async def signed_in(connection: HTTPConnection) -> SignedIn | None:
+    """This browser's device and player, or None without a cookie."""
+    found: SignedIn | None = await connection.app.state.identity.signed_in(
+        connection.cookies.get(COOKIE), connection.headers.get("user-agent", "")
+    )
+    return found
+
+
+async def player(signed: Annotated[SignedIn | None, Depends(signed_in)]) -> str | None:
+    """The id of this browser's player (the key of their seats), or None without a cookie."""
+    return None if signed is None else signed.player_id
 
 
 SettingsDep = Annotated[Settings, Depends(settings)]
 MatchesDep = Annotated[MatchService, Depends(match_service)]
 RoomDep = Annotated[LiveRoom, Depends(open_room)]
 PlayerDep = Annotated[str | None, Depends(player)]
+SignedInDep = Annotated[SignedIn | None, Depends(signed_in)]
+IdentityDep = Annotated[Identity, Depends(identity)]
 CapsDep = Annotated[ConnectionCaps, Depends(connection_caps)]
 CreationLimitDep = Annotated[RoomCreationLimit, Depends(room_creation_limit)]

@@ -7,9 +7,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.routes.deps import MatchesDep, PlayerDep, RoomsDep, SettingsDep
+from app.routes.api import set_player_cookie
+from app.routes.deps import IdentityDep, MatchesDep, PlayerDep, RoomsDep, SettingsDep
+from app.routes.ws import origin_allowed
 from app.services.refusals import RoomNotFound
 from engine import games
 
@@ -73,6 +75,34 @@ async def table(request: Request, room_id: str, rooms: RoomsDep) -> HTMLResponse
 @router.get("/games", response_class=HTMLResponse)
 def your_games(request: Request) -> HTMLResponse:
     return page(request, "games.html", page_name="games")
+
+
+@router.get("/me", response_class=HTMLResponse)
+def me(request: Request) -> HTMLResponse:
+    return page(request, "me.html", page_name="me")
+
+
+@router.get("/signin/{link}", response_class=HTMLResponse)
+def sign_in_page(request: Request, link: str) -> HTMLResponse:
+    """Asks before it uses the link: a messenger's link preview must not use it up."""
+    return page(request, "signin.html", page_name="signin", link=link)
+
+
+@router.post("/signin/{link}", response_model=None)
+async def sign_in(
+    request: Request, link: str, identity: IdentityDep, settings: SettingsDep
+) -> Response:
+    """Another device of a player: the link's browser becomes it, then goes on. Never from
+    another site's form, which would sign the browser in as someone else."""
+    if not origin_allowed(request, settings):
+        return not_found(request, "link")
+    used = await identity.use_link(link, request.headers.get("user-agent", ""))
+    if used is None:
+        return not_found(request, "link")
+    token, next_path = used
+    response = RedirectResponse(next_path or "/", status_code=303)
+    set_player_cookie(request, response, settings, token)
+    return response
 
 
 @router.get("/history", response_class=HTMLResponse)

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 from fastapi import WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import InterfaceError, OperationalError
+from starlette.requests import HTTPConnection
 
 from app.connections import SocketConnection, force_close, paced_protocol
 from app.limits import Admission, TokenBucket
@@ -34,7 +35,7 @@ PATH = "/ws/rooms/{room_id}"
 SUSPICIOUS = {"malformed", "too_large", "rate_limited", "not_seated", "forbidden_origin"}
 
 
-def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
+def origin_allowed(websocket: HTTPConnection, settings: Settings) -> bool:
     """The site's own origin and the configured ones; a client without Origin is no browser."""
     origin = websocket.headers.get("origin")
     if origin is None or origin in settings.allowed_origins:
@@ -93,7 +94,7 @@ async def room_socket(websocket: WebSocket) -> None:
     rooms = await deps.room_service(websocket)
     settings = await deps.settings(websocket)
     caps = await deps.connection_caps(websocket)
-    player = await deps.player(websocket)
+    player = await deps.player(await deps.signed_in(websocket))
     if not origin_allowed(websocket, settings):
         await websocket.accept()
         await refuse(

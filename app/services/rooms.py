@@ -174,6 +174,19 @@ class RoomService:
     async def open_room(self, room_id: str) -> LiveRoom:
         return await self.cache.load(room_id)
 
+    async def renamed(self, player: str, name: str, room_ids: list[str]) -> None:
+        """The player's seats in the live rooms of this process carry their new name (stored
+        already); everyone at those tables sees it."""
+        for room_id in room_ids:
+            room = self.cache.rooms.get(room_id)
+            if room is None:
+                continue
+            async with room.lock:
+                for holder in room.seats:
+                    if holder is not None and holder.token_hash == player:
+                        holder.name = name
+                self.events.seats_changed(room)
+
     async def rooms_held_by(self, token_hash: str) -> list[tuple[HeldRoom, LiveRoom]]:
         """The open rooms in which this player holds a seat, newest first, each with its
         live room."""

@@ -171,6 +171,9 @@ MATCHES = Table(
     Column("winner", Integer),
     Column("started_at", UtcDateTime),
     Column("finished_at", UtcDateTime, index=True),
+    # The names by seat it was played under, kept once a player renames themselves; null:
+    # the room's seats still carry them.
+    Column("names", JSON),
     UniqueConstraint("room_id", "number"),
 )
 
@@ -189,6 +192,7 @@ class Match(Base):
     winner: int | None
     started_at: datetime | None
     finished_at: datetime | None
+    names: list[str | None] | None
 
 
 # One accepted action. The primary key (match_id, ply) admits exactly one action per
@@ -261,4 +265,39 @@ VAPID_KEYS = Table(
     Column("id", Integer, primary_key=True),
     Column("private_pem", String(1000), nullable=False),
     Column("public_key", String(200), nullable=False),
+)
+
+
+# A player: who holds seats. A player whose seats predate players has the id of their old
+# seat token's HMAC, so those seats (``SEATS.c.token_hash``) are theirs as they are.
+PLAYERS = Table(
+    "players",
+    METADATA,
+    Column("id", String(64), primary_key=True),
+    Column("name", String(24)),
+    Column("created_at", UtcDateTime, nullable=False),
+)
+
+
+# A browser signed in as a player: its cookie's secret, kept only as an HMAC.
+DEVICES = Table(
+    "devices",
+    METADATA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", String(64), ForeignKey("players.id"), nullable=False, index=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("label", String(64), nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("last_seen_at", UtcDateTime, nullable=False),
+)
+
+
+# A single-use link that signs another browser in as the player, kept only as an HMAC.
+DEVICE_LINKS = Table(
+    "device_links",
+    METADATA,
+    Column("token_hash", String(64), primary_key=True),
+    Column("player_id", String(64), ForeignKey("players.id"), nullable=False),
+    Column("next", String(200)),
+    Column("expires_at", UtcDateTime, nullable=False),
 )

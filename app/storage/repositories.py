@@ -547,7 +547,7 @@ class Store:
         with self.engine.connect() as connection:
             matches = [Match.of(row) for row in connection.execute(query)]
             names = self._names(connection, {match.room_id for match in matches})
-            return [(match, names[match.room_id]) for match in matches]
+            return [(match, match.names or names[match.room_id]) for match in matches]
 
     def match_held_by(self, match_id: int, token_hash: str) -> bool:
         """True when this player holds a seat in the room of the match."""
@@ -575,7 +575,8 @@ class Store:
                 return None
             rows = connection.execute(ACTION_COLUMNS.where(ACTIONS.c.match_id == match_id)).all()
             actions = [StoredAction(*row) for row in rows]
-            return match, self._names(connection, {match.room_id})[match.room_id], actions
+            names = match.names or self._names(connection, {match.room_id})[match.room_id]
+            return match, names, actions
 
     def match_played(self, match_id: int) -> tuple[int, dict[str, Any], list[StoredAction]]:
         """A match's seed, options and actions so far: every state it went through."""

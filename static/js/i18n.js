@@ -8,6 +8,37 @@ const STRINGS = {
     "nav.label": "Main",
     "nav.play": "Play",
     "nav.games": "Your games",
+    "nav.me": "You",
+    "me.title": "You",
+    "me.lead":
+      "Your seats, rooms and matches belong to you, not to this browser. Sign in on another device to play the same seats there.",
+    "signin.title": "Sign in on this device",
+    "signin.lead":
+      "This browser will play your seats and see your rooms and matches, like your other device.",
+    "signin.button": "Sign in",
+    "me.name": "Your name",
+    "me.name_help":
+      "Open tables show your new name at once; finished matches keep the name they were played under.",
+    "me.rename": "Save name",
+    "me.renamed": "Name saved.",
+    "me.link_title": "Use on another device",
+    "me.link_lead":
+      "Scan the code with your phone or open the link on the other device. It works once, within 10 minutes.",
+    "me.warning":
+      "Whoever holds this link or your cookie can play your seats. Send it to no one else.",
+    "me.make_link": "Show link",
+    "me.qr": "QR code of the sign-in link",
+    "me.copied": "Link copied. Open it on your other device.",
+    "me.devices_title": "Your devices",
+    "me.this_device": "this device",
+    "me.seen": "seen {when}",
+    "me.sign_out": "Sign out",
+    "me.sign_out_all": "Sign out everywhere",
+    "me.sign_out_all_confirm":
+      "Sign out every device? This browser stays signed in with a new secret.",
+    "gone.link_title": "This sign-in link no longer works",
+    "gone.link_text":
+      "A link works once and for 10 minutes. Make a new one on your other device under “You”.",
     "nav.history": "History",
     "nav.rules": "Rules",
     "nav.skip": "Skip to content",
@@ -275,6 +306,37 @@ const STRINGS = {
     "nav.label": "Hauptmenü",
     "nav.play": "Spielen",
     "nav.games": "Partien",
+    "nav.me": "Du",
+    "me.title": "Du",
+    "me.lead":
+      "Deine Plätze, Räume und Partien gehören dir, nicht diesem Browser. Melde dich auf einem anderen Gerät an, um dort auf denselben Plätzen zu spielen.",
+    "signin.title": "Auf diesem Gerät anmelden",
+    "signin.lead":
+      "Dieser Browser spielt dann auf deinen Plätzen und sieht deine Räume und Partien, wie dein anderes Gerät.",
+    "signin.button": "Anmelden",
+    "me.name": "Dein Name",
+    "me.name_help":
+      "Offene Tische zeigen deinen neuen Namen sofort; beendete Partien behalten den Namen, unter dem sie gespielt wurden.",
+    "me.rename": "Name speichern",
+    "me.renamed": "Name gespeichert.",
+    "me.link_title": "Auf einem anderen Gerät nutzen",
+    "me.link_lead":
+      "Scanne den Code mit deinem Handy oder öffne den Link auf dem anderen Gerät. Er gilt einmal und 10 Minuten lang.",
+    "me.warning":
+      "Wer diesen Link oder dein Cookie hat, kann auf deinen Plätzen spielen. Gib ihn niemand anderem.",
+    "me.make_link": "Link zeigen",
+    "me.qr": "QR-Code des Anmeldelinks",
+    "me.copied": "Link kopiert. Öffne ihn auf deinem anderen Gerät.",
+    "me.devices_title": "Deine Geräte",
+    "me.this_device": "dieses Gerät",
+    "me.seen": "zuletzt {when}",
+    "me.sign_out": "Abmelden",
+    "me.sign_out_all": "Überall abmelden",
+    "me.sign_out_all_confirm":
+      "Alle Geräte abmelden? Dieser Browser bleibt mit einem neuen Geheimnis angemeldet.",
+    "gone.link_title": "Dieser Anmeldelink gilt nicht mehr",
+    "gone.link_text":
+      "Ein Link gilt einmal und 10 Minuten lang. Mach unter „Du“ auf deinem anderen Gerät einen neuen.",
     "nav.history": "Verlauf",
     "nav.rules": "Regeln",
     "nav.skip": "Zum Inhalt springen",

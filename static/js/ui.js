@@ -162,6 +162,20 @@ export function fill(el, ...children) {
   return el;
 }
 
+/** How long ago a date from the API was, in words: "5 minutes ago", "vor 2 Stunden". */
+export function ago(iso) {
+  const seconds = (new Date(iso).getTime() - Date.now()) / 1000;
+  const format = new Intl.RelativeTimeFormat(document.documentElement.lang, { numeric: "auto" });
+  for (const [unit, size] of [
+    ["day", 86400],
+    ["hour", 3600],
+    ["minute", 60],
+  ]) {
+    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
+  }
+  return format.format(0, "second");
+}
+
 /** How long ago a date from the API was, its two largest units: "3 h 20 min". */
 export function elapsed(iso) {
   return timeLeft((Date.now() - new Date(iso).getTime()) / 1000);

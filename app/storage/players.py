@@ -1,0 +1,190 @@
+"""Players, their devices and the links that sign another device in (see services/identity)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from app.storage.models import DEVICE_LINKS, DEVICES, MATCHES, PLAYERS, ROOMS, SEATS, fold_name
+
+
+@dataclass(frozen=True)
+class Device:
+    id: int
+    player_id: str
+    label: str
+    last_seen_at: datetime
+
+
+class PlayerStore:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def device(self, token_hash: str) -> Device | None:
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(
+                    DEVICES.c.id, DEVICES.c.player_id, DEVICES.c.label, DEVICES.c.last_seen_at
+                ).where(DEVICES.c.token_hash == token_hash)
+            ).first()
+        return None if row is None else Device(*row)
+
+    def player_exists(self, player_id: str) -> bool:
+        with self.engine.connect() as connection:
+            found = connection.execute(select(PLAYERS.c.id).where(PLAYERS.c.id == player_id))
+            return found.first() is not None
+
+    def add_player(self, player_id: str, token_hash: str, label: str, now: datetime) -> bool:
+        """A new player with their first device; False when the device was there already."""
+        try:
+            self._add_player(player_id, token_hash, label, now)
+        except IntegrityError:
+            return False
+        return True
+
+    def _add_player(self, player_id: str, token_hash: str, label: str, now: datetime) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(PLAYERS.insert().values(id=player_id, created_at=now))
+            connection.execute(
+                DEVICES.insert().values(
+                    player_id=player_id,
+                    token_hash=token_hash,
+                    label=label,
+                    created_at=now,
+                    last_seen_at=now,
+                )
+            )
+
+    def add_device(self, player_id: str, token_hash: str, label: str, now: datetime) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(
+                DEVICES.insert().values(
+                    player_id=player_id,
+                    token_hash=token_hash,
+                    label=label,
+                    created_at=now,
+                    last_seen_at=now,
+                )
+            )
+
+    def seen(self, device_id: int, now: datetime) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(DEVICES).where(DEVICES.c.id == device_id).values(last_seen_at=now)
+            )
+
+    def devices(self, player_id: str) -> list[tuple[Device, str]]:
+        """The player's devices, most recently seen first, each with its token hash."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(
+                    DEVICES.c.id,
+                    DEVICES.c.player_id,
+                    DEVICES.c.label,
+                    DEVICES.c.last_seen_at,
+                    DEVICES.c.token_hash,
+                )
+                .where(DEVICES.c.player_id == player_id)
+                .order_by(DEVICES.c.last_seen_at.desc(), DEVICES.c.id.desc())
+            ).all()
+        return [(Device(*row[:4]), row[4]) for row in rows]
+
+    def remove_device(self, player_id: str, device_id: int) -> bool:
+        with self.engine.begin() as connection:
+            removed = connection.execute(
+                delete(DEVICES).where(DEVICES.c.id == device_id, DEVICES.c.player_id == player_id)
+            )
+            return removed.rowcount > 0
+
+    def remove_devices(self, player_id: str) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(delete(DEVICES).where(DEVICES.c.player_id == player_id))
+
+    def add_link(
+        self, token_hash: str, player_id: str, next_path: str | None, expires: datetime
+    ) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(
+                DEVICE_LINKS.insert().values(
+                    token_hash=token_hash, player_id=player_id, next=next_path, expires_at=expires
+                )
+            )
+
+    def use_link(self, token_hash: str, now: datetime) -> tuple[str, str | None] | None:
+        """The player and next path of an unexpired link, which is used up (deleted) here;
+        None for an unknown, used or expired link. The delete decides a race of two uses."""
+        with self.engine.begin() as connection:
+            row = connection.execute(
+                select(
+                    DEVICE_LINKS.c.player_id, DEVICE_LINKS.c.next, DEVICE_LINKS.c.expires_at
+                ).where(DEVICE_LINKS.c.token_hash == token_hash)
+            ).first()
+            if row is None:
+                return None
+            taken = connection.execute(
+                delete(DEVICE_LINKS).where(DEVICE_LINKS.c.token_hash == token_hash)
+            )
+            if taken.rowcount != 1 or _aware(row.expires_at) <= now:
+                return None
+            return row.player_id, row.next
+
+    def name(self, player_id: str) -> str | None:
+        with self.engine.connect() as connection:
+            found: str | None = connection.scalar(
+                select(PLAYERS.c.name).where(PLAYERS.c.id == player_id)
+            )
+            return found
+
+    def name_if_none(self, player_id: str, name: str) -> None:
+        """The player's first name: the one they first took a seat under."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(PLAYERS)
+                .where(PLAYERS.c.id == player_id, PLAYERS.c.name.is_(None))
+                .values(name=name)
+            )
+
+    def rename(self, player_id: str, name: str) -> list[str]:
+        """The player's new name, on their seats in open rooms too (the ids of those rooms);
+        those rooms' ended matches keep the names they were played under."""
+        with self.engine.begin() as connection:
+            connection.execute(update(PLAYERS).where(PLAYERS.c.id == player_id).values(name=name))
+            open_rooms = select(ROOMS.c.id).where(ROOMS.c.closed_at.is_(None))
+            room_ids = list(
+                connection.scalars(
+                    select(SEATS.c.room_id).where(
+                        SEATS.c.token_hash == player_id, SEATS.c.room_id.in_(open_rooms)
+                    )
+                ).all()
+            )
+            for room_id in room_ids:
+                played_as = list(
+                    connection.scalars(
+                        select(SEATS.c.name)
+                        .where(SEATS.c.room_id == room_id)
+                        .order_by(SEATS.c.seat)
+                    ).all()
+                )
+                connection.execute(
+                    update(MATCHES)
+                    .where(
+                        MATCHES.c.room_id == room_id,
+                        MATCHES.c.finished_at.is_not(None),
+                        MATCHES.c.names.is_(None),
+                    )
+                    .values(names=played_as)
+                )
+            connection.execute(
+                update(SEATS)
+                .where(SEATS.c.token_hash == player_id, SEATS.c.room_id.in_(room_ids))
+                .values(name=name, name_folded=fold_name(name))
+            )
+        return room_ids
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)

@@ -1,0 +1,295 @@
+"""A player, not a browser, holds a seat: devices, sign-in links, signing out."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import delete, update
+
+from app.services.identity import COOKIE, token_hash
+from app.storage.models import DEVICES, PLAYERS, SEATS
+from tests.app.tables import Table, play
+
+pytestmark = pytest.mark.both_databases  # players and devices are stored
+
+
+def call(table: Table, method: str, path: str, cookie: str | None, **kwargs: Any) -> Any:
+    """A request as the browser holding `cookie` (a new browser without)."""
+    table.client.cookies.clear()
+    if cookie is not None:
+        table.client.cookies.set(COOKIE, cookie)
+    response = table.client.request(method, path, follow_redirects=False, **kwargs)
+    table.client.cookies.clear()
+    return response
+
+
+def make_link(table: Table, cookie: str, next_path: str | None = None) -> str:
+    response = call(table, "POST", "/api/me/links", cookie, json={"next": next_path})
+    assert response.status_code == 201, response.text
+    url: str = response.json()["url"]
+    return url
+
+
+def open_link(table: Table, url: str, cookie: str | None = None) -> Any:
+    """Opens the link (its page asks first) and signs in."""
+    agent = {"user-agent": "Mozilla/5.0 (Android) Chrome/1"}
+    assert call(table, "GET", url, cookie, headers=agent).status_code == 200
+    return call(table, "POST", url, cookie, headers=agent)
+
+
+def test_opening_a_link_alone_does_not_use_it(table: Table) -> None:
+    _, cookies = table.seated_room("expeditionen", preset="short")
+    url = make_link(table, cookies[0])
+    preview = call(table, "GET", url, None)
+    assert preview.status_code == 200 and COOKIE not in preview.cookies
+    assert open_link(table, url).status_code == 303
+
+
+def second_device(table: Table, cookie: str, next_path: str | None = None) -> str:
+    response = open_link(table, make_link(table, cookie, next_path))
+    assert response.status_code == 303, response.text
+    new_cookie: str = response.cookies[COOKIE]
+    return new_cookie
+
+
+def my_rooms(table: Table, cookie: str) -> list[str]:
+    return [room["room_id"] for room in call(table, "GET", "/api/me/rooms", cookie).json()]
+
+
+def devices(table: Table, cookie: str) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = call(table, "GET", "/api/me/devices", cookie).json()["devices"]
+    return found
+
+
+def test_a_link_signs_another_browser_in_as_the_same_player(table: Table) -> None:
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    phone = second_device(table, cookies[0])
+    assert phone != cookies[0]
+    assert my_rooms(table, phone) == [room_id]
+    assert table.join(room_id, "Ada", phone)[0] == 0
+    assert len(devices(table, cookies[0])) == 2
+
+
+def test_a_link_goes_on_to_the_room_it_was_made_for(table: Table) -> None:
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    response = open_link(table, make_link(table, cookies[0], f"/r/{room_id}"))
+    assert response.headers["location"] == f"/r/{room_id}"
+
+
+def test_a_link_never_sends_the_browser_to_another_site(table: Table) -> None:
+    _, cookies = table.seated_room("expeditionen", preset="short")
+    for elsewhere in ("https://evil.example/", "//evil.example/r/x", "/\\evil.example"):
+        response = open_link(table, make_link(table, cookies[0], elsewhere))
+        assert response.headers["location"] == "/"
+
+
+def test_a_link_is_not_used_from_another_sites_form(table: Table) -> None:
+    _, cookies = table.seated_room("expeditionen", preset="short")
+    url = make_link(table, cookies[0])
+    forged = call(table, "POST", url, None, headers={"origin": "https://evil.example"})
+    assert forged.status_code == 404 and COOKIE not in forged.cookies
+    assert open_link(table, url).status_code == 303
+
+
+def test_a_used_link_is_refused_the_second_time(table: Table) -> None:
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    url = make_link(table, cookies[0])
+    assert open_link(table, url).status_code == 303
+    again = open_link(table, url)
+    assert again.status_code == 404
+    assert COOKIE not in again.cookies
+    assert len(devices(table, cookies[0])) == 2
+
+
+def test_an_expired_link_is_refused(table: Table) -> None:
+    _, cookies = table.seated_room("expeditionen", preset="short")
+    url = make_link(table, cookies[0])
+    identity = table.app.state.identity
+    identity.clock = lambda: datetime.now(UTC) + timedelta(minutes=10, seconds=1)
+    response = open_link(table, url)
+    assert response.status_code == 404
+    assert COOKIE not in response.cookies
+
+
+def test_a_forged_cookie_is_a_new_player_never_someone_else(table: Table) -> None:
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    owner_hash = token_hash(table.app.state.settings.secret_key, cookies[0])
+    for forged in ("garbled", owner_hash, cookies[0][:-1] + "x"):
+        assert table.join(room_id, "Eve", forged)[0] is None
+        assert my_rooms(table, forged) == []
+        assert [d["this_device"] for d in devices(table, forged)] == [True]
+
+
+def test_a_signed_out_device_no_longer_reaches_the_player(table: Table) -> None:
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    phone = second_device(table, cookies[0])
+    (phone_device,) = [d for d in devices(table, phone) if d["this_device"]]
+    response = call(table, "DELETE", f"/api/me/devices/{phone_device['id']}", cookies[0])
+    assert response.status_code == 204
+    assert my_rooms(table, phone) == []
+    assert table.join(room_id, "Ada", phone)[0] is None
+    assert my_rooms(table, cookies[0]) == [room_id]
+
+
+def test_a_device_of_another_player_cannot_be_signed_out(table: Table) -> None:
+    _, cookies = table.seated_room("expeditionen", preset="short")
+    (ada,) = devices(table, cookies[0])
+    response = call(table, "DELETE", f"/api/me/devices/{ada['id']}", cookies[1])
+    assert response.status_code == 404
+    assert response.json()["detail"]["code"] == "unknown_device"
+    assert len(devices(table, cookies[0])) == 1
+
+
+def test_signing_out_everywhere_keeps_only_this_browser_with_a_new_secret(table: Table) -> None:
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    phone = second_device(table, cookies[0])
+    response = call(table, "POST", "/api/me/sign-out-all", cookies[0])
+    assert response.status_code == 204
+    renewed = response.cookies[COOKIE]
+    assert renewed != cookies[0]
+    for old in (cookies[0], phone):
+        assert my_rooms(table, old) == []
+    assert my_rooms(table, renewed) == [room_id]
+    assert [d["this_device"] for d in devices(table, renewed)] == [True]
+
+
+def legacy_seat(table: Table, room_id: str, legacy: str) -> None:
+    """Seat 0 as stored before players: held by the HMAC of `legacy`, with no player."""
+    legacy_hash = token_hash(table.app.state.settings.secret_key, legacy)
+    with table.app.state.db_engine.begin() as connection:
+        player_id = connection.scalar(
+            SEATS.select().with_only_columns(SEATS.c.token_hash).where(SEATS.c.seat == 0)
+        )
+        connection.execute(
+            update(SEATS).where(SEATS.c.token_hash == player_id).values(token_hash=legacy_hash)
+        )
+        connection.execute(delete(DEVICES).where(DEVICES.c.player_id == player_id))
+        connection.execute(delete(PLAYERS).where(PLAYERS.c.id == player_id))
+    table.app.state.rooms.cache.rooms.pop(room_id, None)  # as after a restart
+
+
+def test_a_seat_cookie_from_before_players_keeps_its_seat_and_becomes_a_player(
+    table: Table,
+) -> None:
+    room_id, _ = table.seated_room("expeditionen", preset="short")
+    legacy_seat(table, room_id, "a-seat-cookie-from-before-players")
+    assert my_rooms(table, "a-seat-cookie-from-before-players") == [room_id]
+    assert table.join(room_id, "Ada", "a-seat-cookie-from-before-players")[0] == 0
+    phone = second_device(table, "a-seat-cookie-from-before-players")
+    assert table.join(room_id, "Ada", phone)[0] == 0
+
+
+def test_a_signed_out_seat_cookie_from_before_players_does_not_come_back(table: Table) -> None:
+    room_id, _ = table.seated_room("expeditionen", preset="short")
+    legacy = "a-seat-cookie-from-before-players"
+    legacy_seat(table, room_id, legacy)
+    phone = second_device(table, legacy)
+    (old,) = [d for d in devices(table, phone) if not d["this_device"]]
+    assert call(table, "DELETE", f"/api/me/devices/{old['id']}", phone).status_code == 204
+    assert my_rooms(table, legacy) == []
+    assert table.join(room_id, "Ada", legacy)[0] is None
+    assert my_rooms(table, phone) == [room_id]
+
+
+def test_two_devices_of_one_player_play_the_same_seat_with_one_authority(table: Table) -> None:
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    phone = second_device(table, cookies[0])
+    with (
+        table.socket(room_id, cookies[0]) as desk,
+        table.socket(room_id, phone) as hand,
+        table.socket(room_id, cookies[1]) as bo,
+    ):
+        assert desk.seat == hand.seat == 0
+        assert desk.state["view"] == hand.state["view"]
+        first, second = (desk, hand) if desk.state["to_move"] == 0 else (bo, bo)
+        if first is bo:  # seat 1 starts: it plays a whole turn first
+            while bo.state["to_move"] == 1:
+                bo.act(bo.state["legal_actions"][0])
+                bo.next("state")
+            desk.drain()
+            hand.drain()
+            first, second = desk, hand
+        version = desk.state["version"]
+        first.act(first.state["legal_actions"][0], version)
+        second.act(second.state["legal_actions"][-1], version)
+        errors = [m["code"] for s in (first, second) for m in s.drain() if m["type"] == "error"]
+        assert errors == ["stale"]
+        assert desk.state["version"] == hand.state["version"] == version + 1
+        hand.act(hand.state["legal_actions"][0])
+        assert hand.next("state")["version"] == version + 2
+
+
+def test_no_secret_device_list_or_link_of_a_player_reaches_anyone_else(table: Table) -> None:
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    secret = table.app.state.settings.secret_key
+    phone = second_device(table, cookies[0])
+    link = make_link(table, cookies[0])
+    ada_secrets = [cookies[0], phone, link.rsplit("/", 1)[1]]
+    ada_secrets += [token_hash(secret, s) for s in ada_secrets]
+    heard = [
+        call(table, method, path, cookies[1], **kwargs).text
+        for method, path, kwargs in (
+            ("GET", "/api/me/devices", {}),
+            ("GET", "/api/me/rooms", {}),
+            ("GET", f"/api/rooms/{room_id}", {}),
+            ("GET", "/me", {}),
+            ("GET", f"/r/{room_id}", {}),
+            ("POST", "/api/me/links", {"json": {}}),
+        )
+    ]
+    with table.socket(room_id, cookies[1]) as bo:
+        heard += bo.texts + [m for m in (str(x) for x in bo.drain())]
+    own = call(table, "GET", "/api/me/devices", cookies[0]).text
+    for text in [*heard, own]:
+        for value in ada_secrets:
+            assert value not in text
+    assert "Android" not in "".join(heard)  # Ada's phone is not in Bo's list
+
+
+def test_a_rename_renames_the_open_rooms_but_not_ended_matches(table: Table) -> None:
+    ended, cookies = table.seated_room("expeditionen", preset="short")
+    with table.socket(ended, cookies[0]) as ada, table.socket(ended, cookies[1]) as bo:
+        play(table, ended, [ada, bo], random.Random(2))
+    running = table.create_room("expeditionen", preset="short")
+    table.join(running, "Ada", cookies[0])
+    _, cy = table.join(running, "Cy")
+    with table.socket(running, cy) as watching:
+        watching.drain()
+        response = call(table, "PUT", "/api/me/name", cookies[0], json={"name": "Ada L."})
+        assert response.status_code == 204
+        presence = watching.next("presence")
+        assert [p["name"] for p in presence["players"]] == ["Ada L.", "Cy"]
+    for room_id in (running, ended):
+        seats = call(table, "GET", f"/api/rooms/{room_id}", None).json()["seats"]
+        assert seats[0]["name"] == "Ada L."
+    (match,) = call(table, "GET", "/api/matches?mine=true", cookies[0]).json()
+    assert match["players"] == ["Ada", "Bo"]
+    replay = call(table, "GET", f"/api/matches/{match['match_id']}", cookies[0]).json()
+    assert replay["players"] == ["Ada", "Bo"]
+    assert (
+        devices(table, cookies[0])
+        and call(table, "GET", "/api/me/devices", cookies[0]).json()["name"] == "Ada L."
+    )
+
+
+def test_a_player_is_named_by_the_first_seat_they_take(table: Table) -> None:
+    _, cookies = table.seated_room("expeditionen", preset="short")
+    other = table.create_room("expeditionen", preset="short")
+    table.join(other, "Ada the Second", cookies[0])
+    assert call(table, "GET", "/api/me/devices", cookies[0]).json()["name"] == "Ada"
+
+
+def test_a_device_is_marked_seen_at_most_once_a_minute(table: Table) -> None:
+    _, cookies = table.seated_room("expeditionen", preset="short")
+    (first,) = devices(table, cookies[0])
+    identity = table.app.state.identity
+    start = datetime.now(UTC)
+    identity.clock = lambda: start + timedelta(seconds=50)
+    assert devices(table, cookies[0])[0]["last_seen_at"] == first["last_seen_at"]
+    identity.clock = lambda: start + timedelta(seconds=70)
+    devices(table, cookies[0])
+    later = datetime.fromisoformat(devices(table, cookies[0])[0]["last_seen_at"])
+    assert later >= start + timedelta(seconds=70)

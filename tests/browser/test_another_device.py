@@ -1,0 +1,56 @@
+"""A player takes their seat to another device: the link from "You" signs a phone in as the
+same player, and both devices play the same seat."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import NewPage, screenshot
+from tests.browser.layout import SIZES
+from tests.browser.players import act_and_wait, create_room, wait_for_state
+
+
+def cards_in_play(page: Page) -> list[str]:
+    return page.locator("#board [data-testid^='take-']").evaluate_all(
+        "els => els.map(e => e.dataset.testid)"
+    )
+
+
+def test_a_phone_signed_in_by_link_plays_the_same_seat(new_page: NewPage) -> None:
+    desk = new_page(viewport=SIZES["laptop"])
+    room = create_room(desk, "scoundrel", "Anna")
+    act_and_wait(desk, desk.locator("#board [data-testid^='take-']").first.click)
+    room_path = "/r/" + room.rsplit("/r/", 1)[1]
+    desk.goto(f"/me?next={room_path}")
+    desk.wait_for_selector("body[data-ready]")
+    desk.click("#make-link")
+    expect(desk.locator("#link-qr svg")).to_be_visible()
+    link = desk.locator("#link-url").inner_text()
+    for scheme in ("light", "dark"):
+        desk.emulate_media(color_scheme=scheme)
+        screenshot(desk, f"me-link-{scheme}")
+
+    phone = new_page(viewport=SIZES["phone"], touch=True)
+    phone.goto(link)
+    for scheme in ("dark", "light"):
+        phone.emulate_media(color_scheme=scheme)
+        screenshot(phone, f"signin-{scheme}")
+    phone.get_by_role("button", name="Sign in").click()
+    phone.wait_for_url(f"**{room_path}")
+    wait_for_state(phone)
+    desk.goto(room_path)
+    wait_for_state(desk)
+    assert cards_in_play(phone) == cards_in_play(desk) != []
+    act_and_wait(phone, phone.locator("#board [data-testid^='take-']").first.click, (desk,))
+
+    phone.goto("/me")
+    phone.wait_for_selector("body[data-ready]")
+    expect(phone.locator("#devices li")).to_have_count(2)
+    expect(phone.locator("#devices")).to_contain_text("this device")
+    expect(phone.locator("#me-name")).to_have_value("Anna")
+    phone.fill("#me-name", "Anna B.")
+    phone.get_by_role("button", name="Save name").click()
+    expect(phone.locator(".toast")).to_contain_text("Name saved")
+    for scheme in ("light", "dark"):
+        phone.emulate_media(color_scheme=scheme)
+        screenshot(phone, f"me-devices-{scheme}")
