@@ -127,6 +127,14 @@ class Table:
             socket.next("state")
             yield socket
 
+    def player_id(self, cookie: str) -> str:
+        """The player a browser's cookie signs in as."""
+        identity = self.app.state.identity
+        device = identity.store.device(identity.hash(cookie))
+        assert device is not None, "a cookie the server never gave"
+        player_id: str = device.player_id
+        return player_id
+
     def live_state(self, room_id: str) -> Any:
         return self.app.state.rooms.room(room_id).match.state
 

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from app.services.identity import token_hash
 from app.services.push import Notice, Notifier
 from app.settings import Settings
 from tests.app.tables import Socket, Table, play
@@ -163,7 +162,7 @@ def test_a_subscription_answered_410_is_removed(table: Table, service: PushServi
     room_id, (ada_cookie, bo_cookie) = table.seated_room("expeditionen", preset="short")
     phone = service.device()
     subscribe(table, bo_cookie, phone)
-    player = token_hash(table.app.state.settings.secret_key, bo_cookie)
+    player = table.player_id(bo_cookie)
     service.answers = [Answer(410)]
     portal = table.client.portal
     assert portal is not None
@@ -290,7 +289,7 @@ def test_a_player_keeps_their_ten_newest_devices(table: Table, service: PushServ
     devices = [service.device() for _ in range(12)]
     for device in devices:
         subscribe(table, ada_cookie, device)
-    player = token_hash(table.app.state.settings.secret_key, ada_cookie)
+    player = table.player_id(ada_cookie)
     kept = {row.endpoint for row in notifier(table).store.subscriptions(player)}
     assert kept == {device.endpoint for device in devices[2:]}
 

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from app.main import create_app
 from app.services.identity import COOKIE, token_hash
 from app.settings import Settings
-from app.storage.models import SEATS
+from app.storage.models import DEVICES, SEATS
 from engine import games
 from engine.playout import playout
 from tests.app.tables import Table
@@ -105,13 +105,17 @@ def test_the_player_cookie_is_httponly_samesite_lax_and_secure_over_https(table:
 
 
 @pytest.mark.both_databases
-def test_only_an_hmac_of_the_player_token_is_stored(table: Table) -> None:
+def test_only_an_hmac_of_the_cookie_is_stored_and_the_seat_holds_the_player(
+    table: Table,
+) -> None:
     room_id = table.create_room("scoundrel")
     _seat, cookie = table.join(room_id, "Ada")
     with table.app.state.db_engine.connect() as connection:
-        stored = connection.scalar(select(SEATS.c.token_hash))
-    assert cookie not in stored
-    assert stored == token_hash(table.app.state.settings.secret_key, cookie)
+        holder = connection.scalar(select(SEATS.c.token_hash))
+        device = connection.scalar(select(DEVICES.c.token_hash))
+    assert cookie not in holder and cookie not in device
+    assert device == token_hash(table.app.state.settings.secret_key, cookie)
+    assert holder == table.player_id(cookie)
 
 
 @pytest.mark.both_databases
@@ -191,9 +195,9 @@ def test_openapi_describes_every_api_route_with_a_summary_and_a_response_model(
 ) -> None:
     paths = table.client.get("/openapi.json").json()["paths"]
     api = {path: ops for path, ops in paths.items() if path.startswith("/api/")}
-    # .../moves, .../computer, .../hint, /api/matches/{id}/analysis, /api/me/games and
-    # the three of Web Push too
-    assert len(api) == 16
+    # .../moves, .../computer, .../hint, /api/matches/{id}/analysis, /api/me/games, the
+    # three of Web Push and the five of a player's devices and name too
+    assert len(api) == 21
     for operations in api.values():
         for operation in operations.values():
             assert operation["summary"]
