@@ -359,12 +359,13 @@ def has_visible_tab(room: LiveRoom, seat: int, broadcaster: Broadcaster) -> bool
 
 
 def turn_notice_due(room: LiveRoom, seat: int, broadcaster: Broadcaster) -> bool:
-    """Whether to push "your turn" to ``seat``: in a live room, only when no visible tab
-    of theirs has the table open. (Turn-based rooms will push every turn: extend here.)"""
+    """Whether to push a notice to ``seat``: always in a turn-based room (a player there
+    may look at the table now and be gone the next hour), in a live room only when no
+    visible tab of theirs has the table open; never to the computer."""
     holder = room.seats[seat]
     if holder is None or holder.is_computer or room.played_by_computer(seat):
         return False
-    return not has_visible_tab(room, seat, broadcaster)
+    return room.turn_based or not has_visible_tab(room, seat, broadcaster)
 
 
 class PushListener(RoomListener):
@@ -396,6 +397,10 @@ class PushListener(RoomListener):
         for seat in range(len(room.seats)):
             if seat not in room.rematch:
                 self._notify(room, seat, "rematch")
+
+    def remind(self, room: LiveRoom, seat: int) -> None:
+        """A quarter of a turn-based move's time is left (``Turns.on_reminder``)."""
+        self._notify(room, seat, "reminder")
 
     def _notify(self, room: LiveRoom, seat: int, kind: str) -> None:
         holder = room.seats[seat]

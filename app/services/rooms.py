@@ -104,7 +104,9 @@ class RoomService:
         self.notifier = notifier
         if notifier is not None:
             base_url = settings.public_base_url or ""
-            events.subscribe(PushListener(notifier, broadcaster, base_url))
+            push = PushListener(notifier, broadcaster, base_url)
+            events.subscribe(push)
+            self.turns.on_reminder = push.remind
         cache.on_close = computer.forget
         if relay is not None:
             cache.on_load = lambda room: relay.announce({"t": "hello", "room": room.id})

@@ -8,6 +8,7 @@ import random
 import re
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -324,3 +325,45 @@ def test_the_first_turn_is_pushed_when_the_last_seat_is_taken(
         assert ada.next("state")["to_move"] == ada.seat == 0
         drain(table)
     assert [n["title"] for n in service.received(phone)] == ["Your turn"]
+
+
+# Turn-based rooms
+
+
+def test_in_a_turn_based_room_your_turn_is_pushed_even_with_the_table_open(
+    table: Table, service: PushService
+) -> None:
+    body = {"turn_based": True, "move_days": 2, "preset": "short"}
+    room_id, (ada_cookie, bo_cookie) = table.seated_room("expeditionen", **body)
+    phone = service.device()
+    subscribe(table, bo_cookie, phone)
+    with table.socket(room_id, ada_cookie) as ada, table.socket(room_id, bo_cookie) as bo:
+        rng = random.Random(5)
+        act_until_turn_of([ada, bo], ada.seat or 0, rng)
+        drain(table)
+        before = len(service.received(phone))
+        act_until_turn_of([ada, bo], bo.seat or 0, rng)
+        drain(table)
+    assert [notice["title"] for notice in service.received(phone)[before:]] == ["Your turn"]
+
+
+def test_a_quarter_of_a_turn_based_moves_time_left_is_pushed(
+    table: Table, service: PushService
+) -> None:
+    body = {"turn_based": True, "move_days": 1, "preset": "short"}
+    room_id, cookies = table.seated_room("expeditionen", **body)
+    rooms = table.app.state.rooms
+    room = rooms.room(room_id)
+    mover, deadline = room.to_move(), room.deadline()
+    phone = service.device()
+    subscribe(table, cookies[mover], phone)
+    drain(table)
+    before = len(service.received(phone))
+    rooms.clock = lambda: deadline - timedelta(hours=6) + timedelta(minutes=1)
+    portal = table.client.portal
+    assert portal is not None
+    portal.call(rooms.sweep_turns)
+    drain(table)
+    [notice] = service.received(phone)[before:]
+    assert notice["title"] == "A quarter of your time is left"
+    assert notice["url"] == f"/r/{room_id}"
