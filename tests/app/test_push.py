@@ -18,8 +18,7 @@ from app.settings import Settings
 from tests.app.tables import Socket, Table, play
 from tests.push_service import Answer, Device, PushService, push_service
 
-# Subscriptions and the VAPID key are stored: both databases.
-pytestmark = pytest.mark.both_databases
+# What is stored (subscriptions, the VAPID key) is tested on both databases.
 
 
 @pytest.fixture
@@ -159,6 +158,7 @@ def test_a_rematch_offer_is_pushed_to_the_other_player(table: Table, service: Pu
     assert notice["url"] == f"/r/{room_id}"
 
 
+@pytest.mark.both_databases
 def test_a_subscription_answered_410_is_removed(table: Table, service: PushService) -> None:
     room_id, (ada_cookie, bo_cookie) = table.seated_room("expeditionen", preset="short")
     phone = service.device()
@@ -235,6 +235,7 @@ def card_codes(message: Any) -> set[str]:
     return found
 
 
+@pytest.mark.both_databases
 def test_the_vapid_key_is_made_once_and_kept(settings: Settings) -> None:
     from fastapi.testclient import TestClient
 
@@ -285,6 +286,7 @@ def test_a_full_queue_drops_the_notice_with_a_metric(
         assert "kartenrunde_push_dropped_total" in client.get("/metrics").text
 
 
+@pytest.mark.both_databases
 def test_a_player_keeps_their_ten_newest_devices(table: Table, service: PushService) -> None:
     room_id, (ada_cookie, _bo) = table.seated_room("expeditionen", preset="short")
     devices = [service.device() for _ in range(12)]

@@ -19,8 +19,8 @@ from app.settings import Settings
 from app.storage.models import ROOMS
 from tests.app.tables import Socket, Table, play
 
-# Deadlines and the idle sweep read stored timestamps, which the dialects store apart.
-pytestmark = pytest.mark.both_databases
+# Deadlines and the idle sweep read stored timestamps, which the dialects store apart:
+# the tests of those (both_databases) run on PostgreSQL too.
 
 DAY = timedelta(days=1)
 TAKEOVER = 0.3
@@ -76,6 +76,7 @@ def room_count(table: Table) -> int:
 # Creating a turn-based room
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("days", [1, 2, 3, 7, None])
 def test_a_turn_based_room_takes_each_allowed_time_per_move(table: Table, days: int | None) -> None:
     room_id = table.create_room("expeditionen", turn_based=True, move_days=days)
@@ -121,6 +122,7 @@ def later_than_idle(table: Table) -> datetime:
     return datetime.now(UTC) + timedelta(minutes=minutes + 1)
 
 
+@pytest.mark.both_databases
 def test_the_idle_sweep_leaves_a_running_turn_based_room_open_and_closes_the_others(
     table: Table,
 ) -> None:
@@ -136,6 +138,7 @@ def test_the_idle_sweep_leaves_a_running_turn_based_room_open_and_closes_the_oth
     assert table.client.get(f"/api/rooms/{running}").status_code == 200
 
 
+@pytest.mark.both_databases
 def test_after_a_restart_the_database_keeps_a_running_turn_based_room_open(
     turn_settings: Settings,
 ) -> None:
@@ -224,6 +227,7 @@ def test_a_socket_connecting_after_the_deadline_hears_the_offer_without_a_sweep(
         assert takeovers(present)[-1]["seat"] == absent
 
 
+@pytest.mark.both_databases
 def test_keeping_waiting_gives_the_seat_its_whole_time_again(
     table: Table, away: tuple[str, list[str], Socket, int]
 ) -> None:
@@ -296,6 +300,7 @@ def test_an_answer_before_the_time_ran_out_is_refused(
 # The reminder at a quarter left
 
 
+@pytest.mark.both_databases
 def test_the_reminder_fires_once_when_a_quarter_of_the_time_is_left(
     turn_settings: Settings,
 ) -> None:
@@ -322,6 +327,7 @@ def test_the_reminder_fires_once_when_a_quarter_of_the_time_is_left(
         assert reminded == [(room_id, seat)]
 
 
+@pytest.mark.both_databases
 def test_of_two_processes_sweeping_the_same_turn_only_one_reminds(
     turn_settings: Settings,
 ) -> None:
@@ -352,6 +358,7 @@ def test_the_push_helper_learns_the_seat_to_move_and_its_deadline(table: Table) 
 # Time left after a restart
 
 
+@pytest.mark.both_databases
 def test_time_left_is_computed_from_stored_data_after_a_restart(
     turn_settings: Settings,
 ) -> None:
@@ -396,6 +403,7 @@ def games_of(table: Table, cookie: str) -> list[dict[str, Any]]:
         table.client.cookies.clear()
 
 
+@pytest.mark.both_databases
 def test_your_games_lists_only_the_players_unfinished_matches_waiting_for_them_first(
     table: Table,
 ) -> None:
