@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import Insert, delete, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -49,27 +49,11 @@ class PlayerStore:
     def _add_player(self, player_id: str, token_hash: str, label: str, now: datetime) -> None:
         with self.engine.begin() as connection:
             connection.execute(PLAYERS.insert().values(id=player_id, created_at=now))
-            connection.execute(
-                DEVICES.insert().values(
-                    player_id=player_id,
-                    token_hash=token_hash,
-                    label=label,
-                    created_at=now,
-                    last_seen_at=now,
-                )
-            )
+            connection.execute(new_device(player_id, token_hash, label, now))
 
     def add_device(self, player_id: str, token_hash: str, label: str, now: datetime) -> None:
         with self.engine.begin() as connection:
-            connection.execute(
-                DEVICES.insert().values(
-                    player_id=player_id,
-                    token_hash=token_hash,
-                    label=label,
-                    created_at=now,
-                    last_seen_at=now,
-                )
-            )
+            connection.execute(new_device(player_id, token_hash, label, now))
 
     def seen(self, device_id: int, now: datetime) -> None:
         with self.engine.begin() as connection:
@@ -188,3 +172,10 @@ class PlayerStore:
 
 def _aware(value: datetime) -> datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def new_device(player_id: str, token_hash: str, label: str, now: datetime) -> Insert:
+    """A browser signed in as the player, seen now."""
+    return DEVICES.insert().values(
+        player_id=player_id, token_hash=token_hash, label=label, created_at=now, last_seen_at=now
+    )
