@@ -121,7 +121,7 @@ def create_app(
             relay = RedisRelay(settings.redis_url)
         searches = Searches(settings.search_processes, settings.search_queue)
         matches = MatchService(store, searches)
-        notifier = Notifier(settings, PushStore(db_engine))
+        notifier = Notifier(settings, PushStore(db_engine), store.off_loop)
         rooms = RoomService(
             settings,
             store,

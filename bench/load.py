@@ -101,6 +101,15 @@ def total_cpu_seconds(pids: list[int]) -> tuple[float, float]:
     return sum(user for user, _ in times), sum(system for _, system in times)
 
 
+def children(pids: list[int]) -> list[int]:
+    """The child processes of `pids` (the server's push sender, its search workers)."""
+    found = []
+    for pid in pids:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
 def peak_memory_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
@@ -322,10 +331,13 @@ async def drive(
     attackers = start_attack_process(base, args.warmup + args.window) if attack else None
     await asyncio.sleep(args.warmup)
     stats.measuring = True
+    helpers = children(pids)
     cpu_before, started = total_cpu_seconds(pids), time.perf_counter()
+    helpers_before = total_cpu_seconds(helpers)
     await asyncio.sleep(args.window)
     stats.measuring = False
     cpu_after, elapsed = total_cpu_seconds(pids), time.perf_counter() - started
+    helpers_after = total_cpu_seconds(helpers)
     stop.set()
     for task in list(stats.thinking):
         task.cancel()
@@ -366,6 +378,9 @@ async def drive(
         ),
         "server_cpu_ms_per_move": (sum(cpu_after) - sum(cpu_before)) * 1000 / moves,
         "of_which_system_ms": (cpu_after[1] - cpu_before[1]) * 1000 / moves,
+        "child_processes_cpu_ms_per_move": (sum(helpers_after) - sum(helpers_before))
+        * 1000
+        / moves,
         "server_peak_mib": max((peak_memory_mib(pid) for pid in pids), default=float("nan")),
     }
 
@@ -570,6 +585,8 @@ def push_endpoint(port: int, stop: Any, report: multiprocessing.Queue[int]) -> N
     count = [0]
 
     class Endpoint(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # kept-alive connections, as push services keep them
+
         def do_POST(self) -> None:  # noqa: N802 (http.server's name)
             self.rfile.read(int(self.headers["Content-Length"]))
             count[0] += 1
@@ -641,6 +658,7 @@ async def compare_push(args: argparse.Namespace) -> dict[str, float]:
         "moves_per_s_with_push": pushed["moves_per_s"],
         "server_cpu_ms_per_move_without_push": alone["server_cpu_ms_per_move"],
         "server_cpu_ms_per_move_with_push": pushed["server_cpu_ms_per_move"],
+        "push_sender_cpu_ms_per_move": pushed["child_processes_cpu_ms_per_move"],
         "errors_with_push": pushed["errors"],
         "pushes_received": received,
     }

@@ -2,11 +2,11 @@
 
 A device's subscription (its browser's push service endpoint and keys) belongs to a player
 key, the value of ``PlayerDep``. ``Notifier.notify(player_key, notice)`` only queues: a
-worker task of its own reads the player's subscriptions and sends each notice (pywebpush
-is blocking, so each send runs in a thread) with a timeout and a couple of tries with
-back-off; an endpoint answered 404 or 410 is gone and its subscription removed. A full
-queue drops the notice (a log line and ``kartenrunde_push_dropped_total``): a move never
-waits for a push.
+worker task of its own reads the player's subscriptions and hands one delivery per device
+to a sending process of the server's own (app/services/push_sender.py: encrypting and
+posting, with a timeout and a couple of tries with back-off); an endpoint answered 404 or
+410 is gone and its subscription removed. A full queue drops the notice (a log line and
+``kartenrunde_push_dropped_total``): a move never waits for a push.
 
 A notice carries only what the lock screen may show: the game, the opponent, the room and
 the table's URL; never a card or anything else hidden (tests/app/test_push.py).
@@ -21,21 +21,18 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import itertools
 import logging
-import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlsplit
 
 import orjson
-import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from prometheus_client import Counter
 from py_vapid import Vapid
-from pywebpush import WebPushException, webpush
 from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Engine
 
@@ -43,6 +40,7 @@ from app.messaging import Broadcaster
 from app.observability import REGISTRY
 from app.services.events import RoomListener
 from app.services.live import LiveRoom
+from app.services.push_sender import Delivery, Outcome, SenderProcess, Terms
 from app.settings import Settings
 from app.storage.models import PUSH_SUBSCRIPTIONS, VAPID_KEYS, PushSubscriptionRow
 
@@ -59,7 +57,7 @@ PUSH_DROPPED = Counter(
 PUSH_FAILED = Counter(
     "kartenrunde_push_failed", "Web Push sends that failed after every try", registry=REGISTRY
 )
-GONE = {404, 410}  # the push service forgot this subscription: remove it
+IN_FLIGHT = 256  # deliveries handed to the sending process and not yet answered
 DEVICES_PER_PLAYER = 10  # a player's newest subscriptions; older ones are removed
 
 
@@ -81,6 +79,12 @@ class Notice:
 
 # A notice in the subscriber's language: made for each subscription's ``lang``.
 Wording = Callable[[str], Notice]
+# Runs a storage call where it may block (``Store.off_loop``: a thread for PostgreSQL).
+OffLoop = Callable[..., Awaitable[Any]]
+
+
+async def run_here(query: Callable[..., Any], *args: Any) -> Any:
+    return query(*args)
 
 
 def b64url(data: bytes) -> str:
@@ -183,21 +187,25 @@ class Sending:
 
 
 class Notifier:
-    """Queues notices for players and sends them from a worker task of its own."""
+    """Queues notices for players; a worker task of its own finds each player's devices and
+    hands one delivery per device to the sending process (app/services/push_sender.py)."""
 
-    def __init__(self, settings: Settings, store: PushStore) -> None:
+    def __init__(self, settings: Settings, store: PushStore, off_loop: OffLoop = run_here) -> None:
         self.settings = settings
         self.store = store
-        self.vapid = load_vapid(settings, store)
-        self.public_key = public_key_of(self.vapid.private_key)
+        self.off_loop = off_loop
+        vapid = load_vapid(settings, store)
+        self.public_key = public_key_of(vapid.private_key)
         self.queue: asyncio.Queue[Sending] = asyncio.Queue(settings.push_queue)
-        self.session = requests.Session()
+        self.sender = SenderProcess(terms(settings, vapid), self._heard)
         self._worker: asyncio.Task[None] | None = None
-        # Sends in flight (each a thread): at most this many at once.
-        self._sending = asyncio.Semaphore(4)
-        self._tasks: set[asyncio.Task[None]] = set()
-        # The signed VAPID header per push service: (sign again after, header).
-        self._headers: dict[str, tuple[float, dict[str, str]]] = {}
+        self._numbers = itertools.count()
+        # Deliveries handed to the sending process: at most this many without an outcome.
+        self._in_flight = asyncio.Semaphore(IN_FLIGHT)
+        self._unanswered = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._removals: set[asyncio.Task[None]] = set()
 
     def notify(self, player_key: str, notice: Notice | Wording) -> bool:
         """Queue a notice for every device of this player; never waits. False: the queue
@@ -217,83 +225,77 @@ class Notifier:
         while True:
             sending = await self.queue.get()
             try:
-                await self._start(sending)
+                await self._hand_over(sending)
             except Exception:
                 logger.exception("reading push subscriptions failed")
             finally:
                 self.queue.task_done()
 
-    async def _start(self, sending: Sending) -> None:
-        rows = await asyncio.to_thread(self.store.subscriptions, sending.player_key)
+    async def _hand_over(self, sending: Sending) -> None:
+        rows = await self.off_loop(self.store.subscriptions, sending.player_key)
         for row in rows:
-            await self._sending.acquire()
-            task = asyncio.create_task(self._deliver(row, sending.wording(row.lang)))
-            self._tasks.add(task)
-            task.add_done_callback(self._sent)
+            payload = sending.wording(row.lang).payload()
+            await self._in_flight.acquire()
+            self._unanswered += 1
+            self._idle.clear()
+            number = next(self._numbers)
+            self.sender.send(Delivery(number, row.endpoint, row.p256dh, row.auth, payload))
 
-    def _sent(self, task: asyncio.Task[None]) -> None:
-        self._tasks.discard(task)
-        self._sending.release()
-
-    async def _deliver(self, row: PushSubscriptionRow, notice: Notice) -> None:
-        tries = self.settings.push_tries
-        for attempt in range(1, tries + 1):
-            try:
-                await asyncio.to_thread(self._send, row, notice)
-                PUSH_SENT.inc()
-                return
-            except WebPushException as error:
-                status = error.response.status_code if error.response is not None else None
-                if status in GONE:
-                    logger.info("push subscription gone: removed", extra={"status": status})
-                    await asyncio.to_thread(self.store.unsubscribe, row.endpoint)
-                    return
-                failure: str = f"{status}"
-            except Exception as error:  # timeouts, refused connections
-                failure = type(error).__name__
-            if attempt < tries:
-                await asyncio.sleep(self.settings.push_retry_seconds * 2 ** (attempt - 1))
-                continue
+    def _heard(self, outcome: Outcome) -> None:
+        if outcome.result == "gone":
+            logger.info("push subscription gone: removed")
+            removal = asyncio.get_running_loop().create_task(self._remove(outcome.endpoint))
+            self._removals.add(removal)
+            removal.add_done_callback(self._removals.discard)
+            return
+        if outcome.result == "sent":
+            PUSH_SENT.inc()
+        else:
             PUSH_FAILED.inc()
-            logger.warning("push failed", extra={"failure": failure, "tries": tries})
+            logger.warning(
+                "push failed", extra={"failure": outcome.failure, "tries": self.settings.push_tries}
+            )
+        self._answered()
 
-    def _send(self, row: PushSubscriptionRow, notice: Notice) -> None:
-        webpush(
-            {"endpoint": row.endpoint, "keys": {"p256dh": row.p256dh, "auth": row.auth}},
-            data=notice.payload().decode(),
-            headers=self._signed(row.endpoint),
-            timeout=self.settings.push_timeout_seconds,
-            ttl=self.settings.push_ttl_seconds,
-            requests_session=self.session,
-        )
+    async def _remove(self, endpoint: str) -> None:
+        try:
+            await self.off_loop(self.store.unsubscribe, endpoint)
+        finally:
+            self._answered()
 
-    def _signed(self, endpoint: str) -> dict[str, str]:
-        """The VAPID header for the endpoint's push service: signed once an hour per
-        service (valid 12 hours), not for every push (a third of a push's CPU)."""
-        parts = urlsplit(endpoint)
-        audience = f"{parts.scheme}://{parts.netloc}"
-        now = time.time()
-        cached = self._headers.get(audience)
-        if cached is None or cached[0] < now:
-            claims = {"sub": self.settings.push_contact, "aud": audience, "exp": int(now) + 43200}
-            cached = (now + 3600, dict(self.vapid.sign(claims)))
-            self._headers[audience] = cached
-        return dict(cached[1])
+    def _answered(self) -> None:
+        self._in_flight.release()
+        self._unanswered -= 1
+        if self._unanswered == 0:
+            self._idle.set()
 
     async def drain(self) -> None:
         """Wait until every queued notice was sent or given up (the tests, the bench)."""
         await self.queue.join()
-        while self._tasks:
-            await asyncio.wait(list(self._tasks))
+        await self._idle.wait()
 
     async def shutdown(self) -> None:
         if self._worker is not None:
             self._worker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._worker
-        for task in list(self._tasks):
-            task.cancel()
-        self.session.close()
+        await self.sender.stop()
+
+
+def terms(settings: Settings, vapid: Vapid) -> Terms:
+    pem = vapid.private_key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    return Terms(
+        vapid_pem=pem,
+        contact=settings.push_contact,
+        tries=settings.push_tries,
+        retry_seconds=settings.push_retry_seconds,
+        timeout_seconds=settings.push_timeout_seconds,
+        ttl_seconds=settings.push_ttl_seconds,
+    )
 
 
 # What is sent, and when

@@ -4,6 +4,7 @@ match's end on their devices. The push service is real Web Push on loopback
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import time
@@ -196,6 +197,57 @@ def test_a_slow_failing_push_service_does_not_delay_the_move_and_is_tried_again(
         drain(table)
     assert len(service.requests) == 2
     assert [n["title"] for n in service.received(phone)] == ["Your turn"]
+
+
+def push_once(table: Table, player: str, title: str) -> None:
+    portal = table.client.portal
+    assert portal is not None
+    portal.call(lambda: _notify(notifier(table), player, Notice(title, "a test", "/", "turn")))
+    drain(table)
+
+
+def test_a_push_is_sent_from_a_process_of_its_own(table: Table, service: PushService) -> None:
+    _room_id, (ada_cookie, _bo) = table.seated_room("expeditionen", preset="short")
+    phone = service.device()
+    subscribe(table, ada_cookie, phone)
+    push_once(table, table.player_id(ada_cookie), "Your turn")
+    sender = notifier(table).sender.process
+    assert sender is not None and sender.is_alive()
+    assert sender.pid != os.getpid()
+    assert [n["title"] for n in service.received(phone)] == ["Your turn"]
+
+
+def test_a_sending_process_that_died_is_started_again(table: Table, service: PushService) -> None:
+    _room_id, (ada_cookie, _bo) = table.seated_room("expeditionen", preset="short")
+    phone = service.device()
+    subscribe(table, ada_cookie, phone)
+    player = table.player_id(ada_cookie)
+    push_once(table, player, "Your turn")
+    dead = notifier(table).sender.process
+    assert dead is not None
+    dead.kill()
+    dead.join(5)
+    push_once(table, player, "The match is over")
+    again = notifier(table).sender.process
+    assert again is not None and again.pid != dead.pid
+    assert [n["title"] for n in service.received(phone)] == ["Your turn", "The match is over"]
+
+
+def test_the_sending_process_ends_with_the_server(
+    settings: Settings, service: PushService
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    with TestClient(create_app(settings)) as client:
+        table = Table(client)
+        _room_id, (ada_cookie, _bo) = table.seated_room("expeditionen", preset="short")
+        subscribe(table, ada_cookie, service.device())
+        push_once(table, table.player_id(ada_cookie), "Your turn")
+        sender = notifier(table).sender.process
+        assert sender is not None and sender.is_alive()
+    assert not sender.is_alive()
 
 
 def test_a_push_names_no_card(table: Table, service: PushService) -> None:
