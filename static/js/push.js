@@ -1,8 +1,8 @@
 // The installable web app's service worker (every page registers it) and Web Push: this
 // device's subscription, stored on the server for this browser's player.
 
-import { lang } from "./i18n.js";
-import { api } from "./ui.js";
+import { lang, t } from "./i18n.js";
+import { api, h, toast } from "./ui.js";
 
 /** Registers /sw.js for the whole site; a browser without service workers goes on without. */
 export function registerServiceWorker() {
@@ -59,4 +59,44 @@ export async function turnPushOff() {
     body: { endpoint: found.endpoint },
   }).catch(() => {});
   await found.unsubscribe();
+}
+
+/** The opt-in for this device: a checkbox with its help (the table's settings, You). */
+export function pushSetting() {
+  const supported = pushSupported();
+  const denied = supported && Notification.permission === "denied";
+  const input = h("input", {
+    type: "checkbox",
+    id: "pref-push",
+    disabled: !supported || denied,
+    onchange: () => choosePush(input),
+  });
+  if (supported) pushOn().then((on) => (input.checked = on));
+  return h(
+    "div",
+    { class: "field" },
+    h("label", { class: "check", for: "pref-push" }, input, h("span", {}, t("push.label"))),
+    h(
+      "span",
+      { class: "field-help" },
+      !supported ? t("push.unsupported") : denied ? t("push.denied") : t("push.help"),
+    ),
+  );
+}
+
+async function choosePush(input) {
+  input.disabled = true;
+  try {
+    if (!input.checked) await turnPushOff();
+    else if (!(await turnPushOn())) {
+      input.checked = false;
+      toast(t("push.denied"), "info");
+    }
+  } catch (error) {
+    input.checked = false;
+    toast(t("push.failed", { message: error.message }));
+  } finally {
+    input.disabled = false;
+    input.dataset.done = String(input.checked);
+  }
 }

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import Errors, open_page, screenshot, serve
+from tests.browser.layout import SIZES
 from tests.browser.players import create_room, join_by_link
 from tests.push_service import Device, PushService, push_service
 
@@ -102,6 +103,25 @@ def test_opting_in_stores_this_devices_subscription_on_the_server(
         screenshot(anna, f"push-opt-in-{theme}")
     anna.context.close()
     ben.context.close()
+
+
+def test_a_player_turns_notifications_on_and_off_for_this_device_on_the_you_page(
+    browser: Browser, server: tuple[str, Path], service: PushService
+) -> None:
+    url, database = server
+    phone = service.device()
+    anna = person(browser, url, phone, viewport=SIZES["phone"], touch=True)
+    create_room(anna, "expeditionen", "Anna", preset="short")
+    anna.goto("/me")
+    anna.wait_for_selector("body[data-ready]")
+    anna.check("#pref-push")
+    expect(anna.locator("#pref-push[data-done='true']")).to_be_attached()
+    assert phone.endpoint in stored_endpoints(database)
+    screenshot(anna, "me-push-phone")
+    anna.uncheck("#pref-push")
+    expect(anna.locator("#pref-push[data-done='false']")).to_be_attached()
+    assert phone.endpoint not in stored_endpoints(database)
+    anna.context.close()
 
 
 def test_without_a_connection_the_offline_page_is_shown(

@@ -1,11 +1,14 @@
-// You: another device's sign-in link (QR code), your devices, signing them out.
+// You: your name, notifications on this device, another device's sign-in link (QR code),
+// your devices, signing them out.
 
 import { t } from "../i18n.js";
 import { boot } from "../page.js";
+import { pushSetting } from "../push.js";
 import { qrSvg } from "../qr.js";
 import { ago, api, copyText, errorText, fill, h, storedName, storeName, toast } from "../ui.js";
 
 const list = document.getElementById("devices");
+fill(document.getElementById("push-setting"), pushSetting());
 let devices = [];
 let link = "";
 

@@ -5,7 +5,7 @@
 
 import { localized, t } from "../i18n.js";
 import { boot } from "../page.js";
-import { pushOn, pushSupported, turnPushOff, turnPushOn } from "../push.js";
+import { pushSetting } from "../push.js";
 import { RoomSocket } from "../socket.js";
 import {
   api,
@@ -681,45 +681,6 @@ function renderSettings() {
 }
 
 /** The opt-in for Web Push on this device: notices with the tab closed (static/js/push.js). */
-function pushSetting() {
-  const supported = pushSupported();
-  const denied = supported && Notification.permission === "denied";
-  const input = h("input", {
-    type: "checkbox",
-    id: "pref-push",
-    disabled: !supported || denied,
-    onchange: () => choosePush(input),
-  });
-  if (supported) pushOn().then((on) => (input.checked = on));
-  return h(
-    "div",
-    { class: "field" },
-    h("label", { class: "check", for: "pref-push" }, input, h("span", {}, t("push.label"))),
-    h(
-      "span",
-      { class: "field-help" },
-      !supported ? t("push.unsupported") : denied ? t("push.denied") : t("push.help"),
-    ),
-  );
-}
-
-async function choosePush(input) {
-  input.disabled = true;
-  try {
-    if (!input.checked) await turnPushOff();
-    else if (!(await turnPushOn())) {
-      input.checked = false;
-      toast(t("push.denied"), "info");
-    }
-  } catch (error) {
-    input.checked = false;
-    toast(t("push.failed", { message: error.message }));
-  } finally {
-    input.disabled = false;
-    input.dataset.done = String(input.checked);
-  }
-}
-
 async function askNotifications(input) {
   if (!input.checked) {
     setPref("notify", false);
