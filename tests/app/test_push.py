@@ -233,9 +233,7 @@ def test_a_sending_process_that_died_is_started_again(table: Table, service: Pus
     assert [n["title"] for n in service.received(phone)] == ["Your turn", "The match is over"]
 
 
-def test_the_sending_process_ends_with_the_server(
-    settings: Settings, service: PushService
-) -> None:
+def test_the_sending_process_ends_with_the_server(settings: Settings, service: PushService) -> None:
     from fastapi.testclient import TestClient
 
     from app.main import create_app
