@@ -22,13 +22,11 @@ from websockets.exceptions import ConnectionClosed
 
 from app.protocol import CLOSE_ROOM_CLOSED
 from tests.app.processes import (
-    SHARED_REDIS,
     Client,
     Nginx,
+    behind_nginx,
     create_room,
     join,
-    start_apps,
-    start_nginx,
 )
 from tests.app.test_self_hosting import fresh_database  # noqa: F401 (a fixture)
 from tests.server import AppProcess
@@ -40,16 +38,10 @@ SECONDS = 5.0  # a hang guard per step on a busy machine; each takes millisecond
 
 @pytest.fixture
 def scaled(tmp_path: Path, fresh_database: str) -> Iterator[tuple[list[AppProcess], Nginx]]:  # noqa: F811
-    apps = start_apps(
-        tmp_path, fresh_database, SHARED_REDIS, IDLE_CHECK_SECONDS="0.5", MESSAGES_PER_SECOND="1000"
-    )
-    nginx = start_nginx(tmp_path, apps)
-    try:
-        yield apps, nginx
-    finally:
-        nginx.stop()
-        for app in apps:
-            app.stop()
+    with behind_nginx(
+        tmp_path, fresh_database, IDLE_CHECK_SECONDS="0.5", MESSAGES_PER_SECOND="1000"
+    ) as scaled:
+        yield scaled
 
 
 def play_moves(mover: Client, others: list[Client], count: int, rng: random.Random) -> int:
@@ -162,21 +154,14 @@ def scaled_quick(
     fresh_database: str,  # noqa: F811
 ) -> Iterator[tuple[list[AppProcess], Nginx]]:
     """Two processes whose computer answers at once and offers a takeover after 1 s."""
-    apps = start_apps(
+    with behind_nginx(
         tmp_path,
         fresh_database,
-        SHARED_REDIS,
         MESSAGES_PER_SECOND="1000",
         BOT_MOVE_DELAY_SECONDS="0",
         TAKEOVER_SECONDS="1",
-    )
-    nginx = start_nginx(tmp_path, apps)
-    try:
-        yield apps, nginx
-    finally:
-        nginx.stop()
-        for app in apps:
-            app.stop()
+    ) as scaled:
+        yield scaled
 
 
 def test_the_computer_takes_an_absent_seat_across_two_processes(
