@@ -9,6 +9,7 @@ robin, no stickiness).
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,8 @@ import pytest
 from redis.asyncio.connection import DefaultParser
 from sqlalchemy.engine import make_url
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from app.protocol import CLOSE_ROOM_CLOSED
 from tests.app.processes import (
@@ -137,6 +140,20 @@ def test_a_match_across_two_processes_behind_nginx(
         assert client.closed == CLOSE_ROOM_CLOSED
     for app in (a, b):
         assert httpx.get(f"{app.base_url}/api/rooms/{room_id}").status_code == 404
+
+
+def test_a_browser_on_the_proxys_own_port_may_open_sockets(
+    scaled: tuple[list[AppProcess], Nginx],
+) -> None:
+    """A page served through the proxy on a port of its own (the scaled profile publishes
+    8080) sends that origin: the proxy passes on the host with its port, so each process
+    finds the socket the site's own, not another origin's."""
+    _apps, proxy = scaled
+    room_id = create_room(proxy.base_url)
+    url = proxy.base_url.replace("http://", "ws://") + f"/ws/rooms/{room_id}"
+    for _ in range(2):  # round robin: one socket each process
+        with connect(url, origin=Origin(proxy.base_url), open_timeout=SECONDS) as socket:
+            assert json.loads(socket.recv(timeout=SECONDS))["type"] == "state"
 
 
 def _backdate(app: AppProcess, room_id: str) -> None:
