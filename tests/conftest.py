@@ -46,9 +46,13 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """With pytest-xdist (make test) each worker starts its own server and Chromium for the
     browser tests (package fixtures), so those spread over every core like the rest; only
-    the tests of a module that share its people (a module fixture) stay on one worker."""
+    the tests of a module that share its people (a module fixture) stay on one worker.
+    A test in a group already keeps that one alone: pytest-xdist would make a new group of
+    the two names (one on the shared Redis would then run beside the others)."""
     for item in items:
-        if BROWSER_TESTS in item.path.parents and shares_module_fixture(item):
+        if BROWSER_TESTS not in item.path.parents or item.get_closest_marker("xdist_group"):
+            continue
+        if shares_module_fixture(item):
             item.add_marker(pytest.mark.xdist_group(item.path.stem))
 
 

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[1]
+
 GROUPED = """
 import os
 import pytest
@@ -48,3 +50,53 @@ def test_tests_marked_with_one_group_run_on_one_worker(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stdout + run.stderr
     workers = seen.read_text().split()
     assert len(workers) == 6 and len(set(workers)) == 1, workers
+
+
+REPORT_GROUPS = """
+import pytest
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    for item in items:
+        groups = sorted(mark.args[0] for mark in item.iter_markers("xdist_group"))
+        print("groups", item.name, *groups)
+"""
+
+
+def test_a_browser_test_in_a_group_already_stays_in_that_group_alone(tmp_path: Path) -> None:
+    """The two-process scenario on the machine's Redis is in "shared_redis" with the other
+    tests there; tests/conftest.py must not add its module's group too (pytest-xdist would
+    join both names into a group of its own, run beside "shared_redis")."""
+    (tmp_path / "report_groups.py").write_text(REPORT_GROUPS)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-o",
+            "addopts=",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "report_groups",
+            "tests/browser/test_over_two_days.py",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    groups = dict(
+        line.removeprefix("groups ").split(" ", 1)
+        for line in run.stdout.splitlines()
+        if line.startswith("groups ")
+    )
+    name = "test_a_turn_based_match_over_two_days_on_a_laptop_a_phone_and_with_pushes"
+    assert groups == {
+        f"{name}[one-process-sqlite]": "test_over_two_days",
+        f"{name}[two-processes-postgres-redis]": "shared_redis",
+    }

@@ -107,6 +107,7 @@ class RoomCache:
         fresh = rebuild(loaded)
         room.match, room.seats, room.rematch = fresh.match, fresh.seats, fresh.rematch
         room.wins, room.draws, room.finished = fresh.wins, fresh.draws, fresh.finished
+        room.turn_started = fresh.turn_started  # a start or a wait stored by another process
         logger.info("room caught up", extra={"room_id": room.id, "version": room.match.version})
 
     async def close_idle(self, now: datetime) -> list[str]:

@@ -1,17 +1,19 @@
 """The real pieces of a scaled setup on loopback, for tests: server processes
 (``python -m app``, started by tests/server.py) on their own ports, nginx from Debian's
-package in front of them (round robin, no stickiness), PostgreSQL and Redis. Everything
-bounded in time.
+package in front of them with the shipped site (round robin, no stickiness), PostgreSQL
+and Redis. Everything bounded in time.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,7 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from tests.server import AppProcess, free_port
+from tests.server import ROOT, AppProcess, free_port
 
 SHARED_REDIS = "redis://127.0.0.1:6379/0"  # the machine's Redis (scripts/ensure-services)
 SECRET = "cluster-tests-" + "c" * 32
@@ -57,6 +59,9 @@ def start_apps(
     return apps
 
 
+# The shipped proxy (deploy/nginx.conf) on loopback: its upstream these processes, a port
+# of its own, its files in the test's folder.
+SHIPPED_PROXY = ROOT / "deploy" / "nginx.conf"
 NGINX_CONF = """
 daemon off;
 worker_processes 1;
@@ -71,28 +76,21 @@ http {{
     fastcgi_temp_path {tmp}/nginx-fastcgi;
     uwsgi_temp_path {tmp}/nginx-uwsgi;
     scgi_temp_path {tmp}/nginx-scgi;
-    map $http_upgrade $connection_upgrade {{
-        default upgrade;
-        ''      close;
-    }}
-    upstream app {{
-        {servers}
-    }}
-    server {{
-        listen 127.0.0.1:{port};
-        location / {{
-            proxy_pass http://app;
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_set_header Host $host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_read_timeout 1h;
-            proxy_connect_timeout 2s;
-        }}
-    }}
+{site}
 }}
 """
+
+
+def proxy_site(apps: list[AppProcess], port: int) -> str:
+    servers = "".join(f"    server 127.0.0.1:{app.port} max_fails=0;\n" for app in apps)
+    site, upstreams = re.subn(
+        r"upstream kartenrunde \{[^}]*\}",
+        lambda _: "upstream kartenrunde {\n" + servers + "}",
+        SHIPPED_PROXY.read_text(),
+    )
+    site, listens = re.subn(r"listen 80;", f"listen 127.0.0.1:{port};", site)
+    assert upstreams == listens == 1, f"{SHIPPED_PROXY} changed its upstream or port"
+    return site
 
 
 @dataclass
@@ -126,9 +124,8 @@ def start_nginx(tmp: Path, apps: list[AppProcess]) -> Nginx:
     port = free_port()
     directory = tmp / "nginx"
     directory.mkdir(exist_ok=True)
-    servers = "\n        ".join(f"server 127.0.0.1:{app.port} max_fails=0;" for app in apps)
     conf = directory / "nginx.conf"
-    conf.write_text(NGINX_CONF.format(tmp=directory, servers=servers, port=port))
+    conf.write_text(NGINX_CONF.format(tmp=directory, site=proxy_site(apps, port)))
     process = subprocess.Popen(
         [
             nginx_binary(),
@@ -149,6 +146,32 @@ def start_nginx(tmp: Path, apps: list[AppProcess]) -> Nginx:
         "nginx answers",
     )
     return nginx
+
+
+@contextmanager
+def behind_nginx(
+    tmp: Path, database_url: str, redis_url: str = SHARED_REDIS, **settings: str
+) -> Iterator[tuple[list[AppProcess], Nginx]]:
+    """Two app processes with these settings, and nginx in front of them, while the block
+    runs."""
+    apps = start_apps(tmp, database_url, redis_url, **settings)
+    try:
+        nginx = start_nginx(tmp, apps)
+        try:
+            yield apps, nginx
+        finally:
+            nginx.stop()
+    finally:
+        for app in apps:
+            app.stop()
+
+
+def served_sockets(base_url: str) -> float:
+    """The websockets the server process at ``base_url`` has open (its metrics)."""
+    for line in httpx.get(f"{base_url}/metrics", timeout=2).text.splitlines():
+        if line.startswith("kartenrunde_ws_connections "):
+            return float(line.split()[1])
+    return 0.0
 
 
 # Players

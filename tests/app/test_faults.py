@@ -29,6 +29,7 @@ from tests.app.processes import (
     Nginx,
     create_room,
     join,
+    served_sockets,
     start_apps,
     start_nginx,
     wait_for,
@@ -183,13 +184,6 @@ def stored_actions(database_url: str, match_id: int) -> dict[int, object]:
     return {int(ply): action for ply, action in rows}
 
 
-def served_sockets(app: AppProcess) -> float:
-    for line in httpx.get(f"{app.base_url}/metrics", timeout=2).text.splitlines():
-        if line.startswith("kartenrunde_ws_connections "):
-            return float(line.split()[1])
-    return 0.0
-
-
 @pytest.fixture
 def setup(
     tmp_path: Path,
@@ -224,8 +218,8 @@ def test_a_killed_process_loses_no_accepted_action_and_its_clients_finish_elsewh
 ) -> None:
     apps, proxy, _redis, database_url = setup
     rng, table = under_way(proxy, seed=9, moves=15)
-    victim = max(apps, key=served_sockets)
-    assert served_sockets(victim) >= 1
+    victim = max(apps, key=lambda app: served_sockets(app.base_url))
+    assert served_sockets(victim.base_url) >= 1
     victim.kill()
     table.finish(rng)
     assert table.reconnects >= 1

@@ -9,9 +9,11 @@ robin, no stickiness).
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
@@ -19,16 +21,17 @@ import pytest
 from redis.asyncio.connection import DefaultParser
 from sqlalchemy.engine import make_url
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from app.protocol import CLOSE_ROOM_CLOSED
 from tests.app.processes import (
-    SHARED_REDIS,
     Client,
     Nginx,
+    behind_nginx,
     create_room,
     join,
-    start_apps,
-    start_nginx,
+    wait_for,
 )
 from tests.app.test_self_hosting import fresh_database  # noqa: F401 (a fixture)
 from tests.server import AppProcess
@@ -40,16 +43,10 @@ SECONDS = 5.0  # a hang guard per step on a busy machine; each takes millisecond
 
 @pytest.fixture
 def scaled(tmp_path: Path, fresh_database: str) -> Iterator[tuple[list[AppProcess], Nginx]]:  # noqa: F811
-    apps = start_apps(
-        tmp_path, fresh_database, SHARED_REDIS, IDLE_CHECK_SECONDS="0.5", MESSAGES_PER_SECOND="1000"
-    )
-    nginx = start_nginx(tmp_path, apps)
-    try:
-        yield apps, nginx
-    finally:
-        nginx.stop()
-        for app in apps:
-            app.stop()
+    with behind_nginx(
+        tmp_path, fresh_database, IDLE_CHECK_SECONDS="0.5", MESSAGES_PER_SECOND="1000"
+    ) as scaled:
+        yield scaled
 
 
 def play_moves(mover: Client, others: list[Client], count: int, rng: random.Random) -> int:
@@ -147,6 +144,20 @@ def test_a_match_across_two_processes_behind_nginx(
         assert httpx.get(f"{app.base_url}/api/rooms/{room_id}").status_code == 404
 
 
+def test_a_browser_on_the_proxys_own_port_may_open_sockets(
+    scaled: tuple[list[AppProcess], Nginx],
+) -> None:
+    """A page served through the proxy on a port of its own (the scaled profile publishes
+    8080) sends that origin: the proxy passes on the host with its port, so each process
+    finds the socket the site's own, not another origin's."""
+    _apps, proxy = scaled
+    room_id = create_room(proxy.base_url)
+    url = proxy.base_url.replace("http://", "ws://") + f"/ws/rooms/{room_id}"
+    for _ in range(2):  # round robin: one socket each process
+        with connect(url, origin=Origin(proxy.base_url), open_timeout=SECONDS) as socket:
+            assert json.loads(socket.recv(timeout=SECONDS))["type"] == "state"
+
+
 def _backdate(app: AppProcess, room_id: str) -> None:
     url = make_url(app.env["DATABASE_URL"]).set(drivername="postgresql")
     with psycopg.connect(url.render_as_string(hide_password=False), autocommit=True) as db:
@@ -162,21 +173,14 @@ def scaled_quick(
     fresh_database: str,  # noqa: F811
 ) -> Iterator[tuple[list[AppProcess], Nginx]]:
     """Two processes whose computer answers at once and offers a takeover after 1 s."""
-    apps = start_apps(
+    with behind_nginx(
         tmp_path,
         fresh_database,
-        SHARED_REDIS,
         MESSAGES_PER_SECOND="1000",
         BOT_MOVE_DELAY_SECONDS="0",
         TAKEOVER_SECONDS="1",
-    )
-    nginx = start_nginx(tmp_path, apps)
-    try:
-        yield apps, nginx
-    finally:
-        nginx.stop()
-        for app in apps:
-            app.stop()
+    ) as scaled:
+        yield scaled
 
 
 def test_the_computer_takes_an_absent_seat_across_two_processes(
@@ -208,6 +212,58 @@ def test_the_computer_takes_an_absent_seat_across_two_processes(
         lambda: player1.presence[0]["computer"] is None, SECONDS, "Ada took her seat back"
     )
     assert not (player0.errors or player1.errors)
+
+
+@pytest.fixture
+def scaled_days(
+    tmp_path: Path,
+    fresh_database: str,  # noqa: F811
+) -> Iterator[tuple[list[AppProcess], Path]]:
+    """Two processes on one clock, moved on by the seconds in the file; they look for run-out
+    turns five times a second."""
+    clock = tmp_path / "seconds-ahead"
+    clock.write_text("0")
+    with behind_nginx(
+        tmp_path,
+        fresh_database,
+        MESSAGES_PER_SECOND="1000",
+        TEST_CLOCK_FILE=str(clock),
+        TURN_CHECK_SECONDS="0.2",
+    ) as (apps, _proxy):
+        yield apps, clock
+
+
+def turns(apps: list[AppProcess], room_id: str) -> list[dict[str, Any] | None]:
+    """The room's current turn as each process counts it: seat, since and deadline."""
+    return [httpx.get(f"{app.base_url}/api/rooms/{room_id}").json()["turn"] for app in apps]
+
+
+def test_a_turns_time_runs_alike_on_both_processes_after_a_start_or_a_wait_on_either(
+    scaled_days: tuple[list[AppProcess], Path],
+) -> None:
+    """The match started by a seat taken on b, and a choice to keep waiting made on a: each
+    process counts the same time per move, so each offers and withdraws alike."""
+    apps, clock = scaled_days
+    a, b = apps
+    body = {"game": "expeditionen", "preset": "short", "turn_based": True, "move_days": 1}
+    room_id = httpx.post(f"{a.base_url}/api/rooms", json=body).json()["room_id"]
+    cookies = [join(app.base_url, room_id, name)[1] for app, name in ((a, "Ada"), (b, "Bo"))]
+    wait_for(lambda: turns(apps, room_id)[0] is not None, SECONDS, "a heard of the start")
+    started, turn_on_b = turns(apps, room_id)
+    assert started is not None and started == turn_on_b
+    absent = started["seat"]
+    # The other player has a page on each process; the absent one's day runs out.
+    pages = [Client(app.base_url, room_id, cookies[1 - absent]).open() for app in apps]
+    clock.write_text(str(2 * 86_400))
+    for page in pages:
+        page.until(lambda p=page: bool(p.takeover and p.takeover["seat"] == absent), 5, "offer")
+    pages[0].send({"type": "takeover", "choice": "wait"})
+    for page in pages:
+        page.until(lambda p=page: (p.takeover or {}).get("seat", 0) is None, 5, "no offer")
+    waited = pages[0].state["turn"]
+    assert waited["deadline"] > started["deadline"]
+    assert pages[1].state["turn"] == waited
+    assert turns(apps, room_id) == [waited, waited]
 
 
 def test_redis_replies_are_parsed_by_hiredis() -> None:

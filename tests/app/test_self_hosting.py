@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -35,16 +36,25 @@ def admin() -> psycopg.Connection[tuple[object, ...]]:
     return psycopg.connect(conninfo, autocommit=True)
 
 
-@pytest.fixture
-def fresh_database() -> Iterator[str]:
-    """An empty database of its own, as a new container gets; runs on one machine never meet."""
-    name = f"kr_selfhost_{os.getpid()}"
+@contextmanager
+def empty_database(purpose: str = "") -> Iterator[str]:
+    """An empty database of its own while the block runs, as a new container gets; its
+    name is this process's (runs on one machine never meet) and ``purpose``."""
+    name = f"kr_selfhost_{os.getpid()}{purpose and '_' + purpose}"
     with admin() as connection:
         connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         connection.execute(f"CREATE DATABASE {name}")
-    yield POSTGRES_URL.set(database=name).render_as_string(hide_password=False)
-    with admin() as connection:
-        connection.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    try:
+        yield POSTGRES_URL.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin() as connection:
+            connection.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def fresh_database() -> Iterator[str]:
+    with empty_database() as url:
+        yield url
 
 
 def production_environment(database_url: str, secret: str | None = SECRET) -> dict[str, str]:
@@ -141,18 +151,12 @@ def health_checks() -> dict[str, list[str]]:
 def running_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppProcess]:
     """One production server for the health checks, which only look at it, on a database of
     its own (`fresh_database` is one name per process)."""
-    name = f"kr_selfhost_{os.getpid()}_checked"
-    with admin() as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        connection.execute(f"CREATE DATABASE {name}")
-    url = POSTGRES_URL.set(database=name).render_as_string(hide_password=False)
-    server = start_server(production_environment(url), tmp_path_factory.mktemp("checked"))
-    try:
-        yield server.start()
-    finally:
-        server.stop()
-        with admin() as connection:
-            connection.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    with empty_database("checked") as url:
+        server = start_server(production_environment(url), tmp_path_factory.mktemp("checked"))
+        try:
+            yield server.start()
+        finally:
+            server.stop()
 
 
 @pytest.mark.parametrize("owner", ["image", "compose"])

@@ -21,6 +21,9 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
+# Every test's browsers come from 127.0.0.1: the per-address caps would count them all as
+# one client (tests/app/test_limits.py tests the caps).
+UNCAPPED = {"ROOMS_PER_ADDRESS_PER_MINUTE": "10000", "MAX_CONNECTIONS_PER_ADDRESS": "10000"}
 
 
 @contextmanager
@@ -34,10 +37,7 @@ def serve(folder: Path, **settings: str) -> Iterator[str]:
         "SECRET_KEY": "browser-tests-" + "s" * 32,
         "ENVIRONMENT": "development",
         "LOG_LEVEL": "WARNING",
-        # Every test's browsers come from 127.0.0.1: the per-address caps would count them
-        # all as one client (tests/app/test_limits.py tests the caps).
-        "ROOMS_PER_ADDRESS_PER_MINUTE": "10000",
-        "MAX_CONNECTIONS_PER_ADDRESS": "10000",
+        **UNCAPPED,
         **settings,
     }
     server = AppProcess(port, env, folder / "server.log")

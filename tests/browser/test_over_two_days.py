@@ -1,21 +1,30 @@
 """A turn-based Expeditionen match over two simulated days, the way friends play remotely:
 Anna starts on her laptop and finishes on her phone (signed in by the "another device"
-link), Ben gets "your turn" pushed while no page of his is open, the idle sweep leaves the
-room alone, and a move's time running out offers Anna the three choices. The server's
-clock runs ahead through TEST_CLOCK_FILE; nobody waits."""
+link), Ben gets "your turn" pushed while no page of his is open (once a turn) and a
+reminder when a quarter of his time is left, the idle sweep leaves the room alone, and a
+move's time running out offers Anna the three choices. The server's clock runs ahead
+through TEST_CLOCK_FILE; nobody waits.
+
+The same scenario on one server process on SQLite, and on two behind nginx on PostgreSQL
+and Redis (round robin: each page and request may reach either), where every sweep runs
+in both processes and a move made in one reaches the pages of the other."""
 
 from __future__ import annotations
 
 import json
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import SCREENSHOTS, Errors, open_page, serve
+from tests.app.processes import behind_nginx, served_sockets, wait_for
+from tests.app.test_self_hosting import empty_database
+from tests.browser.conftest import SCREENSHOTS, UNCAPPED, Errors, open_page, serve
 from tests.browser.layout import SIZES
 from tests.browser.players import act_and_wait, is_my_turn, join_by_link, wait_for_state
 from tests.browser.test_push import FAKE_PUSH
@@ -23,25 +32,49 @@ from tests.push_service import Device, PushService, push_service
 
 DAY = 86_400
 HAND = "#board button.card[data-testid^='hand-']"
+QUIET_SECONDS = 0.5  # after the pushes awaited: time for a second copy to arrive
+
+
+@dataclass(frozen=True)
+class Server:
+    url: str  # where the browsers go
+    processes: list[str]  # each server process's own address
 
 
 @pytest.fixture(scope="module")
 def clock_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("clock") / "seconds-ahead"
-    path.write_text("0")
-    return path
+    return tmp_path_factory.mktemp("clock") / "seconds-ahead"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, clock_file: Path) -> Iterator[str]:
-    """Sweeps for idle rooms and run-out turns five times a second."""
-    with serve(
-        tmp_path_factory.mktemp("two-days"),
-        TEST_CLOCK_FILE=str(clock_file),
-        TURN_CHECK_SECONDS="0.2",
-        IDLE_CHECK_SECONDS="0.2",
-    ) as url:
-        yield url
+@pytest.fixture(
+    scope="module",
+    params=[
+        "one-process-sqlite",
+        # The second meets other tests' servers on the machine's Redis: one after another.
+        pytest.param("two-processes-postgres-redis", marks=pytest.mark.xdist_group("shared_redis")),
+    ],
+)
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, clock_file: Path
+) -> Iterator[Server]:
+    """Sweeps for idle rooms and run-out turns five times a second, every process on the
+    same clock."""
+    clock_file.write_text("0")  # the other parametrization may have moved it on
+    settings = {
+        "TEST_CLOCK_FILE": str(clock_file),
+        "TURN_CHECK_SECONDS": "0.2",
+        "IDLE_CHECK_SECONDS": "0.2",
+    }
+    folder = tmp_path_factory.mktemp(request.param)
+    if request.param == "one-process-sqlite":
+        with serve(folder, **settings) as url:
+            yield Server(url, [url])
+        return
+    with (
+        empty_database("two_days") as database,
+        behind_nginx(folder, database, **UNCAPPED, **settings) as (apps, nginx),
+    ):
+        yield Server(nginx.base_url, [app.base_url for app in apps])
 
 
 @pytest.fixture(scope="module")
@@ -86,26 +119,48 @@ def over(page: Page) -> bool:
     return page.locator("#end").is_visible()
 
 
-def room_status(url: str, room_id: str) -> str:
-    room = httpx.get(f"{url}/api/rooms/{room_id}").json()
-    status: str = room["status"]
-    return status
+class Offers:
+    """The takeover messages a page heard: the seat each offers (None: the offer withdrawn)."""
+
+    def __init__(self, page: Page) -> None:
+        self.seats: list[int | None] = []
+        page.on("websocket", lambda socket: socket.on("framereceived", self.frame))
+
+    def frame(self, payload: str | bytes) -> None:
+        message = json.loads(payload)
+        if message["type"] == "takeover":
+            self.seats.append(message["seat"])
+
+
+def rooms(server: Server, room_id: str) -> list[dict[str, Any]]:
+    """The room as each server process describes it."""
+    return [httpx.get(f"{process}/api/rooms/{room_id}").json() for process in server.processes]
+
+
+def deadlines(server: Server, room_id: str) -> set[str]:
+    """The current turn's deadline as the server processes count it."""
+    return {room["turn"]["deadline"] for room in rooms(server, room_id)}
 
 
 def pushed(service: PushService, device: Device, count: int) -> list[str]:
+    """The titles of the notices the device received, once `count` came and no more for
+    a moment (a copy from another process would come meanwhile)."""
     deadline = time.monotonic() + 10
     while len(service.received(device)) < count and time.monotonic() < deadline:
         time.sleep(0.05)
+    time.sleep(QUIET_SECONDS)
     return [notice["title"] for notice in service.received(device)]
 
 
 def test_a_turn_based_match_over_two_days_on_a_laptop_a_phone_and_with_pushes(
-    browser: Browser, server: str, service: PushService, clock_file: Path
+    browser: Browser, server: Server, service: PushService, clock_file: Path
 ) -> None:
     errors = Errors()
     contexts: list[BrowserContext] = []
-    laptop = open_page(browser, server, contexts, errors, viewport=SIZES["laptop"], motion=False)
-    ben = open_page(browser, server, contexts, errors, motion=False)
+    laptop = open_page(
+        browser, server.url, contexts, errors, viewport=SIZES["laptop"], motion=False
+    )
+    ben = open_page(browser, server.url, contexts, errors, motion=False)
     bens_phone = service.device()
     with_push(ben, bens_phone)
     url = create_room(laptop)
@@ -126,7 +181,8 @@ def test_a_turn_based_match_over_two_days_on_a_laptop_a_phone_and_with_pushes(
     seen = len(service.received(bens_phone))
     laptop.wait_for_selector("#banner.is-mine")
     turn(laptop)
-    assert pushed(service, bens_phone, seen + 1)[seen:] == ["Your turn"]
+    expected = ["Your turn"]
+    assert pushed(service, bens_phone, seen + len(expected))[seen:] == expected
 
     # Anna takes her seat to her phone with the link from "You".
     laptop.goto(f"/me?next={room_path}")
@@ -134,8 +190,9 @@ def test_a_turn_based_match_over_two_days_on_a_laptop_a_phone_and_with_pushes(
     laptop.click("#make-link")
     expect(laptop.locator("#link-qr svg")).to_be_visible()
     link = laptop.locator("#link-url").inner_text()
-    phone = open_page(browser, server, contexts, errors, viewport=SIZES["phone"], touch=True)
+    phone = open_page(browser, server.url, contexts, errors, viewport=SIZES["phone"], touch=True)
     phone.clock.install()  # the table counts the time left with the browser's clock
+    offers = Offers(phone)
     phone.goto(link)
     phone.get_by_role("button", name="Sign in").click()
     phone.wait_for_url(f"**{room_path}")
@@ -146,7 +203,12 @@ def test_a_turn_based_match_over_two_days_on_a_laptop_a_phone_and_with_pushes(
     clock_file.write_text(str(DAY))
     phone.clock.fast_forward(DAY * 1000)
     time.sleep(1)  # several sweeps
-    assert room_status(server, room_id) == "playing"
+    assert {room.get("status") for room in rooms(server, room_id)} == {"playing"}
+
+    # Day 3, noon: a quarter of Ben's three days is left; he is reminded once.
+    clock_file.write_text(str(DAY * 5 // 2))
+    expected.append("A quarter of your time is left")
+    assert pushed(service, bens_phone, seen + len(expected))[seen:] == expected
 
     # Ben's three days run out (day 5): Anna is offered the three choices and waits.
     clock_file.write_text(str(5 * DAY))
@@ -159,9 +221,13 @@ def test_a_turn_based_match_over_two_days_on_a_laptop_a_phone_and_with_pushes(
     phone.screenshot(path=SCREENSHOTS / "two-days-offer-phone.png")
     offer.get_by_role("button", name="Keep waiting").click()
     expect(offer).to_have_count(0)
+    assert offers.seats == [1, None]  # Ben's seat offered once, then withdrawn
+    expect(phone.get_by_test_id("turn-clock")).to_contain_text("Ben has ")
+    wait_for(lambda: len(deadlines(server, room_id)) == 1, 5, "Ben's new time in every process")
 
-    # Ben comes back, and the two play the match to its end, Anna on her phone.
-    ben.goto(room_path)
+    # Ben comes back, and the two play the match to its end, Anna on her phone; with two
+    # processes Ben's page is on the one that does not serve hers.
+    ben.goto(min(server.processes, key=served_sockets) + room_path)
     wait_for_state(ben)
     for _ in range(200):
         if over(phone):
@@ -171,8 +237,11 @@ def test_a_turn_based_match_over_two_days_on_a_laptop_a_phone_and_with_pushes(
         (ben if mover is phone else phone).wait_for_selector(
             f"#board[data-version='{mover.locator('#board').get_attribute('data-version')}']"
         )
+        if mover is phone:
+            expected.append("The match is over" if over(phone) else "Your turn")
     expect(phone.locator("#end")).to_be_visible()
     expect(ben.locator("#end")).to_be_visible()
+    assert pushed(service, bens_phone, seen + len(expected))[seen:] == expected
     phone.screenshot(path=SCREENSHOTS / "two-days-end-phone.png")
     for context in contexts:
         context.close()
