@@ -51,6 +51,7 @@ import queue
 import random
 import socket
 import ssl
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -693,10 +694,19 @@ def main() -> None:
         help="run twice, without and with every seat subscribed to Web Push at a loopback "
         "endpoint; print both p99 figures",
     )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="with --push: this many pairs of runs, each pair's ratio and their median",
+    )
     args = parser.parse_args()
     # The clients share this 2-core machine with the server: keep their own cost low.
     if args.push:
-        show("push", uvloop.run(compare_push(args)))
+        pairs = [uvloop.run(compare_push(args)) for _ in range(args.repeat)]
+        for pair in pairs:
+            show("push", pair)
+        show("median", {k: statistics.median(p[k] for p in pairs) for k in pairs[0]})
         return
     figures = uvloop.run(compare(args) if args.attack else run(args))
     show("ours", figures)

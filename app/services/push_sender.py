@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
 import queue
 import signal
 import time
@@ -32,6 +33,7 @@ from pywebpush import WebPushException, webpush_async
 
 GONE = {404, 410}  # the push service forgot this subscription: remove it
 AT_ONCE = 64  # requests in flight to the push services
+NICENESS = 10  # below the server's priority (0), above batch work (19)
 
 
 @dataclass(frozen=True)
@@ -148,8 +150,11 @@ def next_job(jobs: Queue[Delivery | None]) -> Delivery | None:
 
 def serve(terms: Terms, jobs: Queue[Delivery | None], outcomes: Connection) -> None:
     """The sending process's body. Ctrl-C in a terminal reaches the whole process group:
-    the server stops this process itself (a None job), after its last deliveries."""
+    the server stops this process itself (a None job), after its last deliveries. A notice
+    may wait some milliseconds, a move should not: on a busy machine the scheduler gives
+    the server's process the CPU first."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.nice(NICENESS)
     asyncio.run(Sender(terms, outcomes).run(jobs))
 
 
