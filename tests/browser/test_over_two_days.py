@@ -241,6 +241,13 @@ def test_a_turn_based_match_over_two_days_on_a_laptop_a_phone_and_with_pushes(
             expected.append("The match is over" if over(phone) else "Your turn")
     expect(phone.locator("#end")).to_be_visible()
     expect(ben.locator("#end")).to_be_visible()
+    # The move log says Ben's time ran out, before his move, live as after a reload.
+    ran_out = phone.get_by_test_id("log-time-ran-out")
+    expect(ran_out).to_have_count(1)
+    expect(ran_out).to_have_text("Ben's time ran out")
+    phone.reload()
+    wait_for_state(phone)
+    expect(ran_out).to_have_count(1)
     assert pushed(service, bens_phone, seen + len(expected))[seen:] == expected
     phone.screenshot(path=SCREENSHOTS / "two-days-end-phone.png")
     for context in contexts:

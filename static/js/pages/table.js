@@ -474,6 +474,10 @@ async function loadLog() {
 }
 
 let previousTurn = null; // the turn before the newest state: did its time run out?
+// The seat whose time ran out in this turn (an offer said so), even if the others then
+// chose to keep waiting and its deadline moved: the log says so before its move, as the
+// stored log does after a reload.
+let ranOutSeat = null;
 
 function extendLog(message, resync) {
   if (message.version === 0) {
@@ -482,7 +486,10 @@ function extendLog(message, resync) {
     return;
   }
   if (!resync && message.last_action && shell.logVersion === message.version - 1) {
-    const late = secondsLeft(previousTurn) !== null && secondsLeft(previousTurn) <= 0;
+    const seat = message.last_action.seat;
+    if (seat !== ranOutSeat) ranOutSeat = null;
+    const passed = secondsLeft(previousTurn) !== null && secondsLeft(previousTurn) <= 0;
+    const late = passed || seat === ranOutSeat;
     const move = { ply: message.version, ...message.last_action, time_ran_out: late };
     shell.log = [...shell.log, move];
     shell.logVersion = message.version;
@@ -1063,6 +1070,7 @@ function connect() {
       },
       takeover(message) {
         shell.takeover = message;
+        if (message.time_ran_out) ranOutSeat = message.seat;
         renderOffer();
       },
       error(message) {
