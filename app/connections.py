@@ -50,7 +50,7 @@ class SocketConnection:
     def __init__(
         self,
         websocket: WebSocket,
-        token_hash: str | None,
+        player_id: str | None,
         bucket: TokenBucket,
         *,
         address: str,
@@ -58,7 +58,7 @@ class SocketConnection:
         send_timeout: float,
     ) -> None:
         self.websocket = websocket
-        self.token_hash = token_hash
+        self.player_id = player_id
         self.bucket = bucket
         self.address = address
         self.seat: Audience = None

@@ -21,7 +21,7 @@ Audience = int | None
 
 class Connection(Protocol):
     seat: Audience
-    token_hash: str | None
+    player_id: str | None
     visible: bool  # its page is shown (the client says so: protocol.Visibility)
 
     def send(self, text: str) -> None:

@@ -32,8 +32,8 @@ from app.storage.repositories import Store
 class Collector:
     """A connection that keeps the last `state` text it was sent."""
 
-    def __init__(self, token_hash: str | None) -> None:
-        self.token_hash = token_hash
+    def __init__(self, player_id: str | None) -> None:
+        self.player_id = player_id
         self.visible = True
         self.seat: Audience = None
         self.bucket = TokenBucket(1e9)
@@ -52,7 +52,7 @@ async def seated_room(rooms: RoomService) -> tuple[LiveRoom, list[Collector]]:
     room = rooms.create_room("expeditionen", {}, None)
     players = [Collector(f"token-{room.id}-{seat}") for seat in range(2)]
     for seat, player in enumerate(players):
-        await rooms.join(room, f"P{seat}", player.token_hash or "")
+        await rooms.join(room, f"P{seat}", player.player_id or "")
         await rooms.connect(room, player)
     await rooms.connect(room, Collector(None))
     return room, players

@@ -31,13 +31,13 @@ class Abandoned(Reason):
 @dataclass
 class Holder:
     name: str
-    token_hash: str
+    player_id: str
     computer: str | None = None  # the bot level playing this seat (app/services/computer.py)
 
     @property
     def is_computer(self) -> bool:
         """The computer's own seat (not a person's it plays while they are away)."""
-        return self.token_hash == COMPUTER
+        return self.player_id == COMPUTER
 
 
 class AbandonedOutcome(Outcome):
@@ -101,9 +101,9 @@ class LiveRoom:
     move_days: int | None = None
     turn_started: datetime | None = None
 
-    def seat_of(self, token_hash: str | None) -> int | None:
+    def seat_of(self, player_id: str | None) -> int | None:
         for seat, holder in enumerate(self.seats):
-            if holder is not None and holder.token_hash == token_hash:
+            if holder is not None and holder.player_id == player_id:
                 return seat
         return None
 
@@ -278,7 +278,7 @@ def rebuild(loaded: LoadedRoom) -> LiveRoom:
         match.status, match.result = "finished", abandoned(by, ran_out)
     seats: list[Holder | None] = [None] * game.seats
     for seat in loaded.seats:
-        seats[seat.seat] = Holder(seat.name, seat.token_hash, seat.computer)
+        seats[seat.seat] = Holder(seat.name, seat.player_id, seat.computer)
     room = LiveRoom(
         id=loaded.room.id,
         game=game,

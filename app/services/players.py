@@ -43,7 +43,7 @@ class Players:
         self.shared = shared  # several processes (REDIS_URL)
         self.open_offer = open_offer  # the takeover offer a joining socket hears, if any
 
-    async def join(self, room: LiveRoom, name: str, token_hash: str) -> int | None:
+    async def join(self, room: LiveRoom, name: str, player_id: str) -> int | None:
         """The seat this player holds, else a free seat, else None (a spectator)."""
         async with room.lock:
             check_open(room)
@@ -52,22 +52,22 @@ class Players:
             for _attempt in range(room.game.seats + 1):
                 if self.shared:
                     await self.cache.catch_up(room)
-                held = room.seat_of(token_hash)
+                held = room.seat_of(player_id)
                 if held is not None:
                     return held
                 free = room.free_seats()
                 if not free:
                     return None
-                if await self._take_seat(room, free, name, token_hash):
+                if await self._take_seat(room, free, name, player_id):
                     return free[0]
                 if not self.shared:
                     return None
             return None
 
-    async def _take_seat(self, room: LiveRoom, free: list[int], name: str, token_hash: str) -> bool:
+    async def _take_seat(self, room: LiveRoom, free: list[int], name: str, player_id: str) -> bool:
         now = self.clock()
         starts = len(free) == 1
-        seat = Seat(room_id=room.id, seat=free[0], name=name, token_hash=token_hash)
+        seat = Seat(room_id=room.id, seat=free[0], name=name, player_id=player_id)
         try:
             await self.store.off_loop(
                 self.store.take_seat, seat, room.match.id if starts else None, now
@@ -75,17 +75,17 @@ class Players:
         except SeatTaken:
             logger.warning("seat taken elsewhere", extra={"room_id": room.id, "seat": free[0]})
             return False
-        room.seats[free[0]] = Holder(name, token_hash)
+        room.seats[free[0]] = Holder(name, player_id)
         seated(room, free[0], starts, now)
-        self._seat_watchers(room, token_hash, free[0])
+        self._seat_watchers(room, player_id, free[0])
         self.events.seated(room)
         return True
 
-    def _seat_watchers(self, room: LiveRoom, token_hash: str, seat: int) -> None:
+    def _seat_watchers(self, room: LiveRoom, player_id: str, seat: int) -> None:
         """Sockets this player opened before joining become the seat's."""
         broadcaster = self.broadcaster
         for connection in broadcaster.connections(room.id, None):
-            if connection.token_hash == token_hash:
+            if connection.player_id == player_id:
                 broadcaster.reseat(room.id, connection, seat)
                 room.online[seat] += 1
 
@@ -93,11 +93,11 @@ class Players:
         """Seat the connection by its token (or not: a spectator) and send a full sync."""
         async with room.lock:
             check_open(room)
-            connection.seat = room.seat_of(connection.token_hash)
-            if connection.seat is None and connection.token_hash and self.shared:
+            connection.seat = room.seat_of(connection.player_id)
+            if connection.seat is None and connection.player_id and self.shared:
                 # Seated through another process a moment ago? The database knows.
                 await self.cache.catch_up(room)
-                connection.seat = room.seat_of(connection.token_hash)
+                connection.seat = room.seat_of(connection.player_id)
             self.broadcaster.subscribe(room.id, connection)
             room.last_active = self.clock()
             if connection.seat is not None:

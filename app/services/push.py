@@ -408,7 +408,7 @@ class PushListener(RoomListener):
         holder = room.seats[seat]
         if holder is None or not turn_notice_due(room, seat, self.broadcaster):
             return
-        self.notifier.notify(holder.token_hash, notice_for(room, seat, kind, self.base_url))
+        self.notifier.notify(holder.player_id, notice_for(room, seat, kind, self.base_url))
 
 
 def subscription_row(

@@ -185,15 +185,15 @@ class RoomService:
                 continue
             async with room.lock:
                 for holder in room.seats:
-                    if holder is not None and holder.token_hash == player:
+                    if holder is not None and holder.player_id == player:
                         holder.name = name
                 self.events.seats_changed(room)
 
-    async def rooms_held_by(self, token_hash: str) -> list[tuple[HeldRoom, LiveRoom]]:
+    async def rooms_held_by(self, player_id: str) -> list[tuple[HeldRoom, LiveRoom]]:
         """The open rooms in which this player holds a seat, newest first, each with its
         live room."""
         found = []
-        for held in self.store.rooms_held_by(token_hash):
+        for held in self.store.rooms_held_by(player_id):
             try:
                 found.append((held, await self.open_room(held.room.id)))
             except RoomNotFound:
@@ -229,11 +229,11 @@ class RoomService:
 
     # People at a room
 
-    async def join(self, room: LiveRoom, name: str, token_hash: str) -> int | None:
-        return await self.players.join(room, name, token_hash)
+    async def join(self, room: LiveRoom, name: str, player_id: str) -> int | None:
+        return await self.players.join(room, name, player_id)
 
-    async def add_computer(self, room: LiveRoom, level: str, token_hash: str | None) -> int:
-        return await self.seats.add(room, level, token_hash)
+    async def add_computer(self, room: LiveRoom, level: str, player_id: str | None) -> int:
+        return await self.seats.add(room, level, player_id)
 
     async def connect(self, room: LiveRoom, connection: Connection) -> None:
         await self.players.connect(room, connection)

@@ -49,13 +49,13 @@ class ComputerSeats:
         self.clock = clock
         self.shared = shared  # several processes (REDIS_URL)
 
-    async def add(self, room: LiveRoom, level: str, token_hash: str | None) -> int:
+    async def add(self, room: LiveRoom, level: str, player_id: str | None) -> int:
         """A seated player lets the computer take a free seat while the room waits."""
         async with room.lock:
             check_open(room)
             if self.shared:
                 await self.cache.catch_up(room)
-            if room.seat_of(token_hash) is None:
+            if room.seat_of(player_id) is None:
                 raise Refusal("not_seated", "only a player of this room may add a computer")
             check_computer(room.game.name, room.game.seats, level)
             free = room.free_seats()
@@ -143,4 +143,4 @@ def check_computer(game: str, seats: int, level: str) -> None:
 
 
 def computer_seat(room_id: str, seat: int, level: str) -> Seat:
-    return Seat(room_id=room_id, seat=seat, name=COMPUTER_NAME, token_hash=COMPUTER, computer=level)
+    return Seat(room_id=room_id, seat=seat, name=COMPUTER_NAME, player_id=COMPUTER, computer=level)

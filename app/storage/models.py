@@ -56,7 +56,7 @@ class UtcDateTime(TypeDecorator[datetime]):
 
 class Base:
     """One row of a table, as plain attributes; a column not given is None. Queries name
-    the table's columns (``SEATS.c.token_hash``)."""
+    the table's columns (``SEATS.c.player_id``)."""
 
     __table__: Table
 
@@ -135,22 +135,22 @@ SEATS = Table(
     Column("name", String(24), nullable=False),
     # fold_name(name); case folding can lengthen a name (ß → ss), up to three times.
     Column("name_folded", String(72), nullable=False),
-    Column("token_hash", String(64), nullable=False, index=True),
-    # The bot level of the computer playing this seat: a computer's own seat (token_hash
+    Column("player_id", String(64), nullable=False, index=True),
+    # The bot level of the computer playing this seat: a computer's own seat (player_id
     # COMPUTER), or a person's while they are away (until they come back); else None.
     Column("computer", String(16)),
 )
 
 
 class Seat(Base):
-    """A seat taken by a player; the player is known only by the HMAC of their token."""
+    """A seat taken by a player (``PLAYERS``), or by the computer (``COMPUTER``)."""
 
     __table__ = SEATS
     room_id: str
     seat: int
     name: str
     name_folded: str
-    token_hash: str
+    player_id: str
     computer: str | None
 
 
@@ -269,7 +269,8 @@ VAPID_KEYS = Table(
 
 
 # A player: who holds seats. A player whose seats predate players has the id of their old
-# seat token's HMAC, so those seats (``SEATS.c.token_hash``) are theirs as they are.
+# seat token's HMAC, which those seats held (``SEATS.c.player_id``, once ``token_hash``),
+# so they are theirs as they are.
 PLAYERS = Table(
     "players",
     METADATA,

@@ -141,7 +141,7 @@ class PlayerStore:
             room_ids = list(
                 connection.scalars(
                     select(SEATS.c.room_id).where(
-                        SEATS.c.token_hash == player_id, SEATS.c.room_id.in_(open_rooms)
+                        SEATS.c.player_id == player_id, SEATS.c.room_id.in_(open_rooms)
                     )
                 ).all()
             )
@@ -164,7 +164,7 @@ class PlayerStore:
                 )
             connection.execute(
                 update(SEATS)
-                .where(SEATS.c.token_hash == player_id, SEATS.c.room_id.in_(room_ids))
+                .where(SEATS.c.player_id == player_id, SEATS.c.room_id.in_(room_ids))
                 .values(name=name, name_folded=fold_name(name))
             )
         return room_ids

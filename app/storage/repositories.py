@@ -137,7 +137,7 @@ class StoredAction:
 def seats_of(player: str) -> ColumnElement[bool]:
     """The seats of one player (the key ``PlayerDep`` gives): every query on seats by
     player goes through here."""
-    return SEATS.c.token_hash == player
+    return SEATS.c.player_id == player
 
 
 def running_turn_based() -> ColumnElement[bool]:
@@ -499,13 +499,13 @@ class Store:
         with self.engine.connect() as connection:
             return connection.scalar(select(MATCHES.c.started_at).where(MATCHES.c.id == match_id))
 
-    def rooms_held_by(self, token_hash: str) -> list[HeldRoom]:
+    def rooms_held_by(self, player_id: str) -> list[HeldRoom]:
         keys = ROOMS.c.keys()
         with self.engine.connect() as connection:
             rows = connection.execute(
                 select(ROOMS, SEATS.c.seat, SEATS.c.name)
                 .join(SEATS, SEATS.c.room_id == ROOMS.c.id)
-                .where(seats_of(token_hash), ROOMS.c.closed_at.is_(None))
+                .where(seats_of(player_id), ROOMS.c.closed_at.is_(None))
                 .order_by(ROOMS.c.created_at.desc())
             ).all()
             return [
@@ -549,13 +549,13 @@ class Store:
             names = self._names(connection, {match.room_id for match in matches})
             return [(match, match.names or names[match.room_id]) for match in matches]
 
-    def match_held_by(self, match_id: int, token_hash: str) -> bool:
+    def match_held_by(self, match_id: int, player_id: str) -> bool:
         """True when this player holds a seat in the room of the match."""
         with self.engine.connect() as connection:
             found = connection.scalar(
                 select(SEATS.c.seat)
                 .join(MATCHES, MATCHES.c.room_id == SEATS.c.room_id)
-                .where(MATCHES.c.id == match_id, seats_of(token_hash))
+                .where(MATCHES.c.id == match_id, seats_of(player_id))
                 .limit(1)
             )
             return found is not None

@@ -161,10 +161,10 @@ def legacy_seat(table: Table, room_id: str, legacy: str) -> None:
     legacy_hash = token_hash(table.app.state.settings.secret_key, legacy)
     with table.app.state.db_engine.begin() as connection:
         player_id = connection.scalar(
-            SEATS.select().with_only_columns(SEATS.c.token_hash).where(SEATS.c.seat == 0)
+            SEATS.select().with_only_columns(SEATS.c.player_id).where(SEATS.c.seat == 0)
         )
         connection.execute(
-            update(SEATS).where(SEATS.c.token_hash == player_id).values(token_hash=legacy_hash)
+            update(SEATS).where(SEATS.c.player_id == player_id).values(player_id=legacy_hash)
         )
         connection.execute(delete(DEVICES).where(DEVICES.c.player_id == player_id))
         connection.execute(delete(PLAYERS).where(PLAYERS.c.id == player_id))

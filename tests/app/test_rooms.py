@@ -111,7 +111,7 @@ def test_only_an_hmac_of_the_cookie_is_stored_and_the_seat_holds_the_player(
     room_id = table.create_room("scoundrel")
     _seat, cookie = table.join(room_id, "Ada")
     with table.app.state.db_engine.connect() as connection:
-        holder = connection.scalar(select(SEATS.c.token_hash))
+        holder = connection.scalar(select(SEATS.c.player_id))
         device = connection.scalar(select(DEVICES.c.token_hash))
     assert cookie not in holder and cookie not in device
     assert device == token_hash(table.app.state.settings.secret_key, cookie)

@@ -48,6 +48,34 @@ def test_migrating_twice_changes_nothing(database_url: str) -> None:
     engine.dispose()
 
 
+def test_a_seat_stored_before_the_rename_keeps_its_player(database_url: str) -> None:
+    from alembic import command
+
+    from app.storage.db import alembic_config
+
+    command.upgrade(alembic_config(database_url), "0006")  # seats.token_hash
+    engine = create_db_engine(database_url)
+    now = datetime.now(UTC)
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO rooms (id, game, options, created_at, last_active_at)"
+                " VALUES ('r', 'scoundrel', '{}', :now, :now)"
+            ),
+            {"now": now},
+        )
+        connection.execute(
+            text(
+                "INSERT INTO seats (room_id, seat, name, name_folded, token_hash)"
+                " VALUES ('r', 0, 'Ada', 'ada', 'ada-player')"
+            )
+        )
+    migrate(database_url)
+    with engine.connect() as connection:
+        assert connection.scalar(text("SELECT player_id FROM seats")) == "ada-player"
+    engine.dispose()
+
+
 def test_the_launcher_migrates_in_a_child_and_never_loads_alembic(database_url: str) -> None:
     script = (
         "import sys; from app.storage.db import AT_HEAD, migrate_in_child; "

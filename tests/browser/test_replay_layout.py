@@ -63,10 +63,7 @@ def store_finished_match(database: Path) -> None:
             status="playing",
             started_at=now,
         ),
-        [
-            Seat(room_id="replay", seat=n, name=name, token_hash=name)
-            for n, name in enumerate(NAMES)
-        ],
+        [Seat(room_id="replay", seat=n, name=name, player_id=name) for n, name in enumerate(NAMES)],
     )
     finish = Finish(result=result.to_json(), winner=result.winner, at=now)
     store.record_actions(
