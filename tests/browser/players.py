@@ -46,6 +46,11 @@ def create_room(
     if computer is not None:
         page.locator(f"input[name='opponent'][value='{computer}'] + span").click()
     page.fill("#player-name", name)
+    # The choices must hold as the room is made (a suite run once made a 3-round room here).
+    if preset is not None:
+        expect(page.locator(f"input[name='preset'][value='{preset}']")).to_be_checked()
+    if computer is not None:
+        expect(page.locator(f"input[name='opponent'][value='{computer}']")).to_be_checked()
     page.click("#create-room")
     page.wait_for_url("**/r/**")
     wait_for_state(page)
