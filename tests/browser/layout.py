@@ -71,3 +71,13 @@ def render_state(
         })""",
         [game, message, names, recent or []],
     )
+
+
+# The parts of the board's layout (Expeditionen's rows, Pilzwanderung's displays and forest)
+# that are drawn over one another: a part squeezed into too little room draws past its box.
+OVERLAP = (Path(__file__).parent / "overlap.js").read_text()
+
+
+def overlapping_parts(page: Page) -> list[str]:
+    """The parts of the board's layout drawn over one another, as "a overlaps b by n px"."""
+    return list(page.evaluate(OVERLAP))

@@ -1,14 +1,15 @@
 """The table's frame on a phone and on a laptop, in all three games: the banner tells what to
 do and what the other player just did, one short line each; the move log opens as a sheet
-that leaves the current step in sight; the header shows the players' names in full."""
+that leaves the current step in sight; the header shows the players' names in full; an offer
+above the board pushes the table down rather than squeezing it."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import SCREENSHOTS, NewPage
-from tests.browser.layout import PHONES, SIZES, check_fits
+from tests.browser.conftest import PHONE, SCREENSHOTS, NewPage
+from tests.browser.layout import PHONES, SIZES, check_fits, overlapping_parts
 from tests.browser.players import act_and_wait, create_room, is_my_turn, join_by_link
 from tests.browser.test_pilzwanderung_layout import pilz_ply
 
@@ -143,3 +144,53 @@ def test_only_a_really_long_name_is_cut_and_only_on_a_phone(new_page: NewPage) -
     box = name.bounding_box()
     assert box is not None and box["width"] >= 120  # a cut name still shows its first letters
     check_fits(page, "phone-long-name", ("phone",))
+
+
+@pytest.fixture(scope="module")
+def alone(module_page: NewPage) -> dict[str, Page]:
+    """For the games of two, a player alone at a new table on a phone: the offer of a computer
+    player lies above the board (as the offer to take over for a player who is away does)."""
+    pages = {}
+    for game in ("expeditionen", "pilzwanderung"):
+        page = module_page(viewport=SIZES["phone"], touch=True)
+        create_room(page, game, "Anna")
+        expect(page.locator("#offer")).to_be_visible()
+        pages[game] = page
+    return pages
+
+
+# What the player cannot bring on screen by scrolling the page to its end: the board's foot
+# below the screen, or a part of the board only the board's own scrolling shows.
+OUT_OF_REACH = """() => {
+  const main = document.querySelector('main'), board = document.getElementById('board');
+  main.scrollTop = main.scrollHeight;
+  const foot = board.getBoundingClientRect().bottom;
+  const hidden = board.scrollHeight - board.clientHeight;
+  return [...(foot > innerHeight + 1 ? [`the board ends at ${Math.round(foot)} px`] : []),
+    ...(hidden > 1 ? [`the board hides ${hidden} px of itself`] : [])];
+}"""
+
+
+@pytest.mark.parametrize("game", ["expeditionen", "pilzwanderung"])
+def test_an_offer_above_the_board_pushes_the_table_down_on_a_phone(
+    alone: dict[str, Page], game: str
+) -> None:
+    # The table keeps its room and the page scrolls to it; the offer is then the step
+    # (check_fits: on screen, its buttons a finger's size), the board's parts whole.
+    page = alone[game]
+    sizes = {"phone-small": PHONE, **SIZES}
+    problems = []
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        for label, size in sizes.items():
+            page.set_viewport_size(size)
+            page.evaluate("document.querySelector('main').scrollTop = 0")
+            problems += [f"{scheme} {label}: {p}" for p in overlapping_parts(page)]
+            problems += [f"{scheme} {label}: {p}" for p in page.evaluate(OUT_OF_REACH)]
+            page.screenshot(path=SCREENSHOTS / f"phone-offer-{game}-{scheme}-{label}-scrolled.png")
+            page.evaluate("document.querySelector('main').scrollTop = 0")
+        try:
+            check_fits(page, f"phone-offer-{game}-{scheme}")
+        except AssertionError as error:
+            problems.append(str(error))
+    assert problems == [], "; ".join(problems)

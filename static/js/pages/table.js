@@ -878,8 +878,9 @@ function renderBoard() {
   board.dataset.match = String(shell.state.match_number);
   board.dataset.version = String(shell.state.version);
   shell.game.render(board, shell.state, context());
-  if (shell.state.result) {
-    // a finished match: the end panel above is the current step
+  if (shell.state.result || !document.getElementById("offer").hidden) {
+    // a finished match, or an offer (never on your turn: it is for an absent mover or a
+    // room still waiting): the panel above is the current step
     for (const el of board.querySelectorAll("[data-needed]")) delete el.dataset.needed;
   }
   if (key) board.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
@@ -888,11 +889,14 @@ function renderBoard() {
 
 /* Computer players: adding one to a waiting room, and the offer for an absent player */
 
+/** The offer there is; the board is drawn again when it opens or closes (renderBoard). */
 function renderOffer() {
   const panel = document.getElementById("offer");
   const content = takeoverOffer() ?? computerOffer();
+  const toggles = panel.hidden === Boolean(content);
   panel.hidden = !content;
   fill(panel, content);
+  if (toggles && shell.state) renderBoard();
 }
 
 function takeoverOffer() {
@@ -916,7 +920,7 @@ function takeoverOffer() {
     });
   return h(
     "div",
-    { class: "offer", "data-testid": "takeover" },
+    { class: "offer", "data-testid": "takeover", "data-needed": "offer" },
     h("p", {}, t(shell.takeover.time_ran_out ? "takeover.time_lead" : "takeover.lead", { name })),
     h(
       "div",
@@ -980,7 +984,7 @@ function computerOffer() {
   };
   return h(
     "div",
-    { class: "offer" },
+    { class: "offer", "data-needed": "offer" },
     h("p", {}, t("table.add_computer_lead")),
     h(
       "div",
