@@ -190,7 +190,9 @@ def test_a_turn_based_match_over_two_days_on_a_laptop_a_phone_and_with_pushes(
     laptop.click("#make-link")
     expect(laptop.locator("#link-qr svg")).to_be_visible()
     link = laptop.locator("#link-url").inner_text()
-    phone = open_page(browser, server.url, contexts, errors, viewport=SIZES["phone"], touch=True)
+    phone = open_page(
+        browser, server.url, contexts, errors, viewport=SIZES["phone"], touch=True, motion=False
+    )
     phone.clock.install()  # the table counts the time left with the browser's clock
     offers = Offers(phone)
     phone.goto(link)
