@@ -87,9 +87,13 @@ lint: $(TEST_STAMP)
 	$(VENV)/bin/mypy
 	$(MAKE) lint-js
 
+# One pytest worker more than there are cores: the browser tests spend part of their time
+# waiting for Chromium and the servers (docs/performance.md: 2 cores, 3 workers).
+WORKERS ?= $(shell python3 -c "import os; print((os.cpu_count() or 1) + 1)")
+
 test: $(TEST_STAMP) browser proxy services
 	$(MAKE) lint
-	$(PY) -m pytest -n auto --dist loadgroup
+	$(PY) -m pytest -n $(WORKERS) --dist loadgroup
 
 bench: $(TEST_STAMP)
 	$(PY) bench/playouts.py
