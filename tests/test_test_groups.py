@@ -1,4 +1,4 @@
-"""The tests' own machinery: `make test` runs them in two processes (pytest-xdist), and the
+"""The tests' own machinery: `make test` runs them in several processes (pytest-xdist), and the
 browser tests of a module that share a match must stay on one worker (tests/conftest.py
 marks them with xdist_group). pytest 9.2 silently broke those groups for pytest-xdist 3.8
 (pytest-dev/pytest-xdist#1386): every worker played the shared matches again."""
@@ -11,6 +11,20 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+TWO_DAYS = Path("tests/browser/test_over_two_days.py")
+
+
+def pytest(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """pytest in a process of its own, without the cache (its files would land in `cwd`)."""
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+        cwd=cwd,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
 
 GROUPED = """
 import os
@@ -27,25 +41,10 @@ def test_grouped(i):
 def test_tests_marked_with_one_group_run_on_one_worker(tmp_path: Path) -> None:
     (tmp_path / "test_grouped.py").write_text(GROUPED)
     seen = tmp_path / "workers"
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-n",
-            "2",
-            "--dist",
-            "loadgroup",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "test_grouped.py",
-        ],
+    run = pytest(
+        ["-n", "2", "--dist", "loadgroup", "-q", "test_grouped.py"],
         cwd=tmp_path,
-        env={**os.environ, "WORKERS_SEEN": str(seen)},
-        capture_output=True,
-        text=True,
-        timeout=60,
+        env={"WORKERS_SEEN": str(seen)},
     )
     assert run.returncode == 0, run.stdout + run.stderr
     workers = seen.read_text().split()
@@ -68,26 +67,10 @@ def test_a_browser_test_in_a_group_already_stays_in_that_group_alone(tmp_path: P
     tests there; tests/conftest.py must not add its module's group too (pytest-xdist would
     join both names into a group of its own, run beside "shared_redis")."""
     (tmp_path / "report_groups.py").write_text(REPORT_GROUPS)
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "--collect-only",
-            "-q",
-            "-o",
-            "addopts=",
-            "-p",
-            "no:cacheprovider",
-            "-p",
-            "report_groups",
-            "tests/browser/test_over_two_days.py",
-        ],
+    run = pytest(
+        ["--collect-only", "-q", "-o", "addopts=", "-p", "report_groups", str(TWO_DAYS)],
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(tmp_path)},
-        capture_output=True,
-        text=True,
-        timeout=60,
+        env={"PYTHONPATH": str(tmp_path)},
     )
     assert run.returncode == 0, run.stdout + run.stderr
     groups = dict(
