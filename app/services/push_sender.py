@@ -18,12 +18,12 @@ import multiprocessing
 import os
 import queue
 import signal
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from multiprocessing.queues import Queue
 from typing import Literal
 from urllib.parse import urlsplit
 
@@ -78,7 +78,7 @@ class Sender:
         self.headers: dict[str, tuple[float, dict[str, str]]] = {}
         self.in_flight = asyncio.Semaphore(AT_ONCE)
 
-    async def run(self, jobs: Connection) -> None:
+    async def run(self, jobs: Queue[Delivery | None]) -> None:
         loop = asyncio.get_running_loop()
         tasks: set[asyncio.Task[None]] = set()
         timeout = aiohttp.ClientTimeout(total=self.terms.timeout_seconds)
@@ -139,17 +139,16 @@ class Sender:
             self.outcomes.send(outcome)
 
 
-def next_job(jobs: Connection) -> Delivery | None:
-    """The next delivery; None to stop, or when the server's process is gone (its end of
-    the pipe closed)."""
-    try:
-        delivery: Delivery | None = jobs.recv()
-    except (EOFError, OSError):
-        return None
-    return delivery
+def next_job(jobs: Queue[Delivery | None]) -> Delivery | None:
+    """The next delivery; None to stop, or when the server's process is gone."""
+    parent = multiprocessing.parent_process()
+    while parent is None or parent.is_alive():
+        with contextlib.suppress(queue.Empty):
+            return jobs.get(timeout=1)
+    return None
 
 
-def serve(terms: Terms, jobs: Connection, outcomes: Connection) -> None:
+def serve(terms: Terms, jobs: Queue[Delivery | None], outcomes: Connection) -> None:
     """The sending process's body. Ctrl-C in a terminal reaches the whole process group:
     the server stops this process itself (a None job), after its last deliveries. A notice
     may wait some milliseconds, a move should not: on a busy machine the scheduler gives
@@ -161,42 +160,36 @@ def serve(terms: Terms, jobs: Connection, outcomes: Connection) -> None:
 
 class SenderProcess:
     """The server's side: starts the sending process when first needed (again if it died),
-    hands deliveries over without waiting (a thread of its own writes them into the pipe),
-    and calls ``on_outcome`` on the event loop for each, a "failed" one for those the
-    process took with it if it ended. Two pipes and no ``multiprocessing.Queue``: a queue's
-    named semaphores would outlive a server ended by SIGTERM (tests/app/test_workers.py)."""
+    queues deliveries without waiting, and calls ``on_outcome`` on the event loop for each,
+    a "failed" one for those the process took with it if it ended."""
 
     def __init__(self, terms: Terms, on_outcome: Callable[[Outcome], None]) -> None:
         self.terms = terms
         self.on_outcome = on_outcome
         self.context = multiprocessing.get_context("spawn")  # no fork of a threaded process
         self.process: BaseProcess | None = None
-        self.outbox: queue.SimpleQueue[Delivery | None] = queue.SimpleQueue()
-        self.writer: threading.Thread | None = None
+        self.jobs: Queue[Delivery | None] | None = None
         self.outcomes: Connection | None = None
         self.pending: dict[int, str] = {}  # the deliveries without an outcome yet
 
     def send(self, delivery: Delivery) -> None:
         if self.process is None:
             self._start()
+        assert self.jobs is not None
         self.pending[delivery.number] = delivery.endpoint
-        self.outbox.put(delivery)
+        self.jobs.put_nowait(delivery)
 
     def _start(self) -> None:
-        jobs_end, jobs = self.context.Pipe(duplex=False)
+        self.jobs = self.context.Queue()
         self.outcomes, outcomes_end = self.context.Pipe(duplex=False)
         self.process = self.context.Process(
             target=serve,
-            args=(self.terms, jobs_end, outcomes_end),
+            args=(self.terms, self.jobs, outcomes_end),
             name="push-sender",
             daemon=True,
         )
         self.process.start()
-        jobs_end.close()  # the process's ends: ours closed, each side sees the other end
-        outcomes_end.close()
-        self.outbox = queue.SimpleQueue()
-        self.writer = threading.Thread(target=write, args=(self.outbox, jobs), daemon=True)
-        self.writer.start()
+        outcomes_end.close()  # ours closed: reading sees the end when the process ends
         asyncio.get_running_loop().add_reader(self.outcomes.fileno(), self._read)
 
     def _read(self) -> None:
@@ -215,18 +208,19 @@ class SenderProcess:
         if self.outcomes is not None:
             asyncio.get_running_loop().remove_reader(self.outcomes.fileno())
             self.outcomes.close()
-        self.outbox.put(None)  # the writer's end
-        self.process = self.outcomes = self.writer = None
+        if self.jobs is not None:
+            self.jobs.close()
+        self.process = self.jobs = self.outcomes = None
         lost, self.pending = self.pending, {}
         for number, endpoint in lost.items():
             self.on_outcome(Outcome(number, endpoint, "failed", "the sending process ended"))
 
     async def stop(self) -> None:
         """The last deliveries sent (at most one timeout's wait), then the process ends."""
-        process = self.process
-        if process is None:
+        process, jobs = self.process, self.jobs
+        if process is None or jobs is None:
             return
-        self.outbox.put(None)
+        jobs.put_nowait(None)
         deadline = time.monotonic() + self.terms.timeout_seconds + 1
         while process.is_alive() and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
@@ -236,13 +230,3 @@ class SenderProcess:
         self._read()  # the last outcomes, then the end
         if self.process is process:
             self._forget()
-
-
-def write(outbox: queue.SimpleQueue[Delivery | None], jobs: Connection) -> None:
-    """The writer thread: deliveries into the pipe until None (sent on: the process stops)."""
-    with contextlib.suppress(OSError), jobs:
-        while True:
-            delivery = outbox.get()
-            jobs.send(delivery)
-            if delivery is None:
-                return
