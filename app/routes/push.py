@@ -3,7 +3,6 @@ subscription for this browser's player (app/services/push.py sends the notices).
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -58,7 +57,7 @@ async def subscribe(
     row = subscription_row(
         player_key(player), body.endpoint, body.keys.p256dh, body.keys.auth, body.lang
     )
-    await asyncio.to_thread(push.store.subscribe, row)
+    await push.off_loop(push.store.subscribe, row)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -69,7 +68,7 @@ async def subscribe(
     summary="Remove this device's push subscription (no more notices on it)",
 )
 async def unsubscribe(body: PushUnsubscribe, player: PlayerDep, push: NotifierDep) -> Response:
-    await asyncio.to_thread(push.store.unsubscribe, body.endpoint, player_key(player))
+    await push.off_loop(push.store.unsubscribe, body.endpoint, player_key(player))
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

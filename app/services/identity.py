@@ -157,8 +157,8 @@ class Identity:
         await self.off_loop(self.store.add_device, player_id, self.hash(token), label, self.clock())
 
     async def devices(self, player_id: str) -> list[Device]:
-        rows: list[tuple[Device, str]] = await self.off_loop(self.store.devices, player_id)
-        return [device for device, _ in rows]
+        devices: list[Device] = await self.off_loop(self.store.devices, player_id)
+        return devices
 
     async def sign_out(self, player_id: str, device_id: int) -> bool:
         removed: bool = await self.off_loop(self.store.remove_device, player_id, device_id)

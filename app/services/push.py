@@ -83,10 +83,6 @@ Wording = Callable[[str], Notice]
 OffLoop = Callable[..., Awaitable[Any]]
 
 
-async def run_here(query: Callable[..., Any], *args: Any) -> Any:
-    return query(*args)
-
-
 def b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
@@ -190,7 +186,7 @@ class Notifier:
     """Queues notices for players; a worker task of its own finds each player's devices and
     hands one delivery per device to the sending process (app/services/push_sender.py)."""
 
-    def __init__(self, settings: Settings, store: PushStore, off_loop: OffLoop = run_here) -> None:
+    def __init__(self, settings: Settings, store: PushStore, off_loop: OffLoop) -> None:
         self.settings = settings
         self.store = store
         self.off_loop = off_loop

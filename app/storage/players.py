@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import Insert, delete, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from app.storage.models import DEVICE_LINKS, DEVICES, MATCHES, PLAYERS, ROOMS, SEATS, fold_name
+from app.storage.repositories import names_by_seat
 
 
 @dataclass(frozen=True)
@@ -61,21 +62,15 @@ class PlayerStore:
                 update(DEVICES).where(DEVICES.c.id == device_id).values(last_seen_at=now)
             )
 
-    def devices(self, player_id: str) -> list[tuple[Device, str]]:
-        """The player's devices, most recently seen first, each with its token hash."""
+    def devices(self, player_id: str) -> list[Device]:
+        """The player's devices, most recently seen first."""
         with self.engine.connect() as connection:
             rows = connection.execute(
-                select(
-                    DEVICES.c.id,
-                    DEVICES.c.player_id,
-                    DEVICES.c.label,
-                    DEVICES.c.last_seen_at,
-                    DEVICES.c.token_hash,
-                )
+                select(DEVICES.c.id, DEVICES.c.player_id, DEVICES.c.label, DEVICES.c.last_seen_at)
                 .where(DEVICES.c.player_id == player_id)
                 .order_by(DEVICES.c.last_seen_at.desc(), DEVICES.c.id.desc())
             ).all()
-        return [(Device(*row[:4]), row[4]) for row in rows]
+        return [Device(*row) for row in rows]
 
     def remove_device(self, player_id: str, device_id: int) -> bool:
         with self.engine.begin() as connection:
@@ -112,7 +107,7 @@ class PlayerStore:
             taken = connection.execute(
                 delete(DEVICE_LINKS).where(DEVICE_LINKS.c.token_hash == token_hash)
             )
-            if taken.rowcount != 1 or _aware(row.expires_at) <= now:
+            if taken.rowcount != 1 or row.expires_at <= now:
                 return None
             return row.player_id, row.next
 
@@ -145,14 +140,8 @@ class PlayerStore:
                     )
                 ).all()
             )
+            played = names_by_seat(connection, set(room_ids))
             for room_id in room_ids:
-                played_as = list(
-                    connection.scalars(
-                        select(SEATS.c.name)
-                        .where(SEATS.c.room_id == room_id)
-                        .order_by(SEATS.c.seat)
-                    ).all()
-                )
                 connection.execute(
                     update(MATCHES)
                     .where(
@@ -160,7 +149,7 @@ class PlayerStore:
                         MATCHES.c.finished_at.is_not(None),
                         MATCHES.c.names.is_(None),
                     )
-                    .values(names=played_as)
+                    .values(names=played[room_id])
                 )
             connection.execute(
                 update(SEATS)
@@ -168,10 +157,6 @@ class PlayerStore:
                 .values(name=name, name_folded=fold_name(name))
             )
         return room_ids
-
-
-def _aware(value: datetime) -> datetime:
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 def new_device(player_id: str, token_hash: str, label: str, now: datetime) -> Insert:

@@ -546,7 +546,7 @@ class Store:
         )
         with self.engine.connect() as connection:
             matches = [Match.of(row) for row in connection.execute(query)]
-            names = self._names(connection, {match.room_id for match in matches})
+            names = names_by_seat(connection, {match.room_id for match in matches})
             return [(match, match.names or names[match.room_id]) for match in matches]
 
     def match_held_by(self, match_id: int, player_id: str) -> bool:
@@ -575,7 +575,7 @@ class Store:
                 return None
             rows = connection.execute(ACTION_COLUMNS.where(ACTIONS.c.match_id == match_id)).all()
             actions = [StoredAction(*row) for row in rows]
-            names = match.names or self._names(connection, {match.room_id})[match.room_id]
+            names = match.names or names_by_seat(connection, {match.room_id})[match.room_id]
             return match, names, actions
 
     def match_played(self, match_id: int) -> tuple[int, dict[str, Any], list[StoredAction]]:
@@ -593,18 +593,18 @@ class Store:
             rows = connection.execute(ACTION_COLUMNS.where(ACTIONS.c.match_id == match_id)).all()
             return [StoredAction(*row) for row in rows]
 
-    @staticmethod
-    def _names(connection: Connection, room_ids: set[str]) -> dict[str, list[str | None]]:
-        """Players' names by seat, per room (a finished match had every seat taken)."""
-        rows = connection.execute(
-            select(SEATS.c.room_id, SEATS.c.seat, SEATS.c.name)
-            .where(SEATS.c.room_id.in_(room_ids))
-            .order_by(SEATS.c.room_id, SEATS.c.seat)
-        ).all()
-        names: dict[str, list[str | None]] = {room_id: [] for room_id in room_ids}
-        for room_id, _seat, name in rows:
-            names[room_id].append(name)
-        return names
+
+def names_by_seat(connection: Connection, room_ids: set[str]) -> dict[str, list[str | None]]:
+    """Players' names by seat, per room (a finished match had every seat taken)."""
+    rows = connection.execute(
+        select(SEATS.c.room_id, SEATS.c.seat, SEATS.c.name)
+        .where(SEATS.c.room_id.in_(room_ids))
+        .order_by(SEATS.c.room_id, SEATS.c.seat)
+    ).all()
+    names: dict[str, list[str | None]] = {room_id: [] for room_id in room_ids}
+    for room_id, _seat, name in rows:
+        names[room_id].append(name)
+    return names
 
 
 def _match(connection: Connection, match_id: int) -> Match | None:
