@@ -53,7 +53,7 @@ function clockLine(game, fetchedAt) {
   return h(
     "div",
     { class: "muted room-when", title: when(game.since), "data-testid": "game-clock" },
-    parts.join(" · "),
+    parts.join("\u00a0· "), // a wrapped line never starts with the dot
   );
 }
 

@@ -162,16 +162,12 @@ def test_a_rematch_offer_is_pushed_to_the_other_player(table: Table, service: Pu
 
 @pytest.mark.both_databases
 def test_a_subscription_answered_410_is_removed(table: Table, service: PushService) -> None:
-    room_id, (ada_cookie, bo_cookie) = table.seated_room("expeditionen", preset="short")
+    _room_id, (_ada, bo_cookie) = table.seated_room("expeditionen", preset="short")
     phone = service.device()
     subscribe(table, bo_cookie, phone)
     player = table.player_id(bo_cookie)
     service.answers = [Answer(410)]
-    portal = table.client.portal
-    assert portal is not None
-    notice = Notice("Your turn", "a test", f"/r/{room_id}", "turn")
-    portal.call(lambda: _notify(notifier(table), player, notice))
-    drain(table)
+    push_once(table, player, "Your turn")
     assert service.requests == [phone.endpoint.removeprefix(service.origin)]
     assert notifier(table).store.subscriptions(player) == []
 

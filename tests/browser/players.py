@@ -62,13 +62,17 @@ def choose(page: Page, radio: str) -> None:
     expect(page.locator(radio)).to_be_checked()
 
 
-def create_turn_based_room(page: Page, game: str, name: str, days: str) -> str:
+def create_turn_based_room(
+    page: Page, game: str, name: str, days: str, preset: str | None = None
+) -> str:
     """From the home page: a turn-based room with `days` per move (its label: "2 days",
-    "No limit"). Returns the room's share link."""
+    "No limit"), of the game's variant `preset`. Returns the room's share link."""
     page.goto("/")
     page.wait_for_selector("body[data-ready]")
     page.locator(f"label[for='game-{game}']").click()
-    page.locator("input[name='opponent'][value='turn'] + span").click()
+    if preset is not None:
+        choose(page, f"input[name='preset'][value='{preset}']")
+    choose(page, "input[name='opponent'][value='turn']")
     page.select_option("#move-days", label=days)
     page.fill("#player-name", name)
     page.click("#create-room")

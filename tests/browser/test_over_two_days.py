@@ -28,6 +28,7 @@ from tests.browser.conftest import SCREENSHOTS, UNCAPPED, Errors, open_page, ser
 from tests.browser.layout import SIZES
 from tests.browser.players import (
     act_and_wait,
+    create_turn_based_room,
     is_my_turn,
     join_by_link,
     version,
@@ -94,21 +95,6 @@ def with_push(page: Page, device: Device) -> Page:
     made = {"endpoint": device.endpoint, "keys": device.subscription()["keys"]}
     page.add_init_script(FAKE_PUSH % json.dumps(made))
     return page
-
-
-def create_room(page: Page) -> str:
-    """Anna's turn-based Expeditionen room, the short variant, three days a move."""
-    page.goto("/")
-    page.wait_for_selector("body[data-ready]")
-    page.locator("label[for='game-expeditionen']").click()
-    page.locator("input[name='preset'][value='short'] + span").click()
-    page.locator("input[name='opponent'][value='turn'] + span").click()
-    page.select_option("#move-days", label="3 days")
-    page.fill("#player-name", "Anna")
-    page.click("#create-room")
-    page.wait_for_url("**/r/**")
-    wait_for_state(page)
-    return page.url
 
 
 def turn(page: Page) -> None:
@@ -185,7 +171,7 @@ def test_a_turn_based_match_over_two_days_on_a_laptop_a_phone_and_with_pushes(
     ben = open_page(browser, server.url, contexts, errors, motion=False)
     bens_phone = service.device()
     with_push(ben, bens_phone)
-    url = create_room(laptop)
+    url = create_turn_based_room(laptop, "expeditionen", "Anna", "3 days", preset="short")
     room_path = "/r/" + url.rsplit("/r/", 1)[1]
     room_id = room_path.removeprefix("/r/")
     join_by_link(ben, url, "Ben")

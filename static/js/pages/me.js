@@ -8,7 +8,6 @@ import { qrSvg } from "../qr.js";
 import { ago, api, copyText, errorText, fill, h, storedName, storeName, toast } from "../ui.js";
 
 const list = document.getElementById("devices");
-fill(document.getElementById("push-setting"), pushSetting());
 let devices = [];
 let link = "";
 
@@ -86,7 +85,12 @@ document.getElementById("sign-out-all").addEventListener("click", async () => {
   await load();
 });
 
-boot(render);
+const showPushSetting = () => fill(document.getElementById("push-setting"), pushSetting());
+showPushSetting();
+boot(() => {
+  render();
+  showPushSetting(); // in the new language
+});
 load()
   .catch((error) => toast(errorText(error.code, error.message)))
   .finally(() => {

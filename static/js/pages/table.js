@@ -687,7 +687,7 @@ function renderSettings() {
   );
 }
 
-/** The opt-in for Web Push on this device: notices with the tab closed (static/js/push.js). */
+/** The in-tab notification: asks the browser's permission when ticked. */
 async function askNotifications(input) {
   if (!input.checked) {
     setPref("notify", false);
@@ -1033,6 +1033,7 @@ function explainClick(event) {
 
 function receiveState(message, { resync = false } = {}) {
   if (message.match_number !== shell.state?.match_number) {
+    ranOutSeat = null; // a new match: nobody's time ran out in it
     shell.ui = {};
     shell.recent = [];
     shell.log = [];
