@@ -63,7 +63,8 @@ class Reason(StrEnum):
 
 
 class Takeback(StrEnum):
-    """Whether a seat may take back its last action (declared only: not offered yet)."""
+    """Whether a seat may take back its last action (declared only: not offered yet), if
+    that action revealed nothing (``Game.reveals``)."""
 
     FREE = "free"
     """Whenever the player likes: nobody else is at the table."""
@@ -349,6 +350,19 @@ class Game(ABC, Generic[S, A, V]):
         ``state``: everything hidden from it is dealt again at random among the places it
         may be (the other hands, the draw pile's order, face-down piles, the seed). This is
         where a game states its hidden zones; the leak test and the bots rely on it."""
+
+    def reveals(self, state: S, action: A) -> bool:
+        """Whether applying ``action`` (by the seat to move) to ``state`` brings a hidden
+        card into sight for anyone, or otherwise tells anyone something hidden: a card from
+        a face-down pile, the next card of a pile turned up, the end of the match (which
+        shows everything). Only an action that reveals nothing may be taken back
+        (``takeback``: the match is replayed without it), so that nobody knows more than
+        before it. Only for an action that ``apply`` accepts in ``state``.
+
+        True by default, the safe answer: a game that does not say otherwise refuses every
+        takeback, where a wrong False would let a player see a hidden card and then take
+        back the move that showed it."""
+        return True
 
     def took(self, state: S, action: A) -> list[str]:
         """The open cards that ``action``, applied to ``state``, takes from the table and
