@@ -492,6 +492,15 @@ class ExpeditionenGame(Game[ExpeditionenState, ExpeditionenAction, ExpeditionenV
                 pile[:below], pool = pool[:below], pool[below:]
         return other
 
+    def reveals(self, state: ExpeditionenState, action: ExpeditionenAction) -> bool:
+        """Playing or discarding shows only the card the action names. A draw from the deck
+        shows its card to the drawer (and the last one deals the next round or ends the
+        match); a draw from a discard pile uncovers the card beneath its top, hidden while
+        covered (only a pile's only card leaves nothing to uncover)."""
+        if action["type"] != "draw":
+            return False
+        return action["source"] == "deck" or len(state.discards[action["source"]]) > 1
+
     def took(self, state: ExpeditionenState, action: ExpeditionenAction) -> list[str]:
         if action["type"] == "draw" and action["source"] != "deck":
             return [state.discards[action["source"]][-1]]

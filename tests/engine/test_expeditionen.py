@@ -622,6 +622,47 @@ def test_result_is_none_while_running() -> None:
     assert GAME.to_move(over) is None and GAME.view(over, 0)["to_move"] is None
 
 
+# What a move reveals: only a move that reveals nothing may be taken back
+
+
+def reveals(state: ExpeditionenState, move: str) -> bool:
+    return GAME.reveals(state, GAME.parse_notation(move))
+
+
+def test_playing_a_card_before_drawing_can_be_taken_back() -> None:
+    assert not reveals(start(["9H"]), "play 9H")
+
+
+def test_discarding_a_card_before_drawing_can_be_taken_back() -> None:
+    state = act(start(["9H", "5H"], ["4H"]), "discard 9H", "draw deck", "discard 4H", "draw deck")
+    assert not reveals(start(["9H"]), "discard 9H")
+    assert not reveals(state, "discard 5H"), "covering a pile's top hides, it shows nothing"
+
+
+def test_a_draw_from_the_draw_pile_cannot_be_taken_back() -> None:
+    assert reveals(act(start(["9H"]), "play 9H"), "draw deck")
+
+
+def test_a_draw_from_a_discard_pile_uncovers_the_card_beneath_and_cannot_be_taken_back() -> None:
+    state = act(start(["9H", "2C"], ["4H"]), "discard 9H", "draw deck", "discard 4H", "draw deck")
+    state = act(state, "discard 2C")
+    assert GAME.view(state, 0)["discards"]["H"] == {"top": "4H", "size": 2}
+    assert reveals(state, "draw H")
+
+
+def test_a_draw_of_a_discard_pile_s_only_card_can_be_taken_back() -> None:
+    state = act(start(["9H"]), "discard 9H", "draw deck")
+    state = act(state, "discard " + state.hands[1][0])
+    assert GAME.view(state, 1)["discards"]["H"] == {"top": "9H", "size": 1}
+    assert not reveals(state, "draw H")
+
+
+def test_the_last_draw_that_ends_the_match_cannot_be_taken_back() -> None:
+    last = last_draw(WIN, [], rounds=1)
+    assert GAME.is_over(end_round(last))
+    assert reveals(last, "draw deck")
+
+
 # Actions and their refusals
 
 
