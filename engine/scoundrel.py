@@ -304,6 +304,16 @@ class ScoundrelGame(Game[ScoundrelState, ScoundrelAction, ScoundrelView]):
         other.dungeon, other.discard = pool[: len(state.dungeon)], pool[len(state.dungeon) :]
         return other
 
+    def reveals(self, state: ScoundrelState, action: ScoundrelAction) -> bool:
+        """Avoiding turns up a new room from the dungeon (never empty then: the last room
+        cannot be avoided); a take that ends a room deals the next one, and one that ends
+        the game shows the dungeon and the face-down discard pile. Any other take shows
+        nothing new: the room lies open."""
+        if action["type"] == "avoid":
+            return True
+        after = take(state, action["card"], action["weapon"])
+        return self.is_over(after) or len(after.dungeon) < len(state.dungeon)
+
     def notation(self, action: ScoundrelAction) -> str:
         checked_shape(action)
         if action["type"] == "avoid":

@@ -444,6 +444,42 @@ def test_seed_example_minus_32() -> None:
     assert result.scores == (-32,)
 
 
+# What a move reveals: only a move that reveals nothing may be taken back
+
+
+def reveals(state: ScoundrelState, move: str) -> bool:
+    return GAME.reveals(state, GAME.parse_notation(move))
+
+
+def test_avoiding_a_room_deals_a_new_one_and_cannot_be_taken_back() -> None:
+    assert reveals(start(), "avoid")
+
+
+def test_choices_inside_a_room_that_deal_nothing_can_be_taken_back() -> None:
+    state = start("5D", "9C", "2H", "3S")
+    assert not any(reveals(state, move) for move in listed(state) if move != "avoid")
+    state = play(state, "take 5D")
+    assert not any(reveals(state, move) for move in listed(state)), "a weapon, a potion, a fight"
+
+
+def test_the_take_that_ends_a_room_deals_the_next_and_cannot_be_taken_back() -> None:
+    state = play(start("5D", "9C", "2H", "3S"), "take 5D", "take 2H")
+    assert all(reveals(state, move) for move in listed(state))
+
+
+def test_takes_in_the_last_room_deal_nothing_and_can_be_taken_back() -> None:
+    state = table(["2S", "3S", "7D", "4H"], [], last_room=True)
+    state = play(state, "take 2S bare", "take 3S bare")
+    assert not reveals(state, "take 7D")
+
+
+def test_a_take_that_ends_the_game_cannot_be_taken_back() -> None:
+    slain = play(start("KC", "7S", "2H", "3H"), "take KC bare")
+    assert reveals(slain, "take 7S bare")
+    assert not reveals(slain, "take 2H"), "a potion instead: the game goes on"
+    assert reveals(table(["3D"], [], last_room=True), "take 3D"), "won: the end shows all"
+
+
 # Actions and notation
 
 
