@@ -42,6 +42,9 @@ Decisions where the rule file is silent (the tests name each):
   discard pile (in the order they were taken).
 - Under ``night_cards: "hidden"`` the opponent sees how many night cards a seat holds
   (the Morels night cards have their own back), not which.
+- Every turn ends by refilling the forest from the draw pile, so a cook, a sale or a
+  placed pan reveals a card too (``reveals``: it may not be taken back) while the draw
+  pile holds cards; a cooked or sold card's suit reveals nothing, suits never matter.
 - A rematch is started by the loser (after a draw the starters alternate), as in
   Expeditionen.
 """
@@ -1011,6 +1014,20 @@ class PilzwanderungGame(Game[PilzwanderungState, PilzwanderungAction, Pilzwander
         other.draw_pile = pool
         other.night_deck = night_pool
         return other
+
+    def reveals(self, state: PilzwanderungState, action: PilzwanderungAction) -> bool:
+        """Every turn ends by refilling the forest from the draw pile, so any action that ends
+        a turn reveals while the draw pile holds cards (a cook, a sale and a placed pan too);
+        a moon brings a night card from the night deck; the end of the game shows every
+        hand. What reveals nothing: an action once the draw pile is empty, and a poison
+        mushroom taken that asks for a discard first (the discard ends the turn). A cooked
+        or sold card shows its suit, which tells nothing: suits never matter here."""
+        after = self.apply(state, state.to_move, action)
+        return (
+            after.phase == "over"
+            or len(after.draw_pile) < len(state.draw_pile)
+            or len(after.night_deck) < len(state.night_deck)
+        )
 
     def took(self, state: PilzwanderungState, action: PilzwanderungAction) -> list[str]:
         if action["type"] == "take":

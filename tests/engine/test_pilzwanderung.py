@@ -1064,6 +1064,54 @@ def test_rematch_is_started_by_the_loser() -> None:
     assert GAME.rematch_options({}, Outcome((5, 5), None, "tied"), 0) == {"first": 1}
 
 
+# What a move reveals: only a move that reveals nothing may be taken back
+
+
+def reveals(state: PilzwanderungState, move: str) -> bool:
+    return GAME.reveals(state, GAME.parse_notation(move))
+
+
+TURN_ENDS = [
+    (["2H"], "take 1"),
+    (["2H"], "decay"),
+    (["2H", "2D"], "sell 2 day2 night0"),
+    (["JH"], "pan"),
+    (["3H", "3D", "3C"], "cook 3 day3 night0 pan:display butter0 cider0"),
+]
+TURN_END_IDS = ["take", "take the decay pile", "sell", "place a pan", "cook"]
+
+
+@pytest.mark.parametrize(("hand", "move"), TURN_ENDS, ids=TURN_END_IDS)
+def test_every_turn_ends_by_refilling_the_forest_from_the_draw_pile_so_it_cannot_be_taken_back(
+    hand: list[str], move: str
+) -> None:
+    """Cooking, selling and placing a pan too: the end-of-turn steps follow every action."""
+    assert reveals(table(hand0=hand, decay=["9H"]), move)
+
+
+@pytest.mark.parametrize(("hand", "move"), TURN_ENDS, ids=TURN_END_IDS)
+def test_once_the_draw_pile_is_empty_a_move_can_be_taken_back(hand: list[str], move: str) -> None:
+    assert not reveals(table(hand0=hand, decay=["9H"], draw=[]), move)
+
+
+def test_a_moon_brings_a_night_card_and_cannot_be_taken_back() -> None:
+    state = table(["AS", *PLAIN[1:]], draw=[], night=["N6"])
+    assert reveals(state, "take 1")
+    assert not reveals(table(["AS", *PLAIN[1:]], draw=[], night=[]), "take 1"), "no night card"
+    assert reveals(table(decay=["AS"], draw=[], night=["N6"]), "decay")
+
+
+def test_a_poison_mushroom_that_asks_for_a_discard_can_be_taken_back_but_not_the_discard() -> None:
+    state = table(["KS", *PLAIN[1:]], SINGLES)
+    assert not reveals(state, "take 1"), "the turn ends with the discard"
+    assert reveals(act(state, "take 1"), "discard 2H 3H 4H 5H")
+
+
+def test_a_move_that_ends_the_game_cannot_be_taken_back() -> None:
+    assert reveals(table(["9S"], draw=[], decay=["2H"]), "take 1"), "the last forest card"
+    assert reveals(table(["9S"], ["2H", "2D"], draw=[]), "sell 2 day2 night0"), "it falls"
+
+
 # What each seat sees
 
 
