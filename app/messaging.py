@@ -36,7 +36,7 @@ class Broadcaster(Protocol):
 
     def unsubscribe(self, room_id: str, connection: Connection) -> None: ...
 
-    def reseat(self, room_id: str, connection: Connection, seat: int) -> None: ...
+    def reseat(self, room_id: str, connection: Connection, seat: Audience) -> None: ...
 
     def connections(self, room_id: str, audience: Audience) -> list[Connection]: ...
 
@@ -70,7 +70,7 @@ class LocalBroadcaster:
         if not audiences:
             del self._rooms[room_id]
 
-    def reseat(self, room_id: str, connection: Connection, seat: int) -> None:
+    def reseat(self, room_id: str, connection: Connection, seat: Audience) -> None:
         self.unsubscribe(room_id, connection)
         connection.seat = seat
         self.subscribe(room_id, connection)

@@ -125,6 +125,18 @@ class TakeoverChoice(Strict):
     )
 
 
+class Resign(Strict):
+    """Give up the running match: the other seat wins (alone, the match is lost)."""
+
+    type: Literal["resign"]
+
+
+class Abort(Strict):
+    """Call the running match off, while ``state.abortable``: no result, not counted."""
+
+    type: Literal["abort"]
+
+
 class Visibility(Strict):
     """The page of this socket became hidden or visible again: a player with no visible
     tab of the table gets "your turn" as a Web Push notice (app/services/push.py)."""
@@ -133,7 +145,9 @@ class Visibility(Strict):
     visible: StrictBool
 
 
-AnyClientMessage = ActionMessage | RematchRequest | Ping | TakeoverChoice | Visibility
+AnyClientMessage = (
+    ActionMessage | RematchRequest | Ping | TakeoverChoice | Resign | Abort | Visibility
+)
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
@@ -201,6 +215,10 @@ class StateMessage(BaseModel):
     rematch: RematchStatus | None
     turn: TurnInfo | None = Field(
         None, description="a turn-based room's running match: whose turn since when, until when"
+    )
+    abortable: bool = Field(
+        description="the running match may still be aborted: each seat has made fewer than "
+        "two moves (a turn of several actions is one move)"
     )
 
 

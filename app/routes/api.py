@@ -241,6 +241,20 @@ async def add_computer(
     return ComputerAdded(seat=seat)
 
 
+@router.post(
+    "/rooms/{room_id}/leave",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=NOT_FOUND | FORBIDDEN | CONFLICT,
+    summary="Give up this browser's seat while the room waits; once nobody sits, it closes",
+)
+async def leave_room(room: RoomDep, rooms: RoomsDep, player: PlayerDep) -> None:
+    try:
+        await rooms.leave(room, player)
+    except Refusal as refusal:
+        status_code = {"not_seated": 403, "unknown_room": 404, "unavailable": 503}
+        fail(status_code.get(refusal.code, 409), refusal.code, refusal.message, room_id=room.id)
+
+
 @router.get("/me/rooms", summary="Open rooms in which this browser holds a seat, newest first")
 async def my_rooms(rooms: RoomsDep, player: PlayerDep, settings: SettingsDep) -> list[MyRoom]:
     if player is None:

@@ -26,7 +26,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from app.observability import ACTION_LATENCY, actions_of
 from app.services.cache import STORE_ACTIVITY_EVERY, RoomCache
 from app.services.events import RoomEvents
-from app.services.live import LiveRoom, check_open, last_action
+from app.services.live import LiveRoom, check_open, count_move, last_action
 from app.services.refusals import Refusal, describe_error
 from app.services.schemas import action_adapter
 from app.storage.repositories import ActionWrite, Finish, PlyTaken, Store
@@ -155,6 +155,8 @@ def advance(
     """Move the live match on by one stored action (stored by this process or another) to
     ``state``, whose ``result`` the caller has asked the game for already."""
     game, match = room.game, room.match
+    before = None if match.last_action is None else match.last_action["seat"]
+    count_move(match, seat, before, game.seats == 1)
     match.last_action = last_action(game, match.state, seat, action, by_computer)
     match.state = state
     match.version += 1

@@ -150,9 +150,9 @@ class RoomCache:
                 room.closed = True
         if self.on_close is not None:
             self.on_close(room_id)
-        reason = reason or f"room closed after {self.idle_minutes} minutes without activity"
-        self.broadcaster.close_room(room_id, CLOSE_ROOM_CLOSED, reason)
-        logger.info("room closed", extra={"room_id": room_id, "reason": "idle"})
+        idle = f"room closed after {self.idle_minutes} minutes without activity"
+        self.broadcaster.close_room(room_id, CLOSE_ROOM_CLOSED, reason or idle)
+        logger.info("room closed", extra={"room_id": room_id, "reason": reason or "idle"})
 
     async def _close(self, room_id: str, now: datetime) -> None:
         self.store.close_room(room_id, now)

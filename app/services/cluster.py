@@ -7,7 +7,8 @@ holds:
 - ``action``: another process stored the action of version ``v``: replay it through the
   engine when it is the next one here, else catch the room up from the database; then
   every local audience gets its new view.
-- ``seat``, ``rematch``: seats and rematch requests are stored; catch up and tell.
+- ``seat``, ``rematch``: seats, a match's end by a player's choice and rematch requests
+  are stored; catch up and tell (sockets of a seat its player left watch from then on).
 - ``online``: another process's sockets per seat (presence is the sum over processes).
   A process not heard of for ``FORGET_AFTER_SECONDS`` (its heartbeat stopped: killed, or
   cut off from Redis) is forgotten.
@@ -29,6 +30,7 @@ from app.services.cache import RoomCache
 from app.services.events import RoomEvents
 from app.services.live import LiveRoom
 from app.services.news import RelayNews, RoomNews
+from app.services.players import unseat_leavers
 from app.services.refusals import Refusal
 
 logger = logging.getLogger(__name__)
@@ -70,6 +72,7 @@ class Cluster:
                 await self._on_action(room, event)
             elif kind == "seat":
                 await self._catch_up(room)
+                unseat_leavers(room, self.news.broadcaster)
                 self.news.changed(room)
             elif kind == "rematch":
                 await self._catch_up(room)

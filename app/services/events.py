@@ -32,7 +32,8 @@ class RoomListener:
         """A person took a seat (their sockets already open here count for it)."""
 
     def seats_changed(self, room: LiveRoom) -> None:
-        """The computer took a seat or plays an absent one, or the match was abandoned."""
+        """The computer took a seat or plays an absent one, a player left a waiting room's
+        seat, or a player ended the match (resigned, aborted, abandoned)."""
 
     def taken_back(self, room: LiveRoom) -> None:
         """A person back at their seat took it back from the computer."""

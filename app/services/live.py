@@ -19,13 +19,18 @@ from app.storage.models import COMPUTER, Match
 from app.storage.repositories import LoadedRoom
 from engine import AnyGame, Outcome, Reason, get_game, replay, resolve_options
 
-ABANDONED = "abandoned"
+ABORT_BEFORE_MOVES = 2  # a match may be aborted while each seat has made fewer moves
 
 
-class Abandoned(Reason):
+class Ending(Reason):
     """A match ended by a player's choice: no rule of the game ended it."""
 
     ABANDONED = "abandoned"
+    """Ended for an absent opponent: nobody won, nobody lost."""
+    RESIGNED = "resigned"
+    """A player gave up: the other one won (a solo game is lost)."""
+    ABORTED = "aborted"
+    """Called off before each player had made two moves: no result at all."""
 
 
 @dataclass
@@ -40,11 +45,15 @@ class Holder:
         return self.player_id == COMPUTER
 
 
-class AbandonedOutcome(Outcome):
-    """A match a player ended for an absent opponent: nobody won, nobody lost."""
+class ChosenOutcome(Outcome):
+    """The outcome of a match a player ended; ``outcome`` says what that means: ``win`` or
+    ``loss`` (solo) after a resignation, else ``abandoned`` or ``aborted``."""
 
     def to_json(self) -> dict[str, Any]:
-        return {**super().to_json(), "outcome": ABANDONED}
+        kind = str(self.reason)
+        if self.reason == Ending.RESIGNED:
+            kind = "win" if self.winner is not None else "loss"
+        return {**super().to_json(), "outcome": kind}
 
 
 def abandoned(by: int, time_ran_out: int | None = None) -> Outcome:
@@ -52,7 +61,32 @@ def abandoned(by: int, time_ran_out: int | None = None) -> Outcome:
     details: dict[str, Any] = {"abandoned_by": by}
     if time_ran_out is not None:
         details["time_ran_out"] = time_ran_out
-    return AbandonedOutcome(scores=(), winner=None, reason=Abandoned.ABANDONED, details=details)
+    return ChosenOutcome(scores=(), winner=None, reason=Ending.ABANDONED, details=details)
+
+
+def resigned(by: int, seats: int) -> Outcome:
+    """Seat ``by`` gave up: the other seat won; alone, the player lost."""
+    others = [seat for seat in range(seats) if seat != by]
+    winner = others[0] if len(others) == 1 else None
+    return ChosenOutcome(
+        scores=(), winner=winner, reason=Ending.RESIGNED, details={"resigned_by": by}
+    )
+
+
+def aborted(by: int) -> Outcome:
+    return ChosenOutcome(scores=(), winner=None, reason=Ending.ABORTED, details={"aborted_by": by})
+
+
+def stored_ending(result: dict[str, Any] | None, seats: int) -> Outcome | None:
+    """The outcome a player's choice stored (a match its rules ended has none)."""
+    if result is None or result.get("reason") not in set(Ending):
+        return None
+    reason = Ending(result["reason"])
+    if reason == Ending.RESIGNED:
+        return resigned(result["resigned_by"], seats)
+    if reason == Ending.ABORTED:
+        return aborted(result["aborted_by"])
+    return abandoned(result["abandoned_by"], result.get("time_ran_out"))
 
 
 @dataclass
@@ -65,6 +99,7 @@ class LiveMatch:
     version: int = 0
     last_action: dict[str, Any] | None = None
     result: Outcome | None = None
+    moves: Counter[int] = field(default_factory=Counter)  # per seat (``count_move``)
 
     @classmethod
     def of(cls, row: Match, state: Any) -> LiveMatch:
@@ -100,6 +135,13 @@ class LiveRoom:
     turn_based: bool = False
     move_days: int | None = None
     turn_started: datetime | None = None
+
+    def abortable(self) -> bool:
+        """The running match may be called off: each seat has made fewer than two moves."""
+        moves = self.match.moves
+        return self.match.status == "playing" and all(
+            moves[seat] < ABORT_BEFORE_MOVES for seat in range(len(self.seats))
+        )
 
     def seat_of(self, player_id: str | None) -> int | None:
         for seat, holder in enumerate(self.seats):
@@ -203,6 +245,13 @@ class LiveRoom:
         return self.turn_started + timedelta(days=self.move_days)
 
 
+def count_move(match: LiveMatch, seat: int, before: int | None, solo: bool) -> None:
+    """A move is a turn: a seat's actions in a row count once (Expeditionen plays, then
+    draws); alone at the table, where no turn ever passes, each action counts."""
+    if solo or seat != before:
+        match.moves[seat] += 1
+
+
 def room_options(game: AnyGame, options: dict[str, Any], preset: str | None) -> dict[str, Any]:
     """The preset's values, then the given ones, over the defaults."""
     chosen: dict[str, Any] = {}
@@ -273,9 +322,13 @@ def rebuild(loaded: LoadedRoom) -> LiveRoom:
         last_action=None if last is None else last_action(game, before, *astuple(last)[1:4]),
         result=game.result(state),
     )
-    if row.status == ABANDONED and row.result is not None:  # ended by a player's choice
-        by, ran_out = row.result["abandoned_by"], row.result.get("time_ran_out")
-        match.status, match.result = "finished", abandoned(by, ran_out)
+    chosen = stored_ending(row.result, game.seats) if match.result is None else None
+    if chosen is not None:  # ended by a player's choice
+        match.status, match.result = "finished", chosen
+    before = None
+    for stored in loaded.actions:
+        count_move(match, stored.seat, before, game.seats == 1)
+        before = stored.seat
     seats: list[Holder | None] = [None] * game.seats
     for seat in loaded.seats:
         seats[seat.seat] = Holder(seat.name, seat.player_id, seat.computer)

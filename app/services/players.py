@@ -18,6 +18,7 @@ from app.services import texts
 from app.services.cache import RoomCache
 from app.services.events import RoomEvents
 from app.services.live import Holder, LiveRoom, check_open
+from app.services.refusals import Refusal, store_or_refuse
 from app.storage.models import Seat
 from app.storage.repositories import SeatTaken, Store
 
@@ -89,6 +90,36 @@ class Players:
                 broadcaster.reseat(room.id, connection, seat)
                 room.online[seat] += 1
 
+    async def leave(self, room: LiveRoom, player_id: str | None) -> bool:
+        """A seated player gives up their seat while the room waits for players; their
+        sockets watch from then on. True when that left no person seated: the room is
+        closed (in the database and here; the caller closes its sockets)."""
+        async with room.lock:
+            check_open(room)
+            if self.shared:
+                await self.cache.catch_up(room)
+            seat = room.seat_of(player_id)
+            if seat is None:
+                raise Refusal("not_seated", "only a player of this room can leave it")
+            if room.match.status != "waiting":
+                raise Refusal("illegal", "the match has started: resign or abort it instead")
+            self.events.check_ready()
+            now = self.clock()
+            if not store_or_refuse(room.id, self.store.leave_seat, room.id, seat, now):
+                await self.cache.catch_up(room)
+                self.events.caught_up(room)
+                raise Refusal("illegal", "the match started meanwhile")
+            room.seats[seat] = None
+            room.last_active = room.stored_active = now
+            unseat_leavers(room, self.broadcaster)
+            logger.info("seat left", extra={"room_id": room.id, "seat": seat})
+            self.events.seats_changed(room)
+            if any(holder is not None and not holder.is_computer for holder in room.seats):
+                return False
+            store_or_refuse(room.id, self.store.close_room, room.id, now)
+            room.closed = True
+            return True
+
     async def connect(self, room: LiveRoom, connection: Connection) -> None:
         """Seat the connection by its token (or not: a spectator) and send a full sync."""
         async with room.lock:
@@ -129,6 +160,15 @@ class Players:
             room.online[connection.seat] -= 1
             if room.online[connection.seat] == 0:
                 self.events.disconnected(room)
+
+
+def unseat_leavers(room: LiveRoom, broadcaster: Broadcaster) -> None:
+    """This process's sockets of a seat their player left watch from now on."""
+    for seat, holder in enumerate(room.seats):
+        for connection in broadcaster.connections(room.id, seat):
+            if holder is None or connection.player_id != holder.player_id:
+                broadcaster.reseat(room.id, connection, None)
+                room.online[seat] -= 1
 
 
 def seated(room: LiveRoom, seat: int, starts: bool, now: datetime) -> None:

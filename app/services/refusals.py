@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 
 from app.protocol import CLIENT_MESSAGE, ErrorCode
 
@@ -20,6 +23,18 @@ class Refusal(Exception):
 
 class RoomNotFound(Exception):
     pass
+
+
+logger = logging.getLogger(__name__)
+
+
+def store_or_refuse(room_id: str, write: Callable[..., Any], *args: Any) -> Any:
+    """A player's choice in a room, stored; a failed write refuses it."""
+    try:
+        return write(*args)
+    except SQLAlchemyError:
+        logger.exception("storing a choice failed", extra={"room_id": room_id})
+        raise Refusal("unavailable", "the choice could not be saved; try again") from None
 
 
 def parse_message(data: str | bytes, limit: int) -> Any:

@@ -5,10 +5,11 @@ each given only what it uses; none of them knows this service.
 The parts, each in a module named for what it holds:
 
 - ``cache``: the rooms this process holds in memory, rebuilt from the database;
-- ``players``: taking a seat, sockets connecting and going away (presence), taking a seat
-  back from the computer;
+- ``players``: taking a seat and leaving it while the room waits, sockets connecting and
+  going away (presence), taking a seat back from the computer;
 - ``actions``: the action path, top to bottom in one place;
 - ``rematch``: asking for the next match and starting it;
+- ``endings``: a match a player ends: resigned, aborted, or abandoned for an absent one;
 - ``seats`` and ``computer``: the computer's seats, its moves, taking over an absent seat;
 - ``push``: Web Push to players away from the table (your turn, a rematch, the end);
 - ``events``: the room-events hub, which tells a stored change to its subscribers: this
@@ -29,12 +30,13 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from app.messaging import Broadcaster, Connection
-from app.protocol import Ping, RematchRequest, TakeoverChoice, Visibility
+from app.protocol import Abort, Ping, RematchRequest, Resign, TakeoverChoice, Visibility
 from app.services import texts
 from app.services.actions import Actions
 from app.services.cache import RoomCache
 from app.services.cluster import Cluster
 from app.services.computer import ComputerPlayers
+from app.services.endings import Endings
 from app.services.events import RoomEvents
 from app.services.live import Holder, LiveMatch, LiveRoom, new_match, room_options
 from app.services.news import RelayNews, RoomNews
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 ROOM_ID_BYTES = 18  # 144 bits
+EVERYONE_LEFT = "everyone left the room"
 
 
 def utc_now() -> datetime:
@@ -90,7 +93,8 @@ class RoomService:
         self.turns = Turns(store, cache, computer, now)
         self.players = Players(store, cache, broadcaster, events, now, shared, computer.open_offer)
         self.rematches = Rematches(store, cache, events, now, self.on_deal)
-        self.seats = ComputerSeats(store, cache, events, computer, now, shared)
+        self.endings = endings = Endings(store, cache, events, now, shared)
+        self.seats = ComputerSeats(store, cache, events, computer, endings, now, shared)
         # The order is the order in which they hear of a change.
         events.subscribe(news)
         # What other processes announce (with REDIS_URL): app/main.py starts the relay with it.
@@ -235,6 +239,15 @@ class RoomService:
     async def add_computer(self, room: LiveRoom, level: str, player_id: str | None) -> int:
         return await self.seats.add(room, level, player_id)
 
+    async def leave(self, room: LiveRoom, player_id: str | None) -> None:
+        """A player gives up their seat in a waiting room; once nobody is seated, the room
+        closes (here and, told over the relay, in the other processes)."""
+        if not await self.players.leave(room, player_id):
+            return
+        await self.cache.close_here(room.id, EVERYONE_LEFT)
+        if self.relay is not None:
+            self.relay.announce({"t": "close", "room": room.id, "reason": EVERYONE_LEFT})
+
     async def connect(self, room: LiveRoom, connection: Connection) -> None:
         await self.players.connect(room, connection)
 
@@ -253,6 +266,10 @@ class RoomService:
             await self.rematches.ask(room, connection)
         elif isinstance(message, TakeoverChoice):
             await self.seats.answer_takeover(room, connection, message)
+        elif isinstance(message, Resign):
+            await self.endings.resign(room, connection.seat)
+        elif isinstance(message, Abort):
+            await self.endings.abort(room, connection.seat)
         else:
             await self.actions.play(room, connection.seat, message.version, message.action)
 

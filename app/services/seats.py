@@ -12,18 +12,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
-
-from sqlalchemy.exc import SQLAlchemyError
 
 from app.messaging import Connection
 from app.protocol import TakeoverChoice
 from app.services.cache import RoomCache
 from app.services.computer import ComputerPlayers, levels
+from app.services.endings import Endings
 from app.services.events import RoomEvents
 from app.services.live import Holder, LiveRoom, abandoned, check_open
 from app.services.players import seated
-from app.services.refusals import Refusal
+from app.services.refusals import Refusal, store_or_refuse
 from app.storage.models import COMPUTER, Seat
 from app.storage.repositories import SeatTaken, Store
 
@@ -39,10 +37,12 @@ class ComputerSeats:
         cache: RoomCache,
         events: RoomEvents,
         computer: ComputerPlayers,
+        endings: Endings,
         clock: Callable[[], datetime],
         shared: bool,
     ) -> None:
         self.store = store
+        self.endings = endings
         self.cache = cache
         self.events = events
         self.computer = computer  # who is away long enough, and the wait for them
@@ -92,46 +92,25 @@ class ComputerSeats:
             elif message.choice == "computer":
                 level = message.level or levels(room.game.name)[0]
                 check_computer(room.game.name, room.game.seats, level)
-                store_or_refuse(self.store.set_computer, room.id, absent, level)
+                store_or_refuse(room.id, self.store.set_computer, room.id, absent, level)
                 room.seats[absent].computer = level  # type: ignore[union-attr]
                 logger.info("computer plays an absent seat", extra={"room_id": room.id})
                 self._changed(room)
             else:
                 ran_out = absent if room.turn_based else None
-                await self._end_abandoned(room, connection.seat, ran_out)
+                await self.endings.end(room, abandoned(connection.seat, ran_out))
 
     def _wait_another_turn(self, room: LiveRoom) -> None:
         """Turn-based: the seat to move gets its whole time per move again from now."""
         now = self.clock()
-        store_or_refuse(self.store.wait_longer, room.id, now)
+        store_or_refuse(room.id, self.store.wait_longer, room.id, now)
         room.turn_started = now
         logger.info("waiting another turn", extra={"room_id": room.id})
-        self._changed(room)
-
-    async def _end_abandoned(self, room: LiveRoom, by: int, time_ran_out: int | None) -> None:
-        result = abandoned(by, time_ran_out)
-        ended = store_or_refuse(
-            self.store.abandon_match, room.match.id, result.to_json(), self.clock()
-        )
-        if not ended:  # another process moved the match on first
-            await self.cache.catch_up(room)
-            self.events.caught_up(room)
-            raise Refusal("stale", "the match moved on; here is the current state")
-        room.match.status, room.match.result = "finished", result
-        logger.info("match abandoned", extra={"room_id": room.id, "match_id": room.match.id})
         self._changed(room)
 
     def _changed(self, room: LiveRoom) -> None:
         room.last_active = self.clock()
         self.events.seats_changed(room)
-
-
-def store_or_refuse(write: Callable[..., Any], *args: Any) -> Any:
-    try:
-        return write(*args)
-    except SQLAlchemyError:
-        logger.exception("storing a seat change failed", extra={"room_id": args[0]})
-        raise Refusal("unavailable", "the choice could not be saved; try again") from None
 
 
 def check_computer(game: str, seats: int, level: str) -> None:

@@ -60,6 +60,7 @@ def state_texts(room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience,
         "tally": room.tally(),
         "rematch": {"requested_by": sorted(room.rematch)} if over else None,
         "turn": room.turn(),
+        "abortable": room.abortable(),
     }
     views = game.views(match.state, audiences)
     texts = {}

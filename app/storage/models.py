@@ -164,8 +164,10 @@ MATCHES = Table(
     Column("seed", BigInteger, nullable=False),
     Column("options", JSON, nullable=False),
     Column("first_seat", Integer),
-    # waiting, playing, finished; abandoned: ended unfinished (with a result and finished_at
-    # when a player ended it for an absent opponent; without, when its room closed).
+    # waiting, playing, finished (by its rules, or resigned: result.reason "resigned");
+    # aborted: called off early by a player (a result and finished_at, counted nowhere);
+    # abandoned: ended unfinished (with a result and finished_at when a player ended it for
+    # an absent opponent; without, when its room closed).
     Column("status", String(16), nullable=False),
     Column("result", JSON),
     Column("winner", Integer),

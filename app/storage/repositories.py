@@ -23,6 +23,7 @@ from sqlalchemy import (
     Engine,
     Table,
     and_,
+    delete,
     exists,
     insert,
     not_,
@@ -291,15 +292,31 @@ class Store:
                 .values(computer=level)
             )
 
-    def abandon_match(self, match_id: int, result: dict[str, Any], at: datetime) -> bool:
-        """End a running match as abandoned; False when it was no longer running."""
+    def end_match(self, match_id: int, status: str, finish: Finish) -> bool:
+        """End a running match by a player's choice (abandoned, resigned as ``finished``,
+        aborted); False when it was no longer running."""
         with self.engine.begin() as connection:
             ended = connection.execute(
                 update(MATCHES)
                 .where(MATCHES.c.id == match_id, MATCHES.c.status == "playing")
-                .values(status="abandoned", result=result, winner=None, finished_at=at)
+                .values(
+                    status=status,
+                    result=finish.result,
+                    winner=finish.winner,
+                    finished_at=finish.at,
+                )
             )
             return ended.rowcount == 1
+
+    def leave_seat(self, room_id: str, seat: int, at: datetime) -> bool:
+        """Free a seat while the room's match waits for players; False once it started."""
+        waiting = exists().where(MATCHES.c.room_id == room_id, MATCHES.c.status == "waiting")
+        with self.engine.begin() as connection:
+            left = connection.execute(
+                delete(SEATS).where(SEATS.c.room_id == room_id, SEATS.c.seat == seat, waiting)
+            )
+            connection.execute(update(ROOMS).where(ROOMS.c.id == room_id).values(last_active_at=at))
+            return left.rowcount == 1
 
     def request_rematch(
         self, match_id: int, seat: int, agreeing: set[int], seats: int, next_match: Match

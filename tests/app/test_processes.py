@@ -158,6 +158,36 @@ def test_a_browser_on_the_proxys_own_port_may_open_sockets(
             assert json.loads(socket.recv(timeout=SECONDS))["type"] == "state"
 
 
+def test_a_resignation_and_a_leave_reach_the_other_process(
+    scaled: tuple[list[AppProcess], Nginx],
+) -> None:
+    (a, b), _proxy = scaled
+    room_id = create_room(a.base_url, rounds=1)
+    _, ada = join(a.base_url, room_id, "Ada")
+    _, bo = join(b.base_url, room_id, "Bo")
+    player0 = Client(a.base_url, room_id, ada).open()
+    player1 = Client(b.base_url, room_id, bo).open()
+    player0.send({"type": "resign"})
+    player1.until(lambda: player1.state["result"] is not None, SECONDS, "Bo hears Ada resign")
+    assert player1.state["result"]["reason"] == "resigned"
+    assert player1.state["tally"] == {"wins": [0, 1], "draws": 0, "matches": 1}
+
+    # A waiting room both processes hold closes on both once its only player left.
+    waiting = create_room(a.base_url)
+    _, cy = join(a.base_url, waiting, "Cy")
+    watcher = Client(a.base_url, waiting).open()
+    answer = httpx.post(
+        f"{b.base_url}/api/rooms/{waiting}/leave", headers={"Cookie": f"kr_player={cy}"}
+    )
+    assert answer.status_code == 204, answer.text
+    with pytest.raises(ConnectionClosed):
+        watcher.until(lambda: False, SECONDS, "the room closes")
+    assert watcher.closed == CLOSE_ROOM_CLOSED
+    for app in (a, b):
+        assert httpx.get(f"{app.base_url}/api/rooms/{waiting}").status_code == 404
+    assert not (player0.errors or player1.errors)
+
+
 def _backdate(app: AppProcess, room_id: str) -> None:
     url = make_url(app.env["DATABASE_URL"]).set(drivername="postgresql")
     with psycopg.connect(url.render_as_string(hide_password=False), autocommit=True) as db:

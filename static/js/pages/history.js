@@ -23,6 +23,15 @@ function gameTitle(name) {
 function outcome(match) {
   const result = match.result ?? {};
   const scores = result.scores ?? [];
+  if (result.reason === "aborted")
+    return t("history.aborted", { name: match.players[result.aborted_by] ?? "" });
+  if (result.reason === "resigned" && match.players.length === 1)
+    return t("history.resigned", { name: match.players[0] ?? "" });
+  if (result.reason === "resigned")
+    return [
+      t("history.resigned", { name: match.players[result.resigned_by] ?? "" }),
+      t("history.winner", { name: match.players[result.winner] ?? "" }),
+    ].join(" · ");
   if (match.players.length === 1) return t("history.score", { score: num(scores[0] ?? 0) });
   if (result.reason === "abandoned" && result.time_ran_out !== undefined)
     return t("history.time_ran_out", { name: match.players[result.time_ran_out] ?? "" });

@@ -94,6 +94,14 @@ function stepText(state) {
   ];
 }
 
+/** What a player's resignation or abort says (null: the match ended otherwise). */
+function playerEnded(result) {
+  const name = (seat) => replay.match.players[seat] ?? "";
+  if (result.reason === "resigned") return t("end.resigned", { name: name(result.resigned_by) });
+  if (result.reason === "aborted") return t("end.aborted", { name: name(result.aborted_by) });
+  return null;
+}
+
 function renderResult(state) {
   const panel = document.getElementById("result");
   for (const link of document.querySelectorAll(".site-nav a[href^='/rules/']"))
@@ -101,15 +109,16 @@ function renderResult(state) {
   panel.hidden = !state.result;
   if (!state.result) return;
   const breakdown = h("div", { class: "end-breakdown" });
-  replay.game.renderResult?.(breakdown, state, context(state));
+  const chosen = playerEnded(state.result);
+  if (chosen === null) replay.game.renderResult?.(breakdown, state, context(state));
   const reason =
-    state.result.reason !== "abandoned" && replay.game.endReason
+    chosen === null && state.result.reason !== "abandoned" && replay.game.endReason
       ? h(
           "p",
           { class: "end-reason", "data-testid": "end-reason" },
           replay.game.endReason(state.result),
         )
-      : null;
+      : chosen && h("p", { class: "end-reason", "data-testid": "end-reason" }, chosen);
   const ranOut = state.result.time_ran_out;
   const timeRanOut =
     ranOut !== undefined && ranOut !== null

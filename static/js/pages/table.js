@@ -744,7 +744,7 @@ function wirePopovers() {
     renderSettings();
     openPopover("settings", event.currentTarget);
   });
-  for (const id of ["share-close", "settings-close", "dialog-backdrop"])
+  for (const id of ["share-close", "settings-close", "confirm-no", "dialog-backdrop"])
     document.getElementById(id).addEventListener("click", closePopovers);
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && !document.getElementById("dialog-backdrop").hidden)
@@ -763,6 +763,11 @@ function abandonedBy(state) {
   return state.result.reason === "abandoned" ? state.result.abandoned_by : null;
 }
 
+/** A match a player ended (resigned, aborted, abandoned): no rule of the game ended it. */
+function endedByChoice(result) {
+  return ["resigned", "aborted", "abandoned"].includes(result.reason);
+}
+
 function headline(state) {
   const by = abandonedBy(state);
   const ranOut = state.result.time_ran_out;
@@ -772,6 +777,12 @@ function headline(state) {
     return t("end.abandoned", {
       name: playerName(shell.players.find((p) => p.seat !== by)?.seat ?? by),
     });
+  if (state.result.reason === "resigned")
+    return state.result.resigned_by === state.seat
+      ? t("end.you_resigned")
+      : t("end.resigned", { name: playerName(state.result.resigned_by) });
+  if (state.result.reason === "aborted")
+    return t("end.aborted", { name: playerName(state.result.aborted_by) });
   const custom = shell.game.headline?.(state, context());
   if (custom) return custom;
   const winner = state.result.winner;
@@ -782,12 +793,19 @@ function headline(state) {
 
 /** Why the match ended, in the game's words for the engine's reason. */
 function endReason(state) {
-  if (abandonedBy(state) !== null || !shell.game.endReason) return null;
+  if (endedByChoice(state.result) || !shell.game.endReason) return null;
   return h(
     "p",
     { class: "end-reason", "data-testid": "end-reason" },
     shell.game.endReason(state.result),
   );
+}
+
+function choiceNote(result) {
+  if (result.reason === "aborted") return t("end.aborted_note");
+  if (result.reason === "abandoned") return t("end.abandoned_note");
+  if (result.winner === null) return t("confirm.resign_solo");
+  return t("end.resigned_note", { name: playerName(result.winner) });
 }
 
 function rematchControls(state) {
@@ -855,8 +873,8 @@ function renderEnd() {
     return;
   }
   const breakdown = h("div", { class: "end-breakdown" });
-  if (abandonedBy(state) === null) shell.game.renderResult?.(breakdown, state, context());
-  else breakdown.append(h("p", { class: "muted" }, t("end.abandoned_note")));
+  if (!endedByChoice(state.result)) shell.game.renderResult?.(breakdown, state, context());
+  else breakdown.append(h("p", { class: "muted" }, choiceNote(state.result)));
   panel.hidden = false;
   // The rematch comes before the breakdown, so a phone on its side shows it without scrolling.
   fill(
@@ -887,7 +905,105 @@ function renderBoard() {
   placeLogSheet();
 }
 
-/* Computer players: adding one to a waiting room, and the offer for an absent player */
+/* Ending a match early (resign, abort) and leaving a waiting room, each after a confirmation */
+
+function renderMatchTools() {
+  const state = shell.state;
+  const seated = state && state.seat !== null && !isOffline();
+  const playing = seated && !state.result && state.to_move !== null;
+  const solo = shell.players.length === 1;
+  const winner = shell.players.find((p) => p.seat !== state?.seat);
+  // With a glyph, a narrow screen shows the glyph alone (the label stays the button's name).
+  const tool = (id, label, confirm, glyph = null) =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-small match-tool",
+        id,
+        title: label,
+        onclick: (event) => openConfirm(event.currentTarget, confirm),
+      },
+      glyph && h("span", { class: "tool-glyph", "aria-hidden": "true" }, glyph),
+      h("span", { class: glyph ? "tool-label" : null }, label),
+    );
+  fill(
+    document.getElementById("match-tools"),
+    playing && state.abortable
+      ? tool(
+          "abort",
+          t("tools.abort"),
+          {
+            title: t("confirm.abort_title"),
+            text: t("confirm.abort_text"),
+            yes: t("tools.abort"),
+            run: () => shell.socket.send({ type: "abort" }),
+          },
+          "✕",
+        )
+      : null,
+    playing
+      ? tool(
+          "resign",
+          t("tools.resign"),
+          {
+            title: t("confirm.resign_title"),
+            text: solo
+              ? t("confirm.resign_solo")
+              : t("confirm.resign_text", { name: playerName(winner?.seat) }),
+            yes: t("tools.resign"),
+            run: () => shell.socket.send({ type: "resign" }),
+          },
+          "⚑",
+        )
+      : null,
+  );
+}
+
+/** Leave a waiting room: beside the offer of a computer player, out of the banner's way. */
+function leaveButton() {
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "btn btn-small",
+      id: "leave",
+      onclick: (event) =>
+        openConfirm(event.currentTarget, {
+          title: t("confirm.leave_title"),
+          text: t("confirm.leave_text"),
+          yes: t("tools.leave"),
+          run: leave,
+        }),
+    },
+    t("tools.leave"),
+  );
+}
+
+function openConfirm(button, { title, text, yes, run }) {
+  document.getElementById("confirm-title").textContent = title;
+  document.getElementById("confirm-text").textContent = text;
+  const confirm = document.getElementById("confirm-yes");
+  confirm.textContent = yes;
+  confirm.onclick = () => {
+    closePopovers();
+    run();
+  };
+  openPopover("confirm-panel", button);
+  document.getElementById("confirm-no").focus();
+}
+
+async function leave() {
+  try {
+    await api(`/api/rooms/${encodeURIComponent(roomId)}/leave`, { method: "POST" });
+  } catch (error) {
+    toast(error.message);
+    return;
+  }
+  location.href = "/";
+}
+
+/* A waiting room (a computer player, leaving), and the offer for an absent player */
 
 /** The offer there is; the board is drawn again when it opens or closes (renderBoard). */
 function renderOffer() {
@@ -964,7 +1080,9 @@ function computerOffer() {
   const levels = offeredLevels(shell.info?.computer ?? []);
   const waiting =
     state && !state.result && state.to_move === null && shell.players.some((p) => !p.name);
-  if (!waiting || state.seat === null || !levels.length) return null;
+  if (!waiting || state.seat === null) return null;
+  if (!levels.length)
+    return h("div", { class: "offer", "data-needed": "offer" }, h("div", {}, leaveButton()));
   const select = h(
     "select",
     { id: "computer-level" },
@@ -996,6 +1114,7 @@ function computerOffer() {
         { type: "button", class: "btn btn-small btn-primary", id: "add-computer", onclick: add },
         t("table.add_computer"),
       ),
+      leaveButton(),
     ),
   );
 }
@@ -1004,6 +1123,7 @@ function render() {
   renderHead();
   renderSeats();
   renderBanner();
+  renderMatchTools();
   renderEnd();
   renderOffer();
   renderBoard();
@@ -1067,6 +1187,7 @@ function connect() {
         shell.players = message.players;
         renderSeats();
         renderBanner();
+        renderMatchTools();
         renderOffer();
       },
       rematch(message) {
@@ -1091,6 +1212,7 @@ function connect() {
         renderHead();
         renderSeats();
         renderBanner();
+        renderMatchTools();
         renderEnd();
         if (shell.state) renderBoard();
       },
