@@ -1,17 +1,29 @@
 """Ending a match early at the table, two people in their own browsers: aborting before each
-has made two moves, resigning after a confirmation, leaving a room that waits. On a phone
-the buttons sit beside the turn banner, never over the board."""
+has made two moves, resigning after a confirmation, leaving a room that waits. The buttons
+sit beside the turn banner, never over the board; on a phone upright, at the head of the
+move log's sheet, so that the banner keeps its width."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import DESKTOP, PHONE, SCREENSHOTS, NewPage
 from tests.browser.players import create_room, join_by_link, wait_for_version
 
 
-def confirm(page: Page, tool: str) -> None:
-    page.locator(f"#{tool}").click()
+def tool(page: Page, name: str) -> Locator:
+    """The tool where this screen shows it: beside the banner, or in the move log's sheet."""
+    beside = page.locator(f"#{name}")
+    if beside.is_visible():
+        return beside
+    toggle = page.locator("#log-toggle")
+    if toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+    return page.locator(f"#log-{name}")
+
+
+def confirm(page: Page, name: str) -> None:
+    tool(page, name).click()
     dialog = page.locator("#confirm-panel")
     expect(dialog).to_be_visible()
     dialog.locator("#confirm-yes").click()
@@ -19,8 +31,9 @@ def confirm(page: Page, tool: str) -> None:
 
 
 def tools_clear_of_the_board(page: Page, name: str) -> None:
-    """At a phone's and a desktop's size: every tool on screen, none over the board, and the
-    board as large as without them (they sit beside the turn banner)."""
+    """At a phone's and a desktop's size: the board as large as without the tools; on the
+    desktop every tool on screen beside the banner, none over the board; on the phone none
+    beside the banner, and both at the head of the move log's sheet."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
         page.set_viewport_size(size)
@@ -28,8 +41,10 @@ def tools_clear_of_the_board(page: Page, name: str) -> None:
         page.screenshot(path=SCREENSHOTS / f"{name}-{label}.png", animations="disabled")
         board = page.locator("#board").bounding_box()
         assert board is not None
-        for tool in page.locator(".match-tool").all():
-            box = tool.bounding_box()
+        beside = page.locator(".turn-line .match-tool:visible").all()
+        assert len(beside) == (0 if label == "phone" else 2), label
+        for button in beside:
+            box = button.bounding_box()
             assert box is not None
             assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], (label, box)
             assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (label, box)
@@ -37,14 +52,21 @@ def tools_clear_of_the_board(page: Page, name: str) -> None:
         page.locator("#match-tools").evaluate("tools => { tools.hidden = true; }")
         assert page.locator("#board").bounding_box() == board, f"{label}: tools cost room"
         page.locator("#match-tools").evaluate("tools => { tools.hidden = false; }")
+    page.set_viewport_size(PHONE)
+    page.locator("#log-toggle").click()
+    expect(page.locator("#log-tools .match-tool")).to_have_count(2)
+    for button in page.locator("#log-tools .match-tool").all():
+        expect(button).to_be_in_viewport()
+    page.screenshot(path=SCREENSHOTS / f"{name}-phone-log.png", animations="disabled")
+    page.locator("#log-close").click()
 
 
 def test_a_player_aborts_then_the_other_resigns_after_a_confirmation(new_page: NewPage) -> None:
     anna, ben = new_page(viewport=PHONE), new_page(viewport=PHONE)
     join_by_link(ben, create_room(anna, "expeditionen", "Anna", preset="short"), "Ben")
     for page in (anna, ben):
-        expect(page.locator("#abort")).to_be_visible()
-        expect(page.locator("#resign")).to_be_visible()
+        expect(page.locator("#abort")).to_have_count(1)
+        expect(page.locator("#resign")).to_have_count(1)
     tools_clear_of_the_board(anna, "resign-tools")
     anna.set_viewport_size(PHONE)
 
@@ -58,7 +80,7 @@ def test_a_player_aborts_then_the_other_resigns_after_a_confirmation(new_page: N
         page.locator("#rematch").click()
     for page in (anna, ben):
         wait_for_version(page, 2, 0)
-    ben.locator("#resign").click()
+    tool(ben, "resign").click()
     expect(ben.locator("#confirm-text")).to_have_text(
         "Anna wins, and it counts in this room's tally."
     )

@@ -913,50 +913,48 @@ function renderMatchTools() {
   const playing = seated && !state.result && state.to_move !== null;
   const solo = shell.players.length === 1;
   const winner = shell.players.find((p) => p.seat !== state?.seat);
-  // With a glyph, a narrow screen shows the glyph alone (the label stays the button's name).
-  const tool = (id, label, confirm, glyph = null) =>
-    h(
-      "button",
-      {
-        type: "button",
-        class: "btn btn-small match-tool",
-        id,
-        title: label,
-        onclick: (event) => openConfirm(event.currentTarget, confirm),
-      },
-      glyph && h("span", { class: "tool-glyph", "aria-hidden": "true" }, glyph),
-      h("span", { class: glyph ? "tool-label" : null }, label),
-    );
-  fill(
-    document.getElementById("match-tools"),
-    playing && state.abortable
-      ? tool(
-          "abort",
-          t("tools.abort"),
-          {
+  // Beside the turn banner; on a phone upright, at the head of the move log's sheet, where
+  // they cost the banner no width (and a mis-tap takes one more).
+  for (const [place, prefix] of [
+    ["match-tools", ""],
+    ["log-tools", "log-"],
+  ])
+    fill(
+      document.getElementById(place),
+      playing && state.abortable
+        ? matchTool(`${prefix}abort`, t("tools.abort"), "✕", {
             title: t("confirm.abort_title"),
             text: t("confirm.abort_text"),
             yes: t("tools.abort"),
             run: () => shell.socket.send({ type: "abort" }),
-          },
-          "✕",
-        )
-      : null,
-    playing
-      ? tool(
-          "resign",
-          t("tools.resign"),
-          {
+          })
+        : null,
+      playing
+        ? matchTool(`${prefix}resign`, t("tools.resign"), "⚑", {
             title: t("confirm.resign_title"),
             text: solo
               ? t("confirm.resign_solo")
               : t("confirm.resign_text", { name: playerName(winner?.seat) }),
             yes: t("tools.resign"),
             run: () => shell.socket.send({ type: "resign" }),
-          },
-          "⚑",
-        )
-      : null,
+          })
+        : null,
+    );
+}
+
+/** A tool's button: a narrow screen shows its glyph alone (the label stays its name). */
+function matchTool(id, label, glyph, confirm) {
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "btn btn-small match-tool",
+      id,
+      title: label,
+      onclick: (event) => openConfirm(event.currentTarget, confirm),
+    },
+    h("span", { class: "tool-glyph", "aria-hidden": "true" }, glyph),
+    h("span", { class: "tool-label" }, label),
   );
 }
 
