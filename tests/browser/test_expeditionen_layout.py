@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from engine import get_game
-from tests.browser.conftest import NewPage
-from tests.browser.layout import SIZES, check_fits, render_state
+from tests.browser.conftest import PHONE, SCREENSHOTS, NewPage
+from tests.browser.layout import SIZES, check_fits, overlapping_parts, render_state
 from tests.browser.players import (
     StateLog,
     act_and_wait,
@@ -107,3 +107,23 @@ def test_the_end_of_a_round_keeps_its_continue_button_on_screen(
     check_fits(anna, "expeditionen-round-over")
     anna.reload()
     wait_for_state(anna)
+
+
+def test_a_small_phone_draws_no_part_of_the_table_over_another(
+    duel: tuple[Page, Page, StateLog],
+) -> None:
+    # 360 x 740, a small phone upright: the hand of eight wraps to two rows, and the rows
+    # of expeditions above it keep their room at the start and with the longest ones.
+    anna, _ben, log = duel
+    anna.set_viewport_size(PHONE)
+    problems = [f"start: {p}" for p in overlapping_parts(anna)]
+    anna.screenshot(path=SCREENSHOTS / "expeditionen-small-phone.png")
+    render_state(anna, "expeditionen", long_expeditions(log.latest), ["Anna", "Benedikt"])
+    problems += [f"long: {p}" for p in overlapping_parts(anna)]
+    anna.locator("#board button.card[data-testid^='hand-']").first.click()
+    problems += [f"long, a card chosen: {p}" for p in overlapping_parts(anna)]
+    anna.screenshot(path=SCREENSHOTS / "expeditionen-small-phone-long.png")
+    anna.set_viewport_size(SIZES["laptop"])
+    anna.reload()
+    wait_for_state(anna)
+    assert problems == [], "; ".join(problems)
