@@ -7,7 +7,8 @@ holds:
 - ``action``: another process stored the action of version ``v``: replay it through the
   engine when it is the next one here, else catch the room up from the database; then
   every local audience gets its new view.
-- ``seat``, ``rematch``: seats and rematch requests are stored; catch up and tell.
+- ``seat``, ``rematch``, ``takeback``: seats, rematch and takeback requests and takebacks
+  are stored; catch up and tell.
 - ``online``: another process's sockets per seat (presence is the sum over processes).
   A process not heard of for ``FORGET_AFTER_SECONDS`` (its heartbeat stopped: killed, or
   cut off from Redis) is forgotten.
@@ -77,6 +78,9 @@ class Cluster:
                     self.news.to_everyone(room, texts.rematch_text(room))
                 else:  # the rematch started
                     self.news.state(room)
+            elif kind == "takeback":
+                await self._catch_up(room)
+                self.news.takeback(room, event["seat"], event["answer"])
             elif kind == "online":
                 before = room.players()
                 room.remote[process] = list(event["seats"])
