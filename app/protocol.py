@@ -46,6 +46,12 @@ ErrorCode = Literal[
     "no_free_seat",
     "not_offered",
     "unknown_device",
+    "nothing_to_take_back",
+    "not_your_move",
+    "revealed",
+    "takeback_open",
+    "too_many_takebacks",
+    "takeback_declined",
 ]
 
 # Websocket close codes (4000-4999 are free for applications).
@@ -145,8 +151,27 @@ class Visibility(Strict):
     visible: StrictBool
 
 
+class TakebackRequest(Strict):
+    """Ask to take back this seat's last move (alone at the table: it is taken back)."""
+
+    type: Literal["takeback"]
+
+
+class TakebackAnswer(Strict):
+    type: Literal["takeback_answer"]
+    accept: StrictBool = Field(description="take the asker's move back (true) or not")
+
+
 AnyClientMessage = (
-    ActionMessage | RematchRequest | Ping | TakeoverChoice | Resign | Abort | Visibility
+    ActionMessage
+    | RematchRequest
+    | Ping
+    | TakeoverChoice
+    | Resign
+    | Abort
+    | Visibility
+    | TakebackRequest
+    | TakebackAnswer
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
@@ -198,6 +223,17 @@ class TurnInfo(BaseModel):
     )
 
 
+class TakebackStatus(BaseModel):
+    seat: int | None = Field(
+        description="the seat whose last move may be taken back now (it stands last and "
+        "revealed nothing); null: none"
+    )
+    requested: bool = Field(description="that seat asked; another seat may answer")
+    undone: int | None = Field(
+        description="the newest entry is a takeback: the ply of the move it took back"
+    )
+
+
 class StateMessage(BaseModel):
     type: Literal["state"]
     room_id: str
@@ -220,6 +256,7 @@ class StateMessage(BaseModel):
         description="the running match may still be aborted: each seat has made fewer than "
         "two moves (a turn of several actions is one move)"
     )
+    takeback: TakebackStatus
 
 
 class PresenceMessage(BaseModel):
@@ -254,13 +291,25 @@ class TakeoverMessage(BaseModel):
     )
 
 
-ServerMessage = Annotated[
-    StateMessage | PresenceMessage | RematchMessage | ErrorMessage | Pong | TakeoverMessage,
-    Field(discriminator="type"),
-]
-SERVER_MESSAGE: TypeAdapter[
-    StateMessage | PresenceMessage | RematchMessage | ErrorMessage | Pong | TakeoverMessage
-] = TypeAdapter(ServerMessage)
+class TakebackMessage(BaseModel):
+    type: Literal["takeback"]
+    seat: int = Field(description="the seat that asked to take back its last move")
+    answer: Literal["asked", "accepted", "declined"] = Field(
+        description="asked (the others may answer), accepted (taken back), declined"
+    )
+
+
+AnyServerMessage = (
+    StateMessage
+    | PresenceMessage
+    | RematchMessage
+    | ErrorMessage
+    | Pong
+    | TakeoverMessage
+    | TakebackMessage
+)
+ServerMessage = Annotated[AnyServerMessage, Field(discriminator="type")]
+SERVER_MESSAGE: TypeAdapter[AnyServerMessage] = TypeAdapter(ServerMessage)
 
 
 # HTTP
@@ -409,6 +458,12 @@ class Step(BaseModel):
     view: dict[str, Any]
     computer: bool = Field(description="the computer made this move")
     took: list[str] | None = Field(description="the open cards the move took (as in Move)")
+    taken_back: bool = Field(False, description="a later step took this move back")
+    undoes: int | None = Field(
+        None,
+        description="a takeback (action null): the ply of the move it took back; the view is "
+        "the table as before that move",
+    )
 
 
 class MatchReplay(BaseModel):
@@ -465,12 +520,14 @@ class Move(BaseModel):
     time_ran_out: bool = Field(
         False, description="a turn-based room: the mover's time per move ran out before it"
     )
+    taken_back: bool = Field(False, description="a later takeback undid this move")
 
 
 class RoomMoves(BaseModel):
     room_id: str
     match_id: int
     match_number: int
+    version: int = Field(description="the match's version these moves are complete up to")
     moves: list[Move]
 
 

@@ -63,8 +63,8 @@ class Reason(StrEnum):
 
 
 class Takeback(StrEnum):
-    """Whether a seat may take back its last action (declared only: not offered yet), if
-    that action revealed nothing (``Game.reveals``)."""
+    """Whether a seat may take back its last action, if that action revealed nothing
+    (``Game.reveals``): app/services/takebacks.py."""
 
     FREE = "free"
     """Whenever the player likes: nobody else is at the table."""

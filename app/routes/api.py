@@ -159,7 +159,13 @@ async def room_moves(room: RoomDep, matches: MatchesDep) -> RoomMoves:
     match = room.match
     moves = matches.moves(room.game, match.id, match.version, room.move_days)
     return RoomMoves.model_validate(
-        {"room_id": room.id, "match_id": match.id, "match_number": match.number, "moves": moves}
+        {
+            "room_id": room.id,
+            "match_id": match.id,
+            "match_number": match.number,
+            "version": match.version,
+            "moves": moves,
+        }
     )
 
 

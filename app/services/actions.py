@@ -26,7 +26,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from app.observability import ACTION_LATENCY, actions_of
 from app.services.cache import STORE_ACTIVITY_EVERY, RoomCache
 from app.services.events import RoomEvents
-from app.services.live import LiveRoom, check_open, count_move, last_action
+from app.services.live import LiveRoom, check_open, count_move, last_action, may_take_back
 from app.services.refusals import Refusal, describe_error
 from app.services.schemas import action_adapter
 from app.storage.repositories import ActionWrite, Finish, PlyTaken, Store
@@ -158,8 +158,12 @@ def advance(
     before = None if match.last_action is None else match.last_action["seat"]
     count_move(match, seat, before, game.seats == 1)
     match.last_action = last_action(game, match.state, seat, action, by_computer)
+    over = result is not None
+    taken_back = not over and may_take_back(game, match.state, action, by_computer)
     match.state = state
     match.version += 1
+    match.undoable = (match.version, seat) if taken_back else None
+    match.undone = None
     room.turn_since = time.monotonic()
     if room.to_move() != seat:  # the turn passed: it began when this action was stored
         room.turn_started = at  # (None when unknown, until the room is loaded again)

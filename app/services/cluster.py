@@ -7,8 +7,9 @@ holds:
 - ``action``: another process stored the action of version ``v``: replay it through the
   engine when it is the next one here, else catch the room up from the database; then
   every local audience gets its new view.
-- ``seat``, ``rematch``: seats, a match's end by a player's choice and rematch requests
-  are stored; catch up and tell (sockets of a seat its player left watch from then on).
+- ``seat``, ``rematch``, ``takeback``: seats, a match's end by a player's choice, rematch
+  and takeback requests and takebacks are stored; catch up and tell (sockets of a seat its
+  player left watch from then on).
 - ``online``: another process's sockets per seat (presence is the sum over processes).
   A process not heard of for ``FORGET_AFTER_SECONDS`` (its heartbeat stopped: killed, or
   cut off from Redis) is forgotten.
@@ -80,6 +81,9 @@ class Cluster:
                     self.news.to_everyone(room, texts.rematch_text(room))
                 else:  # the rematch started
                     self.news.state(room)
+            elif kind == "takeback":
+                await self._catch_up(room)
+                self.news.takeback(room, event["seat"], event["answer"])
             elif kind == "online":
                 before = room.players()
                 room.remote[process] = list(event["seats"])

@@ -42,6 +42,7 @@ from app.services.events import RoomListener
 from app.services.live import LiveRoom
 from app.services.news import RoomNews
 from app.services.refusals import Refusal
+from app.services.timeline import standing_moves
 from app.services.workers import Workers
 from app.settings import Settings
 from app.storage.repositories import Store
@@ -164,7 +165,7 @@ class ComputerPlayers(RoomListener):
     def _history(self, room: LiveRoom) -> list[tuple[int, dict[str, Any]]]:
         """The public history of the current match: every stored (seat, action) (actions
         are public, ``engine.Game``)."""
-        stored = self.store.match_actions(room.match.id)[: room.match.version]
+        stored = standing_moves(self.store.match_actions(room.match.id)[: room.match.version])
         return [(s.seat, s.action) for s in stored]
 
     # Absent players

@@ -47,6 +47,15 @@ class RoomListener:
     def rematch_asked(self, room: LiveRoom) -> None:
         """A seat asked for a rematch; others have still to ask."""
 
+    def takeback_asked(self, room: LiveRoom, seat: int) -> None:
+        """``seat`` asked to take back its last move; another seat may answer."""
+
+    def takeback_declined(self, room: LiveRoom, seat: int) -> None:
+        """``seat``'s takeback request was declined."""
+
+    def move_taken_back(self, room: LiveRoom, seat: int) -> None:
+        """``seat``'s last move was taken back (stored; the live match rebuilt without it)."""
+
     def rematch_started(self, room: LiveRoom) -> None:
         """The room's next match started (here, or in another process that was first)."""
 
@@ -104,6 +113,18 @@ class RoomEvents:
     def rematch_started(self, room: LiveRoom) -> None:
         for listener in self.listeners:
             listener.rematch_started(room)
+
+    def takeback_asked(self, room: LiveRoom, seat: int) -> None:
+        for listener in self.listeners:
+            listener.takeback_asked(room, seat)
+
+    def takeback_declined(self, room: LiveRoom, seat: int) -> None:
+        for listener in self.listeners:
+            listener.takeback_declined(room, seat)
+
+    def move_taken_back(self, room: LiveRoom, seat: int) -> None:
+        for listener in self.listeners:
+            listener.move_taken_back(room, seat)
 
     def caught_up(self, room: LiveRoom) -> None:
         for listener in self.listeners:

@@ -12,6 +12,7 @@ from typing import Any
 
 from app.services.refusals import Refusal
 from app.services.searches import Searches
+from app.services.timeline import standing_moves
 from app.storage.repositories import Store
 from engine import AnyGame, Hint, HintSearch, replay
 
@@ -87,7 +88,7 @@ def hint_job(
     loaded = store.load_room(room_id)
     if loaded is None or loaded.match.id != match_id or len(loaded.actions) != version:
         raise Refusal("stale", "the table changed; ask again")
-    moves = [(stored.seat, stored.action) for stored in loaded.actions]
+    moves = [(stored.seat, stored.action) for stored in standing_moves(loaded.actions)]
     states = list(replay(game, loaded.match.seed, loaded.match.options, moves))
     if game.is_over(states[-1]):
         raise Refusal("game_over", "the match is over")

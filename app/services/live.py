@@ -15,9 +15,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app.services.refusals import Refusal
-from app.storage.models import COMPUTER, Match
+from app.services.timeline import timeline
+from app.storage.models import COMPUTER, Match, TakebackRequestRow
 from app.storage.repositories import LoadedRoom
-from engine import AnyGame, Outcome, Reason, get_game, replay, resolve_options
+from engine import AnyGame, Outcome, Reason, get_game, resolve_options
 
 ABORT_BEFORE_MOVES = 2  # a match may be aborted while each seat has made fewer moves
 
@@ -100,6 +101,12 @@ class LiveMatch:
     last_action: dict[str, Any] | None = None
     result: Outcome | None = None
     moves: Counter[int] = field(default_factory=Counter)  # per seat (``count_move``)
+    # Takebacks (app/services/takebacks.py): the last move that stands as (ply, seat) when
+    # it may be taken back; the ply the newest entry took back (None: it was a move); the
+    # match's takeback requests, oldest first.
+    undoable: tuple[int, int] | None = None
+    undone: int | None = None
+    requests: list[TakebackRequestRow] = field(default_factory=list)
 
     @classmethod
     def of(cls, row: Match, state: Any) -> LiveMatch:
@@ -305,30 +312,45 @@ def last_action(
     }
 
 
+def may_take_back(game: AnyGame, before: Any, action: dict[str, Any], by_computer: bool) -> bool:
+    """A person's move that revealed nothing (the computer never asks to take one back)."""
+    return not by_computer and not game.reveals(before, action)
+
+
 def rebuild(loaded: LoadedRoom) -> LiveRoom:
-    """The room as stored: its current match replayed to the last stored action."""
+    """The room as stored: its current match replayed to the last stored entry (moves and
+    takebacks: app/services/timeline.py)."""
     game = get_game(loaded.room.game)
     row = loaded.match
-    moves = [(stored.seat, stored.action) for stored in loaded.actions]
-    *_, before, state = [None, *replay(game, row.seed, row.options, moves)]
-    last = loaded.actions[-1] if loaded.actions else None
+    first, entries = timeline(game, row.seed, row.options, loaded.actions)
+    state = entries[-1].after if entries else first
+    standing = [entry for entry in entries if entry.stands]
+    last = standing[-1] if standing else None
     match = LiveMatch(
         row.id,
         row.number,
         row.first_seat,
         state,
         row.status,
-        version=len(moves),
-        last_action=None if last is None else last_action(game, before, *astuple(last)[1:4]),
+        version=len(entries),
+        last_action=None
+        if last is None
+        else last_action(game, last.before, *astuple(last.stored)[1:4]),
         result=game.result(state),
+        undone=entries[-1].undoes if entries else None,
+        requests=list(loaded.takebacks),
     )
+    if last is not None and row.status == "playing" and match.result is None:
+        stored = last.stored
+        if may_take_back(game, last.before, stored.action, stored.by_computer):
+            match.undoable = (stored.ply, stored.seat)
     chosen = stored_ending(row.result, game.seats) if match.result is None else None
     if chosen is not None:  # ended by a player's choice
         match.status, match.result = "finished", chosen
     before = None
-    for stored in loaded.actions:
-        count_move(match, stored.seat, before, game.seats == 1)
-        before = stored.seat
+    for entry in standing:  # a move taken back counts for nothing
+        count_move(match, entry.stored.seat, before, game.seats == 1)
+        before = entry.stored.seat
     seats: list[Holder | None] = [None] * game.seats
     for seat in loaded.seats:
         seats[seat.seat] = Holder(seat.name, seat.player_id, seat.computer)

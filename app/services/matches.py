@@ -8,12 +8,15 @@ import contextlib
 import threading
 from concurrent.futures import CancelledError, Future
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import astuple
 from datetime import timedelta
+from functools import partial
 from typing import Any, TypeVar
 
 from app.services.hints import room_hint
 from app.services.live import last_action
 from app.services.searches import Searches
+from app.services.timeline import Entry, standing_moves, timeline
 from app.storage.repositories import Store, StoredAction
 from engine import AnyGame, BestLine, BestLineSearch, OutOfBudget, get_game, replay
 
@@ -115,14 +118,15 @@ class MatchService:
         as the table saw it (actions are public, and so are the open cards each took);
         with a time per move (turn-based), whether the mover's time ran out before it."""
         seed, options, played = self.store.match_played(match_id)
-        stored = played[:upto]
-        befores = replay(game, seed, options, [(move.seat, move.action) for move in stored])
-        late = self._late(match_id, stored, move_days)
+        _first, entries = timeline(game, seed, options, played[:upto])
+        moves = [entry for entry in entries if entry.undoes is None]
+        late = self._late(match_id, [entry.stored for entry in moves], move_days)
         return [
-            {"ply": move.ply}
-            | last_action(game, before, move.seat, move.action, move.by_computer)
+            {"ply": move.stored.ply}
+            | last_action(game, move.before, *astuple(move.stored)[1:4])
+            | ({"taken_back": True} if move.taken_back else {})
             | ({"time_ran_out": True} if ran_out else {})
-            for move, before, ran_out in zip(stored, befores, late, strict=False)
+            for move, ran_out in zip(moves, late, strict=True)
         ]
 
     def _late(self, match_id: int, stored: list[StoredAction], move_days: int | None) -> list[bool]:
@@ -160,10 +164,8 @@ class MatchService:
             return None
         match, players, actions = found
         game = get_game(match.game)
-        moves = [(stored.seat, stored.action) for stored in actions]
-        by_computer = [False, *(stored.by_computer for stored in actions)]
-        states = list(replay(game, match.seed, match.options, moves))
-        result = game.result(states[-1])
+        first, entries = timeline(game, match.seed, match.options, actions)
+        result = game.result(entries[-1].after if entries else first)
         return {
             "match_id": match.id,
             "game": match.game,
@@ -171,7 +173,7 @@ class MatchService:
             "players": players,
             # An abandoned match has no result in the rules; its stored one says so.
             "result": result.to_json() if result is not None else match.result,
-            "steps": revealed_steps(game, moves, states, by_computer),
+            "steps": [start_step(game, first), *map(partial(entry_step, game), entries)],
         }
 
     def analysis(self, match_id: int) -> dict[str, Any] | None:
@@ -192,7 +194,8 @@ class MatchService:
         search = game.best_line_search()
         if search is None:
             return None
-        moves = [(stored.seat, stored.action) for stored in actions]
+        standing = standing_moves(actions)
+        moves = [(stored.seat, stored.action) for stored in standing]
         states = list(replay(game, match.seed, match.options, moves))
         played = game.result(states[-1])
         answer: dict[str, Any] = {
@@ -221,7 +224,9 @@ class MatchService:
                 "winnable": solution.winnable,
                 "result": best and best.to_json(),
                 "steps": revealed_steps(game, best_line, best_states),
-                "slip": self._slip(match.id, game, states[0], moves, solution.score),
+                "slip": replay_step(
+                    actions, standing, self._slip(match.id, game, states[0], moves, solution.score)
+                ),
             }
         keep(self.analyses, match_id, answer)
         return answer
@@ -232,6 +237,46 @@ def keep(kept: dict[int, V], match_id: int, value: V) -> None:
     if len(kept) >= KEPT_ANALYSES:
         del kept[next(iter(kept))]
     kept[match_id] = value
+
+
+def replay_step(
+    actions: list[StoredAction], standing: list[StoredAction], moves: int | None
+) -> int | None:
+    """The replay's step after the first ``moves`` moves that stand (its steps are every
+    stored entry, taken back or not)."""
+    if not moves:
+        return moves
+    return actions.index(standing[moves - 1]) + 1
+
+
+def start_step(game: AnyGame, first: Any) -> dict[str, Any]:
+    return {
+        "ply": 0,
+        "seat": None,
+        "action": None,
+        "text": None,
+        "view": game.view(first, None, reveal=True),
+        "computer": False,
+        "took": None,
+    }
+
+
+def entry_step(game: AnyGame, entry: Entry) -> dict[str, Any]:
+    """A replay's step: a move (marked when a later takeback undid it), or a takeback with
+    the table as before the move it undid; everything revealed."""
+    stored = entry.stored
+    move = entry.undoes is None
+    return {
+        "ply": stored.ply,
+        "seat": stored.seat,
+        "action": stored.action if move else None,
+        "text": game.notation(stored.action) if move else None,
+        "view": game.view(entry.after, None, reveal=True),
+        "computer": stored.by_computer,
+        "took": game.took(entry.before, stored.action) if move else None,
+        "taken_back": entry.taken_back,
+        "undoes": entry.undoes,
+    }
 
 
 def revealed_steps(

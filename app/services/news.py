@@ -69,6 +69,21 @@ class RoomNews(RoomListener):
     def rematch_started(self, room: LiveRoom) -> None:
         self.state(room)
 
+    def takeback(self, room: LiveRoom, seat: int, answer: str) -> None:
+        """The news of a takeback request, then each audience's state (which says what can
+        be taken back now)."""
+        self.to_everyone(room, texts.takeback_text(seat, answer))
+        self.state(room)
+
+    def takeback_asked(self, room: LiveRoom, seat: int) -> None:
+        self.takeback(room, seat, "asked")
+
+    def takeback_declined(self, room: LiveRoom, seat: int) -> None:
+        self.takeback(room, seat, "declined")
+
+    def move_taken_back(self, room: LiveRoom, seat: int) -> None:
+        self.takeback(room, seat, "accepted")
+
     def caught_up(self, room: LiveRoom) -> None:
         self.changed(room)
 
@@ -126,3 +141,15 @@ class RelayNews(RoomListener):
 
     def rematch_started(self, room: LiveRoom) -> None:
         self.relay.announce({"t": "rematch", "room": room.id})
+
+    def takeback(self, room: LiveRoom, seat: int, answer: str) -> None:
+        self.relay.announce({"t": "takeback", "room": room.id, "seat": seat, "answer": answer})
+
+    def takeback_asked(self, room: LiveRoom, seat: int) -> None:
+        self.takeback(room, seat, "asked")
+
+    def takeback_declined(self, room: LiveRoom, seat: int) -> None:
+        self.takeback(room, seat, "declined")
+
+    def move_taken_back(self, room: LiveRoom, seat: int) -> None:
+        self.takeback(room, seat, "accepted")

@@ -10,6 +10,7 @@ The parts, each in a module named for what it holds:
 - ``actions``: the action path, top to bottom in one place;
 - ``rematch``: asking for the next match and starting it;
 - ``endings``: a match a player ends: resigned, aborted, or abandoned for an absent one;
+- ``takebacks``: asking to take back a move, answering, taking it back;
 - ``seats`` and ``computer``: the computer's seats, its moves, taking over an absent seat;
 - ``push``: Web Push to players away from the table (your turn, a rematch, the end);
 - ``events``: the room-events hub, which tells a stored change to its subscribers: this
@@ -30,7 +31,16 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from app.messaging import Broadcaster, Connection
-from app.protocol import Abort, Ping, RematchRequest, Resign, TakeoverChoice, Visibility
+from app.protocol import (
+    Abort,
+    Ping,
+    RematchRequest,
+    Resign,
+    TakebackAnswer,
+    TakebackRequest,
+    TakeoverChoice,
+    Visibility,
+)
 from app.services import texts
 from app.services.actions import Actions
 from app.services.cache import RoomCache
@@ -45,6 +55,7 @@ from app.services.push import Notifier, PushListener
 from app.services.refusals import Refusal, RoomNotFound
 from app.services.rematch import OnDeal, Rematches
 from app.services.seats import COMPUTER_NAME, ComputerSeats, check_computer, computer_seat
+from app.services.takebacks import Takebacks
 from app.services.turns import Turn, Turns, check_turn_based, turn_of
 from app.settings import Settings
 from app.storage.models import COMPUTER, Room
@@ -94,6 +105,7 @@ class RoomService:
         self.players = Players(store, cache, broadcaster, events, now, shared, computer.open_offer)
         self.rematches = Rematches(store, cache, events, now, self.on_deal)
         self.endings = endings = Endings(store, cache, events, now, shared)
+        self.takebacks = Takebacks(store, cache, events, now)
         self.seats = ComputerSeats(store, cache, events, computer, endings, now, shared)
         # The order is the order in which they hear of a change.
         events.subscribe(news)
@@ -270,6 +282,10 @@ class RoomService:
             await self.endings.resign(room, connection.seat)
         elif isinstance(message, Abort):
             await self.endings.abort(room, connection.seat)
+        elif isinstance(message, TakebackRequest):
+            await self.takebacks.ask(room, connection)
+        elif isinstance(message, TakebackAnswer):
+            await self.takebacks.answer(room, connection, message.accept)
         else:
             await self.actions.play(room, connection.seat, message.version, message.action)
 

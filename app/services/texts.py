@@ -10,6 +10,7 @@ import orjson
 from app.messaging import Audience
 from app.protocol import ErrorCode
 from app.services.live import LiveRoom
+from app.services.takebacks import open_request
 
 
 def dumps(message: dict[str, Any]) -> str:
@@ -32,6 +33,11 @@ def rematch_text(room: LiveRoom) -> str:
     return dumps({"type": "rematch", "requested_by": sorted(room.rematch)})
 
 
+def takeback_text(seat: int, answer: str) -> str:
+    """``seat``'s takeback request: ``asked``, ``accepted`` (taken back) or ``declined``."""
+    return dumps({"type": "takeback", "seat": seat, "answer": answer})
+
+
 def takeover_text(seat: int | None, levels: list[str], time_ran_out: bool = False) -> str:
     """The seat the others may let the computer play or end the match for (None: no one);
     ``time_ran_out``: its time per move ran out (a turn-based room), not a live absence."""
@@ -39,6 +45,18 @@ def takeover_text(seat: int | None, levels: list[str], time_ran_out: bool = Fals
     if time_ran_out and seat is not None:
         message["time_ran_out"] = True
     return dumps(message)
+
+
+def takeback_status(room: LiveRoom) -> dict[str, Any]:
+    """Whose last move may be taken back now, whether they asked, and the move the newest
+    entry took back."""
+    match = room.match
+    request = open_request(match)
+    return {
+        "seat": match.undoable and match.undoable[1],
+        "requested": request is not None,
+        "undone": match.undone,
+    }
 
 
 def state_texts(room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience, str]:
@@ -61,6 +79,7 @@ def state_texts(room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience,
         "rematch": {"requested_by": sorted(room.rematch)} if over else None,
         "turn": room.turn(),
         "abortable": room.abortable(),
+        "takeback": takeback_status(room),
     }
     views = game.views(match.state, audiences)
     texts = {}

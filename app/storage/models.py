@@ -236,6 +236,31 @@ class RematchRequestRow(Base):
     seat: int
 
 
+# A seat asked the others to let it take back its last move (app/services/takebacks.py):
+# open while the match is still at version ``ply`` and nobody declined. Kept for the limits
+# (a few a minute, none for a minute after a decline) and across restarts.
+TAKEBACK_REQUESTS = Table(
+    "takeback_requests",
+    METADATA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("match_id", Integer, ForeignKey("matches.id"), nullable=False, index=True),
+    Column("seat", Integer, nullable=False),
+    Column("ply", Integer, nullable=False),
+    Column("asked_at", UtcDateTime, nullable=False),
+    Column("declined_at", UtcDateTime),
+)
+
+
+class TakebackRequestRow(Base):
+    __table__ = TAKEBACK_REQUESTS
+    id: int
+    match_id: int
+    seat: int
+    ply: int
+    asked_at: datetime
+    declined_at: datetime | None
+
+
 # Web Push: a device's subscription belongs to a player key (app/services/push.py); the
 # endpoint is the browser's push service URL, unique per device and browser.
 PUSH_SUBSCRIPTIONS = Table(

@@ -39,10 +39,12 @@ from app.storage.models import (
     REMATCH_REQUESTS,
     ROOMS,
     SEATS,
+    TAKEBACK_REQUESTS,
     Base,
     Match,
     Room,
     Seat,
+    TakebackRequestRow,
     fold_name,
 )
 
@@ -179,6 +181,7 @@ class LoadedRoom:
     actions: list[StoredAction]
     finished_winners: list[int | None]
     rematch: list[int]  # seats that asked for a rematch after the current (finished) match
+    takebacks: list[TakebackRequestRow]  # the current match's takeback requests, oldest first
 
 
 @dataclass(frozen=True)
@@ -256,6 +259,11 @@ class Store:
                 .where(REMATCH_REQUESTS.c.match_id == current.id)
                 .order_by(REMATCH_REQUESTS.c.seat)
             ).all()
+            takebacks = connection.execute(
+                select(TAKEBACK_REQUESTS)
+                .where(TAKEBACK_REQUESTS.c.match_id == current.id)
+                .order_by(TAKEBACK_REQUESTS.c.id)
+            )
             return LoadedRoom(
                 room=room,
                 seats=[Seat.of(row) for row in seats],
@@ -263,6 +271,7 @@ class Store:
                 actions=[StoredAction(*row) for row in rows],
                 finished_winners=[m.winner for m in matches if m.status == "finished"],
                 rematch=list(rematch),
+                takebacks=[TakebackRequestRow.of(row) for row in takebacks],
             )
 
     def take_seat(self, seat: Seat, start_match_id: int | None, now: datetime) -> None:
@@ -345,6 +354,21 @@ class Store:
                 return asked, False
             _insert(connection, next_match)
             return asked, True
+
+    # Takebacks
+
+    def ask_takeback(self, request: TakebackRequestRow) -> None:
+        """Store a seat's request to take back its last move (its id is set)."""
+        with self.engine.begin() as connection:
+            _insert(connection, request)
+
+    def decline_takeback(self, request_id: int, at: datetime) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(TAKEBACK_REQUESTS)
+                .where(TAKEBACK_REQUESTS.c.id == request_id)
+                .values(declined_at=at)
+            )
 
     # The action path
 

@@ -144,6 +144,31 @@ def test_a_match_across_two_processes_behind_nginx(
         assert httpx.get(f"{app.base_url}/api/rooms/{room_id}").status_code == 404
 
 
+def test_a_takeback_asked_on_one_process_is_allowed_on_the_other(
+    scaled: tuple[list[AppProcess], Nginx],
+) -> None:
+    (a, b), proxy = scaled
+    room_id = create_room(proxy.base_url, rounds=1, first=0)
+    cookies = [join(a.base_url, room_id, "Ada")[1], join(b.base_url, room_id, "Bo")[1]]
+    ada = Client(a.base_url, room_id, cookies[0]).open()
+    bo = Client(b.base_url, room_id, cookies[1]).open()
+    ada.until(lambda: ada.state["to_move"] == 0, SECONDS, "Ada's turn")
+    before = ada.state
+    discard = next(a for a in ada.state["legal_actions"] if a["type"] == "discard")
+    ada.act(discard)
+    bo.until(lambda: bo.at(1, 1), SECONDS, "Bo sees Ada's discard")
+    ada.send({"type": "takeback"})
+    bo.until(lambda: bo.state["takeback"]["requested"], SECONDS, "Bo hears Ada's request")
+    bo.send({"type": "takeback_answer", "accept": True})
+    ada.until(lambda: ada.at(1, 2), SECONDS, "Ada sees her discard taken back")
+    assert ada.state["takeback"]["undone"] == 1
+    assert (ada.state["view"], ada.state["legal_actions"]) == (
+        before["view"],
+        before["legal_actions"],
+    )
+    assert not (ada.errors or bo.errors)
+
+
 def test_a_browser_on_the_proxys_own_port_may_open_sockets(
     scaled: tuple[list[AppProcess], Nginx],
 ) -> None:

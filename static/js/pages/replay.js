@@ -79,11 +79,24 @@ function slip() {
 
 function stepText(state) {
   const last = state.last_action;
+  const step = steps()[replay.step];
+  if (step.undoes != null)
+    return [
+      h("strong", {}, `${name(step.seat)}:`),
+      h("span", { "data-testid": "replay-took-back" }, t("replay.took_back")),
+    ];
   if (!last) return [h("strong", {}, t("replay.start"))];
   const slipped = !showingBest() && replay.step === slip();
   return [
     h("strong", {}, `${showingBest() ? t("replay.line_best") : name(last.seat)}:`),
     replay.game.describe ? replay.game.describe(last, context(state)) : h("span", {}, last.text),
+    step.taken_back
+      ? h(
+          "span",
+          { class: "replay-taken-back", "data-testid": "replay-taken-back" },
+          ` (${t("log.taken_back")})`,
+        )
+      : null,
     slipped
       ? h(
           "span",

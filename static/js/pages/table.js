@@ -266,9 +266,10 @@ function turnClock() {
 function lastMove() {
   const last = shell.state?.last_action;
   if (!last || shell.state.result || !shell.game.describe) return null;
+  const standing = shell.log.filter((move) => !move.taken_back);
   const turn = turnOf(
-    shell.log.length ? shell.log : shell.recent,
-    shell.log.length ? shell.log.length - 1 : shell.recent.length - 1,
+    standing.length ? standing : shell.recent,
+    standing.length ? standing.length - 1 : shell.recent.length - 1,
   );
   const moves = turn.length ? turn : [last];
   const seat = moves[0].seat;
@@ -351,9 +352,7 @@ function renderLog() {
           h(
             "span",
             { class: "log-what" },
-            turn.flatMap((m, k) =>
-              k ? [", ", shell.game.describe(m, ctx)] : [shell.game.describe(m, ctx)],
-            ),
+            turn.flatMap((m, k) => (k ? [", ", logMove(m, ctx)] : [logMove(m, ctx)])),
           ),
         ),
       );
@@ -365,6 +364,17 @@ function renderLog() {
   fill(list, ...items);
   document.getElementById("log-count").textContent = turns ? `(${turns})` : "";
   list.scrollTop = list.scrollHeight;
+}
+
+/** A move in the log; one a takeback undid is struck through and says so. */
+function logMove(move, ctx) {
+  if (!move.taken_back) return shell.game.describe(move, ctx);
+  return h(
+    "span",
+    { class: "is-taken-back", "data-testid": "log-taken-back" },
+    shell.game.describe(move, ctx),
+    ` (${t("log.taken_back")})`,
+  );
 }
 
 function ranOutNote(seat) {
@@ -459,9 +469,9 @@ async function loadLog() {
   }
   if (shell.state?.match_number !== match) return true;
   if (data.match_number !== match) return false; // a new match: its state brings its own fetch
-  if (data.moves.length < shell.state.version) return true;
+  if (data.version < shell.state.version) return true;
   shell.log = data.moves;
-  shell.logVersion = data.moves.length;
+  shell.logVersion = data.version;
   renderBanner();
   renderLog();
   // The board shows the last moves; redrawn only when they were unknown (after a reload),
@@ -485,7 +495,13 @@ function extendLog(message, resync) {
     shell.logVersion = 0;
     return;
   }
-  if (!resync && message.last_action && shell.logVersion === message.version - 1) {
+  const undone = message.takeback?.undone ?? null;
+  if (!resync && undone !== null && shell.logVersion === message.version - 1) {
+    shell.log = shell.log.map((move) =>
+      move.ply === undone ? { ...move, taken_back: true } : move,
+    );
+    shell.logVersion = message.version;
+  } else if (!resync && message.last_action && shell.logVersion === message.version - 1) {
     const seat = message.last_action.seat;
     if (seat !== ranOutSeat) ranOutSeat = null;
     const passed = secondsLeft(previousTurn) !== null && secondsLeft(previousTurn) <= 0;
@@ -1006,7 +1022,7 @@ async function leave() {
 /** The offer there is; the board is drawn again when it opens or closes (renderBoard). */
 function renderOffer() {
   const panel = document.getElementById("offer");
-  const content = takeoverOffer() ?? computerOffer();
+  const content = takeoverOffer() ?? takebackOffer() ?? computerOffer();
   const toggles = panel.hidden === Boolean(content);
   panel.hidden = !content;
   fill(panel, content);
@@ -1073,6 +1089,81 @@ function takeoverOffer() {
   );
 }
 
+/* Takebacks: the button of the seat whose last move may be taken back, the others' answer */
+
+function renderTakeback() {
+  const button = document.getElementById("takeback");
+  const takeback = shell.state?.takeback;
+  const mine =
+    Boolean(takeback) && !shell.state.result && shell.seat != null && takeback.seat === shell.seat;
+  button.hidden = !mine;
+  if (!mine) return;
+  button.disabled = takeback.requested || isOffline();
+  const label = t(takeback.requested ? "takeback.asked" : "takeback.button");
+  button.title = label;
+  button.setAttribute("aria-label", label);
+  fill(
+    button,
+    h("span", { "aria-hidden": "true" }, "↶"),
+    " ",
+    h("span", { class: "takeback-label" }, label),
+  );
+}
+
+function askTakeback() {
+  if (isOffline()) return say(t("note.offline"));
+  shell.socket.send({ type: "takeback" });
+  say(t("takeback.asked"));
+}
+
+function takebackOffer() {
+  const takeback = shell.state?.takeback;
+  if (!takeback?.requested || shell.seat == null || takeback.seat === shell.seat) return null;
+  const answer = (accept) => shell.socket.send({ type: "takeback_answer", accept });
+  return h(
+    "div",
+    { class: "offer", "data-testid": "takeback-offer", "data-needed": "offer" },
+    h("p", {}, t("takeback.lead", { name: playerName(takeback.seat) })),
+    h(
+      "div",
+      { class: "end-actions" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-small btn-primary",
+          id: "takeback-accept",
+          onclick: () => answer(true),
+        },
+        t("takeback.accept"),
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-small",
+          id: "takeback-decline",
+          onclick: () => answer(false),
+        },
+        t("takeback.decline"),
+      ),
+    ),
+  );
+}
+
+/** News of a takeback request: the asker hears of a decline, the others of a takeback. */
+function heardTakeback(message) {
+  if (message.answer === "declined" && message.seat === shell.seat)
+    say(t("takeback.declined", { name: playerName(otherSeat(message.seat)) }));
+  if (message.answer === "accepted" && message.seat !== shell.seat)
+    say(t("takeback.done", { name: playerName(message.seat) }));
+}
+
+/** The other seat of a two-seat table (who answered a request). */
+function otherSeat(seat) {
+  return shell.players.find((player) => player.seat !== seat)?.seat ?? seat;
+}
+
 function computerOffer() {
   const state = shell.state;
   const levels = offeredLevels(shell.info?.computer ?? []);
@@ -1124,6 +1215,7 @@ function render() {
   renderMatchTools();
   renderEnd();
   renderOffer();
+  renderTakeback();
   renderBoard();
   renderLog();
 }
@@ -1161,7 +1253,9 @@ function receiveState(message, { resync = false } = {}) {
     shell.state && !resync && message.match_number === shell.state.match_number
       ? snapshotCards(board)
       : null;
-  if (message.last_action && !resync)
+  const tookBack = message.takeback?.undone != null && message.version !== shell.state?.version;
+  if (tookBack) shell.recent = shell.recent.slice(0, -1);
+  else if (message.last_action && !resync && message.version !== shell.state?.version)
     shell.recent = [...shell.recent, message.last_action].slice(-4);
   previousTurn = shell.state?.turn ?? null;
   shell.state = message;
@@ -1171,7 +1265,8 @@ function receiveState(message, { resync = false } = {}) {
   shell.rematch = message.rematch;
   shell.pending = false;
   render();
-  if (before && message.last_action) animateMoves(before, board, message.last_action, message.seat);
+  if (before && message.last_action && !tookBack)
+    animateMoves(before, board, message.last_action, message.seat);
   signalTurn();
 }
 
@@ -1192,6 +1287,7 @@ function connect() {
         shell.rematch = { requested_by: message.requested_by };
         renderEnd();
       },
+      takeback: heardTakeback,
       takeover(message) {
         shell.takeover = message;
         if (message.time_ran_out) ranOutSeat = message.seat;
@@ -1212,6 +1308,7 @@ function connect() {
         renderBanner();
         renderMatchTools();
         renderEnd();
+        renderTakeback();
         if (shell.state) renderBoard();
       },
     },
@@ -1365,6 +1462,7 @@ async function start() {
   wirePopovers();
   watchNetwork();
   board.addEventListener("click", explainClick);
+  document.getElementById("takeback").addEventListener("click", askTakeback);
   try {
     await loadRoom();
   } catch (error) {
