@@ -250,7 +250,7 @@ async def add_computer(
 @router.post(
     "/rooms/{room_id}/leave",
     status_code=status.HTTP_204_NO_CONTENT,
-    responses=NOT_FOUND | FORBIDDEN | CONFLICT,
+    responses=NOT_FOUND | UNPROCESSABLE | FORBIDDEN | CONFLICT,
     summary="Give up this browser's seat while the room waits; once nobody sits, it closes",
 )
 async def leave_room(room: RoomDep, rooms: RoomsDep, player: PlayerDep) -> None:
