@@ -113,10 +113,24 @@ def test_a_small_phone_draws_no_part_of_the_table_over_another(
     duel: tuple[Page, Page, StateLog],
 ) -> None:
     # 360 x 740, a small phone upright: the hand of eight wraps to two rows, and the rows
-    # of expeditions above it keep their room at the start and with the longest ones.
+    # of expeditions above it keep their room at the start, at the draw and with the
+    # longest ones.
     anna, _ben, log = duel
+    page, other = mover(duel)
+    sizes = {page: page.viewport_size, other: other.viewport_size}
+    for each in (page, other):
+        each.set_viewport_size(PHONE)
+    problems = [f"start: {p}" for p in overlapping_parts(page) + overlapping_parts(other)]
+    page.locator("#board button.card[data-testid^='hand-']").first.click()
+    act_and_wait(page, page.get_by_test_id("discard").click, (other,))
+    page.evaluate("Promise.all(document.getAnimations().map(a => a.finished))")  # card at rest
+    problems += [f"draw: {p}" for p in overlapping_parts(page)]
+    page.screenshot(path=SCREENSHOTS / "expeditionen-small-phone-draw.png")
+    act_and_wait(page, page.get_by_test_id("draw-deck").click, (other,))
+    for each, size in sizes.items():
+        if size:
+            each.set_viewport_size(size)
     anna.set_viewport_size(PHONE)
-    problems = [f"start: {p}" for p in overlapping_parts(anna)]
     anna.screenshot(path=SCREENSHOTS / "expeditionen-small-phone.png")
     render_state(anna, "expeditionen", long_expeditions(log.latest), ["Anna", "Benedikt"])
     problems += [f"long: {p}" for p in overlapping_parts(anna)]
