@@ -53,7 +53,7 @@ class Endings:
     async def resign(self, room: LiveRoom, seat: int | None) -> None:
         async with room.lock:
             mover = await self._check_running(room, seat, "resign")
-            await self.end(room, resigned(mover, room.game.seats))
+            await self.end(room, resigned(mover, room.game.seats), mover)
 
     async def abort(self, room: LiveRoom, seat: int | None) -> None:
         async with room.lock:
@@ -64,7 +64,7 @@ class Endings:
                     "a match can be aborted only before each player has made two moves; "
                     "resign instead",
                 )
-            await self.end(room, aborted(mover))
+            await self.end(room, aborted(mover), mover)
 
     async def _check_running(self, room: LiveRoom, seat: int | None, choice: str) -> int:
         """The seat, once the match is known to be running (with several processes, as the
@@ -81,8 +81,9 @@ class Endings:
             raise Refusal("waiting", "the match has not started; leave the room instead")
         return seat
 
-    async def end(self, room: LiveRoom, result: Outcome) -> None:
-        """Store the end of the running match, then tell everyone (under the room's lock)."""
+    async def end(self, room: LiveRoom, result: Outcome, by: int) -> None:
+        """Store the end of the running match that seat ``by`` chose, then tell everyone
+        (under the room's lock)."""
         now = self.clock()
         status = STORED_STATUS[Ending(result.reason)]
         finish = Finish(result.to_json(), result.winner, now)
@@ -100,3 +101,4 @@ class Endings:
             extra={"room_id": room.id, "match_id": room.match.id, "reason": result.reason},
         )
         self.events.seats_changed(room)
+        self.events.ended_by_player(room, by)

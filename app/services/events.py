@@ -38,6 +38,10 @@ class RoomListener:
     def taken_back(self, room: LiveRoom) -> None:
         """A person back at their seat took it back from the computer."""
 
+    def ended_by_player(self, room: LiveRoom, seat: int) -> None:
+        """The player of ``seat`` ended the match (resigned, aborted, or ended it for an
+        absent player); ``seats_changed`` came first."""
+
     def connected(self, room: LiveRoom, first: bool) -> None:
         """A socket of this process joined the room; ``first``: its seat's first one here."""
 
@@ -97,6 +101,10 @@ class RoomEvents:
     def taken_back(self, room: LiveRoom) -> None:
         for listener in self.listeners:
             listener.taken_back(room)
+
+    def ended_by_player(self, room: LiveRoom, seat: int) -> None:
+        for listener in self.listeners:
+            listener.ended_by_player(room, seat)
 
     def connected(self, room: LiveRoom, first: bool) -> None:
         for listener in self.listeners:

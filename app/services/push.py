@@ -368,9 +368,9 @@ def turn_notice_due(room: LiveRoom, seat: int, broadcaster: Broadcaster) -> bool
 
 class PushListener(RoomListener):
     """Your turn (``acted``, and ``seated`` for a match's first turn), the match's end
-    (``acted``), a rematch offer (``rematch_asked``). Not ``rematch_started``: with several
-    processes two may publish it (both asked the last seat's request at once), and its
-    players have just asked for it at the table."""
+    (``acted``, ``ended_by_player``), a rematch offer (``rematch_asked``). Not
+    ``rematch_started``: with several processes two may publish it (both asked the last
+    seat's request at once), and its players have just asked for it at the table."""
 
     def __init__(self, notifier: Notifier, broadcaster: Broadcaster, base_url: str) -> None:
         self.notifier = notifier
@@ -390,6 +390,12 @@ class PushListener(RoomListener):
     def seated(self, room: LiveRoom) -> None:
         if room.match.version == 0 and (to_move := room.to_move()) is not None:
             self._notify(room, to_move, "turn")
+
+    def ended_by_player(self, room: LiveRoom, seat: int) -> None:
+        """A resignation, an abort, an end for an absent player: the others hear of it."""
+        for other in range(len(room.seats)):
+            if other != seat:
+                self._notify(room, other, "end")
 
     def rematch_asked(self, room: LiveRoom) -> None:
         for seat in range(len(room.seats)):

@@ -98,7 +98,7 @@ class ComputerSeats:
                 self._changed(room)
             else:
                 ran_out = absent if room.turn_based else None
-                await self.endings.end(room, abandoned(connection.seat, ran_out))
+                await self.endings.end(room, abandoned(connection.seat, ran_out), connection.seat)
 
     def _wait_another_turn(self, room: LiveRoom) -> None:
         """Turn-based: the seat to move gets its whole time per move again from now."""

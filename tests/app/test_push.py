@@ -149,6 +149,22 @@ def test_the_other_player_hears_of_the_match_end(table: Table, service: PushServ
     assert not any(n["tag"].startswith("end") for n in service.received(devices[last_mover]))
 
 
+def test_the_other_player_hears_of_a_resignation(table: Table, service: PushService) -> None:
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    devices = [service.device(), service.device()]
+    for cookie, device in zip(cookies, devices, strict=True):
+        subscribe(table, cookie, device)
+    with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, cookies[1]) as bo:
+        hide(ada)
+        hide(bo)
+        ada.send({"type": "resign"})
+        ada.drain()  # handled, and stored, before what follows
+        drain(table)
+    ended = [n for n in service.received(devices[1]) if n["tag"].startswith("end")]
+    assert [n["title"] for n in ended] == ["The match is over"]
+    assert not any(n["tag"].startswith("end") for n in service.received(devices[0]))
+
+
 def test_a_rematch_offer_is_pushed_to_the_other_player(table: Table, service: PushService) -> None:
     room_id, (ada_cookie, bo_cookie) = table.seated_room("expeditionen", preset="short")
     phone = service.device()
