@@ -72,6 +72,9 @@ class RoomNews(RoomListener):
     def caught_up(self, room: LiveRoom) -> None:
         self.changed(room)
 
+    def chatted(self, room: LiveRoom, line: dict[str, Any]) -> None:
+        self.to_everyone(room, texts.dumps({"type": "chat", **line}))
+
 
 class RelayNews(RoomListener):
     """The other server processes: each change as an event they catch up by."""
@@ -126,3 +129,6 @@ class RelayNews(RoomListener):
 
     def rematch_started(self, room: LiveRoom) -> None:
         self.relay.announce({"t": "rematch", "room": room.id})
+
+    def chatted(self, room: LiveRoom, line: dict[str, Any]) -> None:
+        self.relay.announce({"t": "chat", "room": room.id, "line": line})
