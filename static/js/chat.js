@@ -76,7 +76,7 @@ export function createChat({ roomId, me, send }) {
               "aria-label": t("chat.mute", { name: line.name }),
               onclick: () => setMuted(line.name, true),
             },
-            "🔇",
+            "⊘",
           ),
     );
   }
