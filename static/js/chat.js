@@ -198,7 +198,6 @@ export function createChat({ roomId, me, send }) {
     },
     show() {
       panel.hidden = false;
-      toggle.hidden = false;
       muted = mutedNames();
       renderWrite();
       render();

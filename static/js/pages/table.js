@@ -304,6 +304,8 @@ function renderLog() {
   const list = document.getElementById("log-list");
   const available = Boolean(shell.state && shell.game?.describe);
   toggle.hidden = !available;
+  // Beside the log's toggle only: alone, it made a waiting room's turn line taller.
+  document.getElementById("chat-toggle").hidden = !available;
   if (!available) {
     log.hidden = true;
     return;
