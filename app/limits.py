@@ -139,11 +139,17 @@ class RefusalLog:
 
 
 class TokenBucket:
-    """A per-connection message rate: ``rate`` per second, bursts up to one second's worth."""
+    """A per-connection message rate: ``rate`` per second, bursts up to one second's worth
+    (or ``burst``)."""
 
-    def __init__(self, rate: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        rate: float,
+        clock: Callable[[], float] = time.monotonic,
+        burst: float | None = None,
+    ) -> None:
         self.rate = rate
-        self.capacity = max(rate, 1.0)
+        self.capacity = burst if burst is not None else max(rate, 1.0)
         self.tokens = self.capacity
         self.clock = clock
         self.updated = clock()

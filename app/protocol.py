@@ -18,6 +18,7 @@ from pydantic import (
     Field,
     StrictBool,
     StrictInt,
+    StrictStr,
     StringConstraints,
     TypeAdapter,
     WithJsonSchema,
@@ -52,6 +53,8 @@ ErrorCode = Literal[
     "takeback_open",
     "too_many_takebacks",
     "takeback_declined",
+    "bad_text",
+    "too_fast",
 ]
 
 # Websocket close codes (4000-4999 are free for applications).
@@ -162,6 +165,28 @@ class TakebackAnswer(Strict):
     accept: StrictBool = Field(description="take the asker's move back (true) or not")
 
 
+# Chat (app/services/chat.py). A reaction is a key; each client shows it in its language.
+Reaction = Literal["good_move", "oops", "thanks", "well_played", "thumbs_up", "laugh", "wow"]
+CHAT_MAX_CHARS = 300
+
+
+class Say(Strict):
+    """A chat message to everyone in the room: plain text (never markup)."""
+
+    type: Literal["chat"]
+    text: StrictStr = Field(
+        description=f"1 to {CHAT_MAX_CHARS} characters after trimming whitespace, no control "
+        "characters (a line break is one); refused with bad_text otherwise"
+    )
+
+
+class React(Strict):
+    """A quick reaction, as one tap: a key the client shows in its reader's language."""
+
+    type: Literal["react"]
+    reaction: Reaction
+
+
 AnyClientMessage = (
     ActionMessage
     | RematchRequest
@@ -172,6 +197,8 @@ AnyClientMessage = (
     | Visibility
     | TakebackRequest
     | TakebackAnswer
+    | Say
+    | React
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
@@ -299,6 +326,24 @@ class TakebackMessage(BaseModel):
     )
 
 
+class ChatLine(BaseModel):
+    """One chat message or reaction as stored: in the room's chat and in a replay."""
+
+    match_id: int
+    ply: int = Field(
+        description="the match's version when it was sent: the replay shows it at that step"
+    )
+    seat: int | None = Field(description="the writer's seat; null: a spectator")
+    name: str
+    text: str | None = Field(description="plain text, to be shown as text (never as markup)")
+    reaction: Reaction | None = Field(description="a quick reaction's key instead of text")
+    at: datetime
+
+
+class ChatMessage(ChatLine):
+    type: Literal["chat"]
+
+
 AnyServerMessage = (
     StateMessage
     | PresenceMessage
@@ -307,6 +352,7 @@ AnyServerMessage = (
     | Pong
     | TakeoverMessage
     | TakebackMessage
+    | ChatMessage
 )
 ServerMessage = Annotated[AnyServerMessage, Field(discriminator="type")]
 SERVER_MESSAGE: TypeAdapter[AnyServerMessage] = TypeAdapter(ServerMessage)
@@ -374,6 +420,10 @@ class CreateRoom(Strict):
     move_days: Literal[1, 2, 3, 7] | None = Field(
         None, description="a turn-based room's time per move in days; null: no limit"
     )
+    spectator_chat: bool = Field(False, description="spectators may write in the chat")
+    private_chat: bool = Field(
+        False, description="the chat is left out of the replay for anyone who held no seat"
+    )
 
 
 class AddComputer(Strict):
@@ -401,6 +451,8 @@ class RoomInfo(BaseModel):
     turn_based: bool = False
     move_days: int | None = None
     turn: TurnInfo | None = None
+    spectator_chat: bool = False
+    private_chat: bool = False
 
 
 class JoinRoom(Strict):
@@ -473,6 +525,10 @@ class MatchReplay(BaseModel):
     players: list[str | None]
     result: dict[str, Any]
     steps: list[Step]
+    chat: list[ChatLine] = Field(
+        description="the match's chat, each line at its step (empty when the room kept its "
+        "chat private and this browser held no seat there)"
+    )
 
 
 class MatchAnalysis(BaseModel):
@@ -521,6 +577,11 @@ class Move(BaseModel):
         False, description="a turn-based room: the mover's time per move ran out before it"
     )
     taken_back: bool = Field(False, description="a later takeback undid this move")
+
+
+class RoomChat(BaseModel):
+    room_id: str
+    messages: list[ChatLine] = Field(description="the room's latest chat lines, oldest first")
 
 
 class RoomMoves(BaseModel):

@@ -30,6 +30,7 @@ from app.protocol import (
     MyGame,
     MyRoom,
     Rename,
+    RoomChat,
     RoomCreated,
     RoomHint,
     RoomInfo,
@@ -47,6 +48,7 @@ from app.routes.deps import (
     fail,
 )
 from app.services import schemas
+from app.services.chat import ChatChoices
 from app.services.computer import levels
 from app.services.identity import COOKIE, COOKIE_MAX_AGE, SignedIn
 from app.services.matches import MatchService
@@ -134,7 +136,13 @@ async def create_room(
         fail(429, "too_many_rooms", f"at most {limit} new rooms per minute", address=address)
     try:
         room = rooms.create_room(
-            body.game, body.options, body.preset, body.computer, body.turn_based, body.move_days
+            body.game,
+            body.options,
+            body.preset,
+            body.computer,
+            body.turn_based,
+            body.move_days,
+            ChatChoices(body.spectator_chat, body.private_chat),
         )
     except Refusal as refusal:
         fail(422, refusal.code, refusal.message, game=body.game)
@@ -166,6 +174,17 @@ async def room_moves(room: RoomDep, matches: MatchesDep) -> RoomMoves:
             "version": match.version,
             "moves": moves,
         }
+    )
+
+
+@router.get(
+    "/rooms/{room_id}/chat",
+    responses=NOT_FOUND | UNPROCESSABLE,
+    summary="The room's latest chat lines (everyone in the room reads them)",
+)
+async def room_chat(room: RoomDep, rooms: RoomsDep) -> RoomChat:
+    return RoomChat.model_validate(
+        {"room_id": room.id, "messages": await rooms.chat.room_lines(room)}
     )
 
 
@@ -223,8 +242,8 @@ async def join_room(
         seat = await rooms.join(room, body.name, signed.player_id)
     except Refusal:  # closed meanwhile
         fail(404, "unknown_room", "no open room with this id", room_id=room.id)
-    if seat is not None:
-        await identity.seated_as(signed.player_id, body.name)
+    # A spectator's name too: the chat names them when the room lets them write.
+    await identity.seated_as(signed.player_id, body.name)
     return Joined(seat=seat)
 
 
@@ -341,10 +360,15 @@ def list_matches(
     summary="A finished match, step by step with every card revealed",
 )
 def replay_match(
-    match_id: WholeNumber, matches: MatchesDep, me: PlayerDep, settings: SettingsDep
+    match_id: WholeNumber,
+    matches: MatchesDep,
+    rooms: RoomsDep,
+    me: PlayerDep,
+    settings: SettingsDep,
 ) -> MatchReplay:
     replay = visible_match(match_id, matches, me, settings, matches.replay)
-    return MatchReplay.model_validate(replay)
+    chat = rooms.chat.replay_lines(match_id, me)
+    return MatchReplay.model_validate({**replay, "chat": chat})
 
 
 @router.get(

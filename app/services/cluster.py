@@ -15,6 +15,7 @@ holds:
   cut off from Redis) is forgotten.
 - ``hello``: a process just loaded the room; the ones with sockets there say how many.
 - ``close``: another process closed the room in the database; close the local sockets.
+- ``chat``: another process stored a chat line; the local sockets hear it as it is.
 - ``resync``: Redis was away and events may be lost; catch up every room.
 """
 
@@ -65,6 +66,9 @@ class Cluster:
             return
         if kind == "close":
             await self.cache.close_here(room.id, event.get("reason"))
+            return
+        if kind == "chat":  # stored by its process; no change of the room, so no lock
+            self.news.chatted(room, event["line"])
             return
         async with room.lock:
             if room.closed:

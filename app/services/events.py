@@ -69,6 +69,10 @@ class RoomListener:
     def changed_elsewhere(self, room: LiveRoom) -> None:
         """Another process changed the room, and this one has taken over its change."""
 
+    def chatted(self, room: LiveRoom, line: dict[str, Any]) -> None:
+        """A chat line was stored (published without the room's lock: it is no change of
+        the match, app/services/chat.py)."""
+
 
 class RoomEvents:
     def __init__(self) -> None:
@@ -141,3 +145,7 @@ class RoomEvents:
     def changed_elsewhere(self, room: LiveRoom) -> None:
         for listener in self.listeners:
             listener.changed_elsewhere(room)
+
+    def chatted(self, room: LiveRoom, line: dict[str, Any]) -> None:
+        for listener in self.listeners:
+            listener.chatted(room, line)

@@ -142,6 +142,9 @@ class LiveRoom:
     turn_based: bool = False
     move_days: int | None = None
     turn_started: datetime | None = None
+    # The creator's choices for the chat (app/services/chat.py).
+    spectator_chat: bool = False
+    private_chat: bool = False
 
     def abortable(self) -> bool:
         """The running match may be called off: each seat has made fewer than two moves."""
@@ -224,6 +227,8 @@ class LiveRoom:
             "turn_based": self.turn_based,
             "move_days": self.move_days,
             "turn": self.turn(),
+            "spectator_chat": self.spectator_chat,
+            "private_chat": self.private_chat,
         }
 
     def keeps_open(self) -> bool:
@@ -366,6 +371,8 @@ def rebuild(loaded: LoadedRoom) -> LiveRoom:
         wins=[0] * game.seats,
         turn_based=loaded.room.turn_based,
         move_days=loaded.room.move_days,
+        spectator_chat=loaded.room.spectator_chat,
+        private_chat=loaded.room.private_chat,
         turn_started=turn_started(
             loaded, game.to_move(state) if match.status == "playing" else None
         ),

@@ -87,6 +87,9 @@ class RoomNews(RoomListener):
     def caught_up(self, room: LiveRoom) -> None:
         self.changed(room)
 
+    def chatted(self, room: LiveRoom, line: dict[str, Any]) -> None:
+        self.to_everyone(room, texts.dumps({"type": "chat", **line}))
+
 
 class RelayNews(RoomListener):
     """The other server processes: each change as an event they catch up by."""
@@ -153,3 +156,6 @@ class RelayNews(RoomListener):
 
     def move_taken_back(self, room: LiveRoom, seat: int) -> None:
         self.takeback(room, seat, "accepted")
+
+    def chatted(self, room: LiveRoom, line: dict[str, Any]) -> None:
+        self.relay.announce({"t": "chat", "room": room.id, "line": line})

@@ -34,8 +34,10 @@ from app.messaging import Broadcaster, Connection
 from app.protocol import (
     Abort,
     Ping,
+    React,
     RematchRequest,
     Resign,
+    Say,
     TakebackAnswer,
     TakebackRequest,
     TakeoverChoice,
@@ -44,6 +46,7 @@ from app.protocol import (
 from app.services import texts
 from app.services.actions import Actions
 from app.services.cache import RoomCache
+from app.services.chat import NO_CHOICES, Chat, ChatChoices
 from app.services.cluster import Cluster
 from app.services.computer import ComputerPlayers
 from app.services.endings import Endings
@@ -107,6 +110,7 @@ class RoomService:
         self.endings = endings = Endings(store, cache, events, now, shared)
         self.takebacks = Takebacks(store, cache, events, now)
         self.seats = ComputerSeats(store, cache, events, computer, endings, now, shared)
+        self.chat = Chat(store, events, now)
         # The order is the order in which they hear of a change.
         events.subscribe(news)
         # What other processes announce (with REDIS_URL): app/main.py starts the relay with it.
@@ -137,9 +141,11 @@ class RoomService:
         computer: str | None = None,
         turn_based: bool = False,
         move_days: int | None = None,
+        chat: ChatChoices = NO_CHOICES,
     ) -> LiveRoom:
         """A new room; with ``computer`` (a bot level) the computer holds its last seat;
-        ``turn_based`` with ``move_days`` (None: no limit) for a game played over days."""
+        ``turn_based`` with ``move_days`` (None: no limit) for a game played over days;
+        ``chat``: whether spectators may write, whether the chat stays out of public replays."""
         try:
             game = get_game(game_name)
         except KeyError as error:
@@ -159,6 +165,8 @@ class RoomService:
             last_active_at=now,
             turn_based=turn_based,
             move_days=move_days,
+            spectator_chat=chat.spectators_write,
+            private_chat=chat.private,
         )
         match, state = new_match(room_id, game, resolved, 1, "waiting", now)
         seats: list[Holder | None] = [None] * game.seats
@@ -180,6 +188,8 @@ class RoomService:
             wins=[0] * game.seats,
             turn_based=turn_based,
             move_days=move_days,
+            spectator_chat=chat.spectators_write,
+            private_chat=chat.private,
         )
         self.cache.add(room)
         logger.info("room created", extra={"room_id": room_id, "game": game.name})
@@ -286,6 +296,8 @@ class RoomService:
             await self.takebacks.ask(room, connection)
         elif isinstance(message, TakebackAnswer):
             await self.takebacks.answer(room, connection, message.accept)
+        elif isinstance(message, Say | React):
+            await self.chat.say(room, connection, message)
         else:
             await self.actions.play(room, connection.seat, message.version, message.action)
 

@@ -99,6 +99,10 @@ ROOMS = Table(
     Column("move_days", Integer),
     Column("waited_at", UtcDateTime),
     Column("reminded_turn", String(64)),
+    # Chat (app/services/chat.py): spectators may write; the chat stays out of the replay
+    # for anyone who held no seat (with PUBLIC_HISTORY).
+    Column("spectator_chat", Boolean, nullable=False, default=False, server_default=false()),
+    Column("private_chat", Boolean, nullable=False, default=False, server_default=false()),
 )
 
 
@@ -115,6 +119,8 @@ class Room(Base):
     move_days: int | None
     waited_at: datetime | None
     reminded_turn: str | None
+    spectator_chat: bool
+    private_chat: bool
 
 
 # The token hash of a seat the computer holds: no HMAC (hex) ever equals it.
@@ -219,6 +225,36 @@ class ActionRow(Base):
     action: dict[str, Any]
     created_at: datetime
     by_computer: bool
+
+
+# A chat line of a room, during a match: ``ply`` is the match's version when it was sent
+# (the replay shows it at that step); text, or a quick reaction's key.
+CHAT = Table(
+    "chat",
+    METADATA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("room_id", String(64), ForeignKey("rooms.id"), nullable=False, index=True),
+    Column("match_id", Integer, ForeignKey("matches.id"), nullable=False, index=True),
+    Column("ply", Integer, nullable=False),
+    Column("seat", Integer),
+    Column("name", String(24), nullable=False),
+    Column("text", String(300)),
+    Column("reaction", String(16)),
+    Column("created_at", UtcDateTime, nullable=False),
+)
+
+
+class ChatRow(Base):
+    __table__ = CHAT
+    id: int
+    room_id: str
+    match_id: int
+    ply: int
+    seat: int | None
+    name: str
+    text: str | None
+    reaction: str | None
+    created_at: datetime
 
 
 # A seat asked for a rematch after this (finished) match; kept across restarts.

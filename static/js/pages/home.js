@@ -267,6 +267,8 @@ async function createRoom(event) {
     body.turn_based = true;
     body.move_days = pace.days;
   }
+  if (document.getElementById("spectator-chat").checked) body.spectator_chat = true;
+  if (document.getElementById("private-chat").checked) body.private_chat = true;
   const button = document.getElementById("create-room");
   button.disabled = true;
   try {

@@ -2,6 +2,7 @@
 // drawn by the game's own table module in read-only mode. Where the game's module offers a
 // best line (Scoundrel's solver), a toggle steps through it beside the line played.
 
+import { mutedNames } from "../chat.js";
 import { num } from "../games/common.js";
 import { localized, t } from "../i18n.js";
 import { boot } from "../page.js";
@@ -165,7 +166,31 @@ function render() {
     names: replay.match.players.join(" · "),
   });
   renderResult(state);
+  renderChat();
   replay.game.render(board, state, context(state));
+}
+
+/** The chat lines sent at this step of the line played (as text, never markup). */
+function renderChat() {
+  const list = document.getElementById("replay-chat");
+  const muted = mutedNames();
+  const ply = steps()[replay.step].ply;
+  const lines = showingBest()
+    ? []
+    : (replay.match.chat ?? []).filter((line) => line.ply === ply && !muted.has(line.name));
+  list.hidden = lines.length === 0;
+  fill(
+    list,
+    ...lines.map((line) =>
+      h(
+        "li",
+        { class: "chat-line" },
+        h("span", { class: "log-who" }, line.name),
+        " ",
+        line.reaction ? t(`chat.reaction.${line.reaction}`) : line.text,
+      ),
+    ),
+  );
 }
 
 function renderLines() {

@@ -27,6 +27,7 @@ import { sameAction } from "../games/common.js";
 import { applyTheme, prefs, setPref } from "../prefs.js";
 import { qrSvg } from "../qr.js";
 import { animateMoves, snapshotCards } from "../motion.js";
+import { createChat } from "../chat.js";
 
 const roomId = document.body.dataset.roomId;
 const board = document.getElementById("board");
@@ -304,6 +305,8 @@ function renderLog() {
   const list = document.getElementById("log-list");
   const available = Boolean(shell.state && shell.game?.describe);
   toggle.hidden = !available;
+  // Beside the log's toggle only: alone, it made a waiting room's turn line taller.
+  document.getElementById("chat-toggle").hidden = !available;
   if (!available) {
     log.hidden = true;
     return;
@@ -386,9 +389,31 @@ function ranOutNote(seat) {
 }
 
 function setLogOpen(open) {
+  if (open) setChatOpen(false);
   document.body.classList.toggle("log-open", open);
   document.getElementById("log-toggle").setAttribute("aria-expanded", String(open));
   placeLogSheet();
+}
+
+/* The chat: a sheet like the move log (one of the two at a time), beside it on a desktop. */
+
+const chat = createChat({
+  roomId,
+  me: () => ({
+    seat: shell.seat ?? null,
+    name: storedName(),
+    mayWrite:
+      shell.seat !== undefined && (shell.seat !== null || Boolean(shell.room?.spectator_chat)),
+  }),
+  send: (message) => shell.socket?.send(message),
+});
+
+function setChatOpen(open) {
+  if (open) setLogOpen(false);
+  document.body.classList.toggle("chat-open", open);
+  document.getElementById("chat-toggle").setAttribute("aria-expanded", String(open));
+  placeLogSheet();
+  chat.seen();
 }
 
 /* On a phone upright the log is a sheet over the board, in the largest band the current step
@@ -398,9 +423,10 @@ const UPRIGHT_PHONE = matchMedia("(max-width: 700px) and (min-height: 501px)");
 const SHEET_MIN = { width: 200, height: 120 };
 
 function placeLogSheet() {
-  if (!UPRIGHT_PHONE.matches || !document.body.classList.contains("log-open")) return;
+  const open = ["log", "chat"].find((id) => document.body.classList.contains(`${id}-open`));
+  if (!UPRIGHT_PHONE.matches || !open) return;
   const band = sheetBand();
-  const sheet = document.getElementById("log").style;
+  const sheet = document.getElementById(open).style;
   sheet.setProperty("--sheet-left", `${band.left}px`);
   sheet.setProperty("--sheet-top", `${band.top}px`);
   sheet.setProperty("--sheet-width", `${band.right - band.left}px`);
@@ -770,6 +796,10 @@ function wirePopovers() {
     .getElementById("log-toggle")
     .addEventListener("click", () => setLogOpen(!document.body.classList.contains("log-open")));
   document.getElementById("log-close").addEventListener("click", () => setLogOpen(false));
+  document
+    .getElementById("chat-toggle")
+    .addEventListener("click", () => setChatOpen(!document.body.classList.contains("chat-open")));
+  document.getElementById("chat-close").addEventListener("click", () => setChatOpen(false));
   window.addEventListener("resize", placeLogSheet);
 }
 
@@ -1288,6 +1318,7 @@ function connect() {
         renderEnd();
       },
       takeback: heardTakeback,
+      chat: (line) => chat.receive(line),
       takeover(message) {
         shell.takeover = message;
         if (message.time_ran_out) ranOutSeat = message.seat;
@@ -1303,6 +1334,10 @@ function connect() {
         shell.connection = value;
         if (value !== "open") shell.pending = false;
         if (value === "gone") return showGone();
+        if (value === "open") {
+          chat.show();
+          chat.load();
+        }
         renderHead();
         renderSeats();
         renderBanner();
@@ -1396,7 +1431,8 @@ function askName() {
 function showGone() {
   shell.socket?.close();
   document.querySelector(".table-shell .turn-line").hidden = true;
-  for (const id of ["end", "offer", "log", "offline"]) document.getElementById(id).hidden = true;
+  for (const id of ["end", "offer", "log", "chat", "chat-toggle", "offline"])
+    document.getElementById(id).hidden = true;
   fill(document.getElementById("seats"));
   document.getElementById("conn").hidden = true;
   board.classList.remove("felt");

@@ -1,0 +1,53 @@
+"""The chat at a table, two people in their own browsers: a line and a quick reaction reach
+the other, an unread count shows on the phone's toggle until the sheet opens, and a muted
+person's lines are hidden in this browser only. Text is shown as typed, never as markup."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import DESKTOP, PHONE, SCREENSHOTS, NewPage
+from tests.browser.players import create_room, join_by_link
+
+
+def say(page: Page, text: str) -> None:
+    page.locator("#chat-input").fill(text)
+    page.locator("#chat-input").press("Enter")
+
+
+def test_two_players_chat_react_and_mute(new_page: NewPage) -> None:
+    anna, ben = new_page(viewport=DESKTOP), new_page(viewport=PHONE)
+    join_by_link(ben, create_room(anna, "expeditionen", "Anna", preset="short"), "Ben")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    say(anna, "Viel Glück! <b>fett</b> https://example.org")
+    unread = ben.get_by_test_id("chat-unread")
+    expect(unread).to_have_text("1")
+    anna.locator(".chat-reaction[data-reaction='good_move']").click()
+    expect(unread).to_have_text("2")
+    board = ben.locator("#board").bounding_box()
+    toggle = ben.locator("#chat-toggle").bounding_box()
+    assert board is not None and toggle is not None
+    assert toggle["y"] + toggle["height"] <= board["y"], "the chat's toggle over the board"
+    assert toggle["x"] + toggle["width"] <= PHONE["width"]
+
+    ben.locator("#chat-toggle").click()
+    expect(unread).to_be_hidden()
+    lines = ben.locator("#chat-list .chat-text")
+    expect(lines).to_have_text(["Viel Glück! <b>fett</b> https://example.org", "Good move!"])
+    expect(ben.locator("#chat-list b")).to_have_count(0)
+    ben.locator(".chat-reaction[data-reaction='thanks']").click()
+    expect(anna.locator("#chat-list .chat-text").last).to_have_text("Thanks!")
+    for sheet in (ben.locator("#chat").bounding_box(),):
+        assert sheet is not None
+        assert sheet["y"] >= 0 and sheet["y"] + sheet["height"] <= PHONE["height"]
+    ben.screenshot(path=SCREENSHOTS / "chat-phone.png", animations="disabled")
+    anna.screenshot(path=SCREENSHOTS / "chat-desktop.png", animations="disabled")
+
+    ben.locator(".chat-mute").first.click()  # mute Anna, in Ben's browser only
+    expect(ben.locator("#chat-list .chat-text")).to_have_text(["Thanks!"])
+    expect(ben.locator("#chat-muted")).to_contain_text("Anna")
+    ben.locator("#chat-close").click()
+    say(anna, "Hallo?")
+    expect(anna.locator("#chat-list .chat-text").last).to_have_text("Hallo?")
+    expect(unread).to_be_hidden()
