@@ -76,6 +76,8 @@ VOCABULARY = {
     "level": st.sampled_from(LEVELS) | TEXT,
     "turn_based": st.booleans() | JSON_VALUES,
     "move_days": st.sampled_from([1, 2, 3, 7, None]) | JSON_VALUES,
+    "spectator_chat": st.booleans() | JSON_VALUES,
+    "private_chat": st.booleans() | JSON_VALUES,
 }
 BODY_MODELS: dict[str, type[BaseModel]] = {
     "POST /api/rooms": CreateRoom,
