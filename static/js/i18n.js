@@ -161,6 +161,11 @@ const STRINGS = {
     "settings.theme_system": "Like the system",
     "settings.theme_light": "Light",
     "settings.theme_dark": "Dark",
+    "settings.confirm": "Confirm moves",
+    "settings.confirm_help":
+      "A tap on a card or pile first shows the move; a second tap or Confirm makes it. On by default on touch screens in turn-based rooms.",
+    "confirm_move.lead": "This move?",
+    "confirm_move.yes": "Confirm",
     "notify.title": "Your turn in {game}",
     "notify.body": "The other player has moved.",
     "log.title": "Moves",
@@ -495,6 +500,11 @@ const STRINGS = {
     "settings.theme_system": "Wie das System",
     "settings.theme_light": "Hell",
     "settings.theme_dark": "Dunkel",
+    "settings.confirm": "Züge bestätigen",
+    "settings.confirm_help":
+      "Ein Tipp auf eine Karte oder einen Stapel zeigt den Zug erst an; ein zweiter Tipp oder „Bestätigen“ macht ihn. Auf Touchscreens in rundenbasierten Räumen von selbst an.",
+    "confirm_move.lead": "Dieser Zug?",
+    "confirm_move.yes": "Bestätigen",
     "notify.title": "Du bist dran: {game}",
     "notify.body": "Die andere Person hat gezogen.",
     "log.title": "Züge",
