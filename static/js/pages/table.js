@@ -311,8 +311,32 @@ function bannerContent() {
       text: t("banner.your_turn"),
       hint: shell.game.turnHint?.(state, context()),
     };
-  return { kind: "", text: t("banner.their_turn", { name: playerName(state.to_move) }) };
+  return {
+    kind: "",
+    text: t("banner.their_turn", { name: playerName(state.to_move) }),
+    hint: awayCountdown(),
+  };
 }
+
+/** While the mover is away, how long until the others may choose ("Ben is away · you may
+ * choose in 2:14"); null for the one away, onlookers and once an offer stands. */
+function awayCountdown() {
+  const away = shell.takeover?.away;
+  if (away == null || away !== shell.state?.to_move || shell.seat == null || shell.seat === away)
+    return null;
+  const seconds = Math.max(0, Math.ceil((offerAt - Date.now()) / 1000));
+  const left = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  return h(
+    "span",
+    { "data-testid": "away-countdown" },
+    t("banner.away_choose", { name: playerName(away), left }),
+  );
+}
+
+let offerAt = 0; // when the offer for the away seat comes, by this browser's clock
+setInterval(() => {
+  if (shell.takeover?.away != null) renderBanner();
+}, 1000);
 
 function renderBanner() {
   const banner = document.getElementById("banner");
@@ -1407,6 +1431,8 @@ function connect() {
       takeback: heardTakeback,
       takeover(message) {
         shell.takeover = message;
+        offerAt = Date.now() + (message.offer_in ?? 0) * 1000;
+        renderBanner();
         if (message.time_ran_out) ranOutSeat = message.seat;
         renderOffer();
       },
