@@ -316,6 +316,14 @@ class TakeoverMessage(BaseModel):
     time_ran_out: bool = Field(
         False, description="a turn-based room: the seat's time per move ran out"
     )
+    away: int | None = Field(
+        None,
+        description="while no offer stands: the seat to move whose player has no socket; "
+        "the offer for it comes in `offer_in` seconds",
+    )
+    offer_in: float | None = Field(
+        None, description="seconds until the offer for the `away` seat comes (server's clock)"
+    )
 
 
 class TakebackMessage(BaseModel):

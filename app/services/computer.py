@@ -80,6 +80,8 @@ class ComputerPlayers(RoomListener):
         self.moves: dict[str, asyncio.Task[None]] = {}  # room id: its computer's next move
         self.waits: dict[str, asyncio.Task[None]] = {}  # room id: the wait before an offer
         self.offered: dict[str, int] = {}  # room id: the absent seat offered for takeover
+        # room id: the absent mover whose offer is awaited, and when it comes (monotonic)
+        self.awaited: dict[str, tuple[int, float]] = {}
         self.workers = Workers(settings.bot_processes)
 
     # After every change of a room (the hub's events, under the room's lock)
@@ -215,10 +217,15 @@ class ComputerPlayers(RoomListener):
             return
         deadline = self._deadline(room)
         absent = room.to_move() if deadline is not None and time.monotonic() >= deadline else None
-        if absent != self.offered.get(room.id):
-            self._tell_offer(room, absent)
-        if deadline is not None and absent is None:
+        awaited = self.awaited.get(room.id)
+        seat = room.to_move()
+        if deadline is not None and absent is None and seat is not None:
+            self.awaited[room.id] = (seat, deadline)
             self.waits[room.id] = asyncio.create_task(self._offer_at(room, deadline))
+        else:
+            self.awaited.pop(room.id, None)
+        if absent != self.offered.get(room.id) or awaited != self.awaited.get(room.id):
+            self._tell_offer(room, absent)
 
     async def _offer_at(self, room: LiveRoom, deadline: float) -> None:
         await asyncio.sleep(deadline - time.monotonic())
@@ -235,13 +242,17 @@ class ComputerPlayers(RoomListener):
         self.news.to_everyone(room, self.offer_text(room))
 
     def offer_text(self, room: LiveRoom) -> str:
+        awaited = self.awaited.get(room.id)
         return texts.takeover_text(
-            self.offered.get(room.id), levels(room.game.name), room.turn_based
+            self.offered.get(room.id),
+            levels(room.game.name),
+            room.turn_based,
+            away=None if awaited is None else (awaited[0], awaited[1] - time.monotonic()),
         )
 
     def open_offer(self, room: LiveRoom) -> str | None:
-        """The takeover offer a socket joining the room hears, if one is open."""
-        return self.offer_text(room) if room.id in self.offered else None
+        """The takeover offer a socket joining the room hears, if one is open or awaited."""
+        return self.offer_text(room) if room.id in self.offered or room.id in self.awaited else None
 
     def keep_waiting(self, room: LiveRoom, seat: int) -> None:
         """The wait for the absent seat starts again."""
@@ -257,6 +268,7 @@ class ComputerPlayers(RoomListener):
             if task is not None:
                 task.cancel()
         self.offered.pop(room_id, None)
+        self.awaited.pop(room_id, None)
 
     async def shutdown(self) -> None:
         tasks = [*self.moves.values(), *self.waits.values()]

@@ -38,12 +38,21 @@ def takeback_text(seat: int, answer: str) -> str:
     return dumps({"type": "takeback", "seat": seat, "answer": answer})
 
 
-def takeover_text(seat: int | None, levels: list[str], time_ran_out: bool = False) -> str:
+def takeover_text(
+    seat: int | None,
+    levels: list[str],
+    time_ran_out: bool = False,
+    away: tuple[int, float] | None = None,
+) -> str:
     """The seat the others may let the computer play or end the match for (None: no one);
-    ``time_ran_out``: its time per move ran out (a turn-based room), not a live absence."""
+    ``time_ran_out``: its time per move ran out (a turn-based room), not a live absence;
+    ``away``: the absent mover no offer stands for yet, and the seconds until it comes."""
     message: dict[str, Any] = {"type": "takeover", "seat": seat, "levels": levels}
     if time_ran_out and seat is not None:
         message["time_ran_out"] = True
+    if away is not None and seat is None:
+        message["away"] = away[0]
+        message["offer_in"] = round(max(away[1], 0.0), 1)
     return dumps(message)
 
 

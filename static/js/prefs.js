@@ -1,8 +1,9 @@
 // This browser's preferences (kept in localStorage): the turn sound, browser notifications
-// (only after the player opts in) and the colour theme of every page.
+// (only after the player opts in), the colour theme of every page and whether one-tap moves
+// wait for a confirmation (null until the player chooses: the table decides).
 
 const KEY = "kr_prefs";
-const DEFAULTS = { sound: false, notify: false, theme: "system" };
+const DEFAULTS = { sound: false, notify: false, theme: "system", confirmMoves: null };
 
 export function prefs() {
   try {

@@ -297,7 +297,25 @@ def duel(table: Table) -> Iterator[tuple[str, list[str], Socket, int]]:
 
 
 def offer(socket: Socket) -> dict[str, Any]:
-    return socket.next("takeover")
+    """The next offer (past the news of when one comes, or that none is to come)."""
+    while (message := socket.next("takeover"))["seat"] is None:
+        pass
+    return message
+
+
+def test_the_others_hear_when_the_offer_for_an_absent_mover_comes(
+    duel: tuple[str, list[str], Socket, int],
+) -> None:
+    _, _, present, absent = duel
+    news = present.next("takeover")
+    assert news == {
+        "type": "takeover",
+        "seat": None,
+        "levels": ["easy", "strong", "random"],
+        "away": absent,
+        "offer_in": news["offer_in"],
+    }
+    assert 0 < news["offer_in"] <= TAKEOVER
 
 
 def test_the_takeover_is_offered_once_the_player_was_away_long_enough(
@@ -305,7 +323,11 @@ def test_the_takeover_is_offered_once_the_player_was_away_long_enough(
 ) -> None:
     _, _, present, absent = duel
     left = time.monotonic()
-    assert "takeover" not in [m["type"] for m in present.drain()]
+    assert [m["seat"] for m in present.drain() if m["type"] == "takeover"] in (
+        [],
+        [None],
+        [None] * 3,
+    )
     assert offer(present) == {
         "type": "takeover",
         "seat": absent,
@@ -321,7 +343,7 @@ def test_no_takeover_is_offered_while_the_absent_player_is_not_to_move(table: Ta
         with table.socket(room_id, cookies[1 - to_move]):
             pass
         time.sleep(TAKEOVER * 2)
-        assert "takeover" not in [m["type"] for m in mover.drain()]
+        assert {m["seat"] for m in mover.drain() if m["type"] == "takeover"} <= {None}
 
 
 def test_a_solo_game_offers_no_takeover(table: Table) -> None:
@@ -351,7 +373,8 @@ def test_keep_waiting_starts_the_wait_again(duel: tuple[str, list[str], Socket, 
     _, _, present, absent = duel
     offer(present)
     present.send({"type": "takeover", "choice": "wait"})
-    assert offer(present)["seat"] is None
+    withdrawn = present.next("takeover")
+    assert (withdrawn["seat"], withdrawn["away"]) == (None, absent)
     waited = time.monotonic()
     assert offer(present)["seat"] == absent
     assert time.monotonic() - waited >= TAKEOVER * 0.9
@@ -363,7 +386,7 @@ def test_the_computer_plays_the_absent_seat_until_its_player_returns(
     room_id, cookies, present, absent = duel
     offer(present)
     present.send({"type": "takeover", "choice": "computer", "level": "easy"})
-    assert offer(present)["seat"] is None
+    assert present.next("takeover")["seat"] is None
     while present.state["players"][absent]["computer"] != "easy":
         present.next("state")
     while present.state["to_move"] == absent:

@@ -87,7 +87,11 @@ def test_the_computer_takes_the_seat_of_a_player_who_left(new_page: NewPage) -> 
     match, number = version(anna)
     context = ben.context
     ben.close()
+    expect(anna.get_by_test_id("away-countdown")).to_have_text(
+        re.compile(r"Ben is away · you may choose in 0:0[0-2]")
+    )
     expect(anna.locator("#offer [data-testid='takeover']")).to_be_visible(timeout=8_000)
+    expect(anna.get_by_test_id("away-countdown")).to_have_count(0)
     expect(anna.locator("#offer")).to_contain_text("Ben has been away")
     screenshot(anna, "computer-takeover-offer")
     anna.locator("#takeover-computer").click()

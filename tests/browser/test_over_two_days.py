@@ -97,13 +97,17 @@ def with_push(page: Page, device: Device) -> Page:
     return page
 
 
-def turn(page: Page) -> None:
-    """One whole turn: a card played (or discarded), then a card drawn from the deck."""
+def turn(page: Page, confirm: bool = False) -> None:
+    """One whole turn: a card played (or discarded), then a card drawn from the deck (on a
+    phone, where one-tap moves are confirmed, a second tap sends the draw)."""
     playable = page.locator(f"{HAND}.is-playable")
     card = playable.first if playable.count() else page.locator(HAND).first
     kind = "play" if playable.count() else "discard"
     card.click()
     act_and_wait(page, page.get_by_test_id(kind).click)
+    if confirm:
+        page.get_by_test_id("draw-deck").click()
+        expect(page.locator("#confirm-move")).to_be_visible()
     act_and_wait(page, page.get_by_test_id("draw-deck").click)
 
 
@@ -251,7 +255,7 @@ def test_a_turn_based_match_over_two_days_on_a_laptop_a_phone_and_with_pushes(
                 socket_turn(bens_socket)
                 reach(bens_socket.state["version"], [phone, ben], bens_socket)
             else:
-                turn(phone)
+                turn(phone, confirm=True)
                 expected.append("The match is over" if over(phone) else "Your turn")
                 reach(version(phone)[1], [ben], bens_socket)
     finally:

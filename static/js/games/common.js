@@ -22,8 +22,11 @@
 // replay page), pending (an action is on its way), offline (moves cannot be sent now), ui (an
 // object kept across renders of one match, for selections), recent (the last few moves,
 // {seat, action, took, ...} as describe takes them), previous (the replay only: the view one
-// step before the one shown), act(action) (sends one of state.legal_actions), say(text) (one
-// short line under the table), name(seat), rerender().
+// step before the one shown), act(action) (sends one of state.legal_actions), tap(action, took)
+// (a one-tap move, a card or pile tapped: sent like act, or, with the setting "Confirm moves"
+// on, shown first and sent on a second tap or Confirm; `took` the open cards it would take, as
+// describe reads them; the tapped element needs a data-key), say(text) (one short line under
+// the table), name(seat), rerender().
 // The rules' numbers come from the server: a module awaits its game's `rulesTables` (points,
 // roles, costs) and shows what the view computes; it keeps no copy of a rules table.
 

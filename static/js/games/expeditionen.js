@@ -158,7 +158,10 @@ function drawButton(state, ctx, source, content, label) {
       disabled: ctx.pending,
       "aria-label": label.draw,
       data: { key: `draw-${source}`, testid: `draw-${source}`, needed: "draw" },
-      onclick: () => ctx.act({ type: "draw", source }),
+      onclick: () => {
+        const top = source === "deck" ? null : state.view.discards[source].top;
+        ctx.tap({ type: "draw", source }, top ? [top] : []);
+      },
     },
     content,
     h("span", { class: "ex-draw-cue", "aria-hidden": "true" }, t("ex.draw_here")),

@@ -195,7 +195,7 @@ function forestZone(state, ctx, marks) {
           data: { key: `take-${position}`, testid: `take-${position}`, needed: "take" },
         })
       : pwCard(view, code, { data: { testid: `forest-${position}` } });
-    if (legal) face.addEventListener("click", () => ctx.act(legal));
+    if (legal) face.addEventListener("click", () => ctx.tap(legal, [code]));
     return h(
       "li",
       {
@@ -245,7 +245,7 @@ function decayPile(state, ctx, marks) {
           disabled: ctx.pending,
           "aria-label": t("pw.take_decay"),
           data: { key: "take-decay", testid: "take-decay", needed: "take" },
-          onclick: () => ctx.act(legal),
+          onclick: () => ctx.tap(legal, view.decay),
         },
         fan,
         h("span", { class: "pw-take-cue", "aria-hidden": "true" }, t("pw.take_decay_short")),
@@ -692,7 +692,7 @@ function actionBar(state, ctx) {
     { class: "pw-actions" },
     button("open-cook", t("pw.cook"), has("cook"), open("cook")),
     button("open-sell", t("pw.sell"), has("sell"), open("sell")),
-    button("place-pan", t("pw.place_pan"), Boolean(pan), () => ctx.act(pan)),
+    button("place-pan", t("pw.place_pan"), Boolean(pan), () => ctx.tap(pan)),
   );
 }
 

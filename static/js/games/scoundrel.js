@@ -124,7 +124,7 @@ function takeButton(ctx, slot, action, label, style) {
         testid: `take-${action.card}-${action.weapon ? "weapon" : "bare"}`,
         needed: "take",
       },
-      onclick: () => ctx.act(action),
+      onclick: () => ctx.tap(action),
     },
     label,
   );
@@ -195,7 +195,7 @@ function roomZone(view, state, ctx) {
                 class: "btn btn-small sc-avoid",
                 disabled: ctx.pending,
                 data: { key: "avoid", testid: "avoid", needed: "avoid" },
-                onclick: () => ctx.act({ type: "avoid" }),
+                onclick: () => ctx.tap({ type: "avoid" }),
               },
               t("sc.avoid") + chanceOf(answer, { type: "avoid" }),
             )

@@ -49,6 +49,7 @@ const shell = {
   online: navigator.onLine,
   wasMyTurn: false,
   takeover: null, // the latest takeover offer: {seat, levels}; seat null = none
+  confirming: null, // a one-tap move shown, not yet sent: {action, took, key}
 };
 const COMPUTER_NAME = "Computer"; // the server's name for the computer's own seat
 
@@ -92,6 +93,95 @@ function act(action) {
   renderBoard();
 }
 
+/* Confirming one-tap moves: with "Confirm moves" on, a tap on a card or pile shows its move in
+   the banner; a second tap on it, or Confirm, sends it; any other tap, or Cancel, drops it. */
+
+const TOUCH = matchMedia("(pointer: coarse)");
+
+/** As this device chose, else on for a touch screen in a turn-based room (a mis-tap there
+ * costs a day's wait to answer). */
+function confirmsMoves() {
+  return prefs().confirmMoves ?? (TOUCH.matches && Boolean(shell.room?.turn_based));
+}
+
+let tappedKey = null; // the [data-key] of the board's element the current click is on
+
+/** A one-tap move (`took`: the open cards it would take, for the game's words). */
+function tap(action, took = []) {
+  if (!confirmsMoves() || isOffline() || shell.pending || !legal(action)) return act(action);
+  if (shell.confirming && sameAction(shell.confirming.action, action)) return confirmMove();
+  shell.confirming = { action, took, key: tappedKey };
+  renderBanner();
+  markConfirming();
+}
+
+function confirmMove() {
+  const { action } = shell.confirming;
+  dropConfirming();
+  act(action);
+}
+
+function dropConfirming() {
+  if (!shell.confirming) return;
+  shell.confirming = null;
+  renderBanner();
+  markConfirming();
+}
+
+function markConfirming() {
+  for (const el of board.querySelectorAll(".is-confirming")) el.classList.remove("is-confirming");
+  const key = shell.confirming?.key;
+  if (key) board.querySelector(`[data-key="${CSS.escape(key)}"]`)?.classList.add("is-confirming");
+}
+
+/** A click that neither taps a move nor answers the banner drops the move shown. */
+function watchTaps() {
+  let shown = null;
+  board.addEventListener(
+    "click",
+    (event) => {
+      tappedKey = event.target.closest("[data-key]")?.dataset.key ?? null;
+    },
+    true,
+  );
+  document.addEventListener(
+    "click",
+    () => {
+      shown = shell.confirming;
+    },
+    true,
+  );
+  document.addEventListener("click", (event) => {
+    if (shell.confirming && shell.confirming === shown && !event.target.closest("#banner"))
+      dropConfirming();
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") dropConfirming();
+  });
+}
+
+/** The banner while a move waits for its confirmation: what it does, Confirm and Cancel. */
+function confirmContent() {
+  const { action, took } = shell.confirming;
+  const move = shell.game.describe?.({ seat: shell.seat, action, took }, context());
+  const button = (id, label, style, onclick) =>
+    h(
+      "button",
+      { type: "button", class: ["btn", "btn-small", "confirm-move", style], id, onclick },
+      label,
+    );
+  return [
+    h("span", { class: "banner-text" }, t("confirm_move.lead")),
+    move ? h("span", { class: "banner-hint", "data-testid": "confirm-what" }, move) : null,
+    h(
+      "span",
+      { class: "confirm-move-buttons" },
+      button("confirm-move", t("confirm_move.yes"), "btn-primary", confirmMove),
+      button("cancel-move", t("action.cancel"), "", dropConfirming),
+    ),
+  ];
+}
+
 /** One short line under the table saying why a click did nothing. */
 let noteTimer = null;
 function say(text) {
@@ -118,6 +208,7 @@ function context() {
     ui: shell.ui,
     recent: shell.recent,
     act,
+    tap,
     say,
     name: playerName,
     rerender: renderBoard,
@@ -221,11 +312,45 @@ function bannerContent() {
       text: t("banner.your_turn"),
       hint: shell.game.turnHint?.(state, context()),
     };
-  return { kind: "", text: t("banner.their_turn", { name: playerName(state.to_move) }) };
+  return {
+    kind: "",
+    text: t("banner.their_turn", { name: playerName(state.to_move) }),
+    hint: awayCountdown(),
+  };
 }
+
+/** While the mover is away, how long until the others may choose ("Ben is away · you may
+ * choose in 2:14"); null for the one away, onlookers and once an offer stands. */
+function awayCountdown() {
+  const away = shell.takeover?.away;
+  if (away == null || away !== shell.state?.to_move || shell.seat == null || shell.seat === away)
+    return null;
+  const seconds = Math.max(0, Math.ceil((offerAt - Date.now()) / 1000));
+  const left = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  return h(
+    "span",
+    { "data-testid": "away-countdown" },
+    t("banner.away_choose", { name: playerName(away), left }),
+  );
+}
+
+let offerAt = 0; // when the offer for the away seat comes, by this browser's clock
+setInterval(() => {
+  if (shell.takeover?.away != null) renderBanner();
+}, 1000);
 
 function renderBanner() {
   const banner = document.getElementById("banner");
+  // The board stays where it was while a move is shown, under the finger that taps it again.
+  if (!shell.confirming) banner.style.minHeight = "";
+  else if (!banner.classList.contains("is-confirming"))
+    banner.style.minHeight = `${banner.getBoundingClientRect().height}px`;
+  document.body.classList.toggle("is-confirming-move", Boolean(shell.confirming));
+  if (shell.confirming) {
+    banner.className = "turn-banner is-mine is-confirming";
+    fill(banner, ...confirmContent());
+    return;
+  }
   const { kind, text, hint } = bannerContent();
   banner.className = ["turn-banner", kind].filter(Boolean).join(" ");
   fill(
@@ -661,11 +786,11 @@ function signalTurn() {
   }
 }
 
-/* Settings: sound, notifications, theme */
+/* Settings: sound, notifications, confirming moves, theme */
 
 function renderSettings() {
   const body = document.getElementById("settings-body");
-  const current = prefs();
+  const current = { ...prefs(), confirmMoves: confirmsMoves() };
   const supported = "Notification" in window;
   const denied = supported && Notification.permission === "denied";
   const check = (id, key, label, help, onchange) =>
@@ -704,6 +829,16 @@ function renderSettings() {
       (e) => askNotifications(e.target),
     ),
     pushSetting(),
+    check(
+      "pref-confirm",
+      "confirmMoves",
+      t("settings.confirm"),
+      t("settings.confirm_help"),
+      (e) => {
+        setPref("confirmMoves", e.target.checked);
+        if (!e.target.checked) dropConfirming();
+      },
+    ),
     h(
       "fieldset",
       { class: "variant-list theme-choice" },
@@ -948,6 +1083,7 @@ function renderBoard() {
     for (const el of board.querySelectorAll("[data-needed]")) delete el.dataset.needed;
   }
   if (key) board.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
+  markConfirming();
   placeLogSheet();
 }
 
@@ -1283,6 +1419,11 @@ function receiveState(message, { resync = false } = {}) {
     shell.state && !resync && message.match_number === shell.state.match_number
       ? snapshotCards(board)
       : null;
+  if (
+    message.version !== shell.state?.version ||
+    message.match_number !== shell.state?.match_number
+  )
+    shell.confirming = null;
   const tookBack = message.takeback?.undone != null && message.version !== shell.state?.version;
   if (tookBack) shell.recent = shell.recent.slice(0, -1);
   else if (message.last_action && !resync && message.version !== shell.state?.version)
@@ -1321,6 +1462,8 @@ function connect() {
       chat: (line) => chat.receive(line),
       takeover(message) {
         shell.takeover = message;
+        offerAt = Date.now() + (message.offer_in ?? 0) * 1000;
+        renderBanner();
         if (message.time_ran_out) ranOutSeat = message.seat;
         renderOffer();
       },
@@ -1498,6 +1641,7 @@ async function start() {
   wirePopovers();
   watchNetwork();
   board.addEventListener("click", explainClick);
+  watchTaps();
   document.getElementById("takeback").addEventListener("click", askTakeback);
   try {
     await loadRoom();
