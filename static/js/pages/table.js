@@ -625,6 +625,7 @@ async function loadLog() {
   shell.logVersion = data.version;
   renderBanner();
   renderLog();
+  renderOffer(); // the computer's moves for this seat, if it played it meanwhile
   // The board shows the last moves; redrawn only when they were unknown (after a reload),
   // since a redraw under a pointer in mid-click would swallow that click.
   if (shell.recent.length === 0 && shell.log.length) {
@@ -1188,7 +1189,7 @@ async function leave() {
 /** The offer there is; the board is drawn again when it opens or closes (renderBoard). */
 function renderOffer() {
   const panel = document.getElementById("offer");
-  const content = takeoverOffer() ?? takebackOffer() ?? computerOffer();
+  const content = takeoverOffer() ?? takebackOffer() ?? standInNote() ?? computerOffer();
   const toggles = panel.hidden === Boolean(content);
   panel.hidden = !content;
   fill(panel, content);
@@ -1312,6 +1313,59 @@ function takebackOffer() {
           onclick: () => answer(false),
         },
         t("takeback.decline"),
+      ),
+    ),
+  );
+}
+
+/* Back at a seat the computer played: what it did meanwhile, said once */
+
+/** The turns the computer played for this seat since its person last moved (the log's
+ * standing moves), once the person holds the seat again; [] otherwise. */
+function standInTurns() {
+  const state = shell.state;
+  const me = shell.players.find((player) => player.seat === state?.seat);
+  if (!state || state.result || !me || me.computer || isComputerSeat(me)) return [];
+  const standing = shell.log.filter((move) => !move.taken_back);
+  const turns = standing.filter((move, i) => i === 0 || standing[i - 1].seat !== move.seat);
+  const mine = turns.filter((move) => move.seat === state.seat);
+  const since = mine.findLastIndex((move) => !move.computer);
+  return mine.slice(since + 1);
+}
+
+const STAND_IN_KEY = `kr_stand_in:${roomId}`; // the last such turn told (match number, ply)
+
+function standInNote() {
+  const turns = standInTurns();
+  const last = turns.at(-1);
+  const told = `${shell.state?.match_number}:${last?.ply}`;
+  if (!last || localStorage.getItem(STAND_IN_KEY) === told) return null;
+  const close = (openLog) => {
+    localStorage.setItem(STAND_IN_KEY, told);
+    renderOffer();
+    if (openLog) setLogOpen(true);
+  };
+  return h(
+    "div",
+    { class: "offer", "data-testid": "stand-in-note" },
+    h("p", {}, t("stand_in.lead", { n: turns.length })),
+    h(
+      "div",
+      { class: "end-actions" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-small btn-primary",
+          id: "stand-in-log",
+          onclick: () => close(true),
+        },
+        t("stand_in.log"),
+      ),
+      h(
+        "button",
+        { type: "button", class: "btn btn-small", id: "stand-in-ok", onclick: () => close(false) },
+        t("stand_in.ok"),
       ),
     ),
   );
