@@ -204,6 +204,7 @@ class Client:
     errors: list[dict[str, Any]] = field(default_factory=list)
     closed: int | None = None
     takeover: dict[str, Any] | None = None  # the latest takeover offer heard
+    chat: list[dict[str, Any]] = field(default_factory=list)  # the chat lines heard
 
     def open(self, base_url: str | None = None) -> Client:
         self.base_url = base_url or self.base_url
@@ -238,6 +239,8 @@ class Client:
             self.errors.append(message)
         elif message["type"] == "takeover":
             self.takeover = message
+        elif message["type"] == "chat":
+            self.chat.append(message)
         return message
 
     def until(self, done: Callable[[], bool], seconds: float, what: str) -> None:

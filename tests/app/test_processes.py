@@ -144,9 +144,11 @@ def test_a_match_across_two_processes_behind_nginx(
         assert httpx.get(f"{app.base_url}/api/rooms/{room_id}").status_code == 404
 
 
-def test_a_takeback_asked_on_one_process_is_allowed_on_the_other(
+def test_a_takeback_and_a_chat_line_cross_from_one_process_to_the_other(
     scaled: tuple[list[AppProcess], Nginx],
 ) -> None:
+    """A takeback asked on one process is allowed on the other; a chat line and a reaction
+    written on one reach the other (two things, one pair of processes: each costs seconds)."""
     (a, b), proxy = scaled
     room_id = create_room(proxy.base_url, rounds=1, first=0)
     cookies = [join(a.base_url, room_id, "Ada")[1], join(b.base_url, room_id, "Bo")[1]]
@@ -166,6 +168,12 @@ def test_a_takeback_asked_on_one_process_is_allowed_on_the_other(
         before["view"],
         before["legal_actions"],
     )
+    ada.send({"type": "chat", "text": "Sorry, wrong card!"})
+    bo.send({"type": "react", "reaction": "thanks"})
+    for client in (ada, bo):
+        client.until(lambda c=client: len(c.chat) == 2, SECONDS, "both chat lines")
+        lines = {(line["name"], line["text"], line["reaction"]) for line in client.chat}
+        assert lines == {("Ada", "Sorry, wrong card!", None), ("Bo", None, "thanks")}
     assert not (ada.errors or bo.errors)
 
 
