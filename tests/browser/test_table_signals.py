@@ -154,6 +154,11 @@ def test_retry_now_reconnects_at_once(pair: Pair) -> None:
     page.reload()
     expect(page.locator("#offline")).to_be_visible()
     expect(page.locator("#offline")).to_contain_text(re.compile("Trying again|Trying to"))
+    # The overlay's words change each second; its button stays the same, so that a click
+    # on a busy machine does not lose it halfway.
+    button = page.get_by_role("button", name="Retry now").element_handle()
+    page.wait_for_timeout(1200)
+    assert button.evaluate("button => button.isConnected")
     blocked[0] = False
     page.get_by_role("button", name="Retry now").click()
     expect(page.locator("#offline")).to_be_hidden(timeout=2000)

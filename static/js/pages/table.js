@@ -684,13 +684,21 @@ function renderOffline() {
     : seconds > 0
       ? t("offline.retry_in", { n: seconds })
       : t("offline.trying");
+  // Each second only the reason's words change: a box drawn anew would take "Retry now"
+  // from under a finger (or a click) in the middle of it.
+  const shown = panel.querySelector(".offline-reason");
+  if (shown && panel.dataset.lang === document.documentElement.lang) {
+    shown.textContent = reason;
+    return;
+  }
+  panel.dataset.lang = document.documentElement.lang;
   fill(
     panel,
     h(
       "div",
       { class: "offline-box" },
       h("strong", { class: "offline-title" }, t("offline.title")),
-      h("span", {}, reason),
+      h("span", { class: "offline-reason" }, reason),
       h("span", { class: "muted-strong" }, t("offline.no_moves")),
       h(
         "button",
