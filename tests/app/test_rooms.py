@@ -161,7 +161,8 @@ def test_a_second_tab_of_the_same_seat_sends_no_presence(table: Table) -> None:
             assert second_tab.state["seat"] == 0
             assert bo.quiet()
         assert bo.quiet()
-        assert ada.drain()[-1]["type"] == "presence"
+        # Ada heard Bo arrive (a takeover countdown for Bo's turn may be withdrawn after it).
+        assert "presence" in [message["type"] for message in ada.drain()]
 
 
 def test_a_seat_taken_is_announced_and_starts_the_match(table: Table) -> None:
