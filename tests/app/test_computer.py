@@ -284,15 +284,19 @@ def test_a_solo_game_has_no_computer_seat(table: Table) -> None:
 # An absent player
 
 
+LEFT_AT: dict[str, float] = {}  # when the absent player's socket closed, by room
+
+
 @pytest.fixture
 def duel(table: Table) -> Iterator[tuple[str, list[str], Socket, int]]:
-    """Two players; the one to move has just left. Yields the room, the cookies, the
-    socket of the one who stayed, and the absent seat."""
+    """Two players; the one to move has just left (``LEFT_AT``). Yields the room, the
+    cookies, the socket of the one who stayed, and the absent seat."""
     room_id, cookies = table.seated_room("expeditionen", preset="short")
     absent = table.app.state.rooms.room(room_id).to_move()
     with table.socket(room_id, cookies[1 - absent]) as present:
         with table.socket(room_id, cookies[absent]):
             pass
+        LEFT_AT[room_id] = time.monotonic()
         yield room_id, cookies, present, absent
 
 
@@ -321,19 +325,15 @@ def test_the_others_hear_when_the_offer_for_an_absent_mover_comes(
 def test_the_takeover_is_offered_once_the_player_was_away_long_enough(
     duel: tuple[str, list[str], Socket, int],
 ) -> None:
-    _, _, present, absent = duel
-    left = time.monotonic()
-    assert [m["seat"] for m in present.drain() if m["type"] == "takeover"] in (
-        [],
-        [None],
-        [None] * 3,
-    )
+    # Timed from the leave, not from the test's start: on a busy machine the offer may
+    # come before this body runs (TAKEOVER is 0.4 s here).
+    room_id, _, present, absent = duel
     assert offer(present) == {
         "type": "takeover",
         "seat": absent,
         "levels": ["easy", "strong", "random"],
     }
-    assert time.monotonic() - left >= TAKEOVER * 0.9
+    assert time.monotonic() - LEFT_AT[room_id] >= TAKEOVER * 0.9
 
 
 def test_no_takeover_is_offered_while_the_absent_player_is_not_to_move(table: Table) -> None:
