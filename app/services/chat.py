@@ -15,7 +15,6 @@ shows the line one step earlier in the replay).
 
 from __future__ import annotations
 
-import logging
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,19 +22,15 @@ from datetime import datetime
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from sqlalchemy.exc import SQLAlchemyError
-
 from app.limits import TokenBucket
 from app.messaging import Connection
 from app.protocol import CHAT_MAX_CHARS, React, Say
 from app.services.events import RoomEvents
 from app.services.live import LiveRoom, check_open
-from app.services.refusals import Refusal
+from app.services.refusals import Refusal, store_or_refuse
 from app.storage.chat import ChatStore, line
 from app.storage.models import ChatRow
 from app.storage.repositories import Store
-
-logger = logging.getLogger(__name__)
 
 CHAT_BURST = 5
 CHAT_PER_SECOND = 0.5
@@ -95,11 +90,7 @@ class Chat:
             reaction=reaction,
             created_at=self.clock(),
         )
-        try:
-            await self.store.off_loop(self.lines.add, row)
-        except SQLAlchemyError:
-            logger.exception("storing a chat line failed", extra={"room_id": room.id})
-            raise Refusal("unavailable", "the message could not be saved; try again") from None
+        await self.store.off_loop(store_or_refuse, room.id, self.lines.add, row)
         if not room.closed:
             self.events.chatted(room, line(row))
 

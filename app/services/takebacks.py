@@ -24,7 +24,7 @@ from app.messaging import Connection
 from app.services.cache import RoomCache
 from app.services.events import RoomEvents
 from app.services.live import LiveMatch, LiveRoom, check_open
-from app.services.refusals import Refusal
+from app.services.refusals import Refusal, store_or_refuse
 from app.services.timeline import takeback_event
 from app.storage.models import TakebackRequestRow
 from app.storage.repositories import ActionWrite, PlyTaken, Store
@@ -74,11 +74,7 @@ class Takebacks:
             request = TakebackRequestRow(
                 match_id=room.match.id, seat=seat, ply=room.match.version, asked_at=now
             )
-            try:
-                self.store.ask_takeback(request)
-            except SQLAlchemyError:
-                logger.exception("storing a takeback request failed", extra={"room_id": room.id})
-                raise Refusal("unavailable", "the request could not be saved; try again") from None
+            store_or_refuse(room.id, self.store.ask_takeback, request)
             room.match.requests.append(request)
             room.last_active = now
             self.events.takeback_asked(room, seat)
@@ -95,11 +91,7 @@ class Takebacks:
                 await self._take_back(room, request.seat, check_last_move(room, request.seat))
                 return
             now = self.clock()
-            try:
-                self.store.decline_takeback(request.id, now)
-            except SQLAlchemyError:
-                logger.exception("storing a declined takeback failed", extra={"room_id": room.id})
-                raise Refusal("unavailable", "the answer could not be saved; try again") from None
+            store_or_refuse(room.id, self.store.decline_takeback, request.id, now)
             request.declined_at = now
             room.last_active = now
             self.events.takeback_declined(room, request.seat)
