@@ -51,9 +51,11 @@ compiler:
 		sys.exit(not pathlib.Path(sysconfig.get_path('include'), 'Python.h').exists())" || \
 		(apt-get update -qq && apt-get install -y -qq g++ python3-dev)
 
-# The browser tests drive Debian's Chromium; Playwright's own browser download fails here.
+# The browser tests drive Debian's Chromium (its headless shell, and Chromium itself where
+# they need notifications); Playwright's own browser download fails here.
 browser:
-	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+	@command -v chromium >/dev/null && command -v chromium-headless-shell >/dev/null || \
+		(apt-get update -qq && apt-get install -y -qq chromium chromium-headless-shell)
 
 # Tests of several server processes put Debian's nginx in front of them (not as a daemon).
 proxy:

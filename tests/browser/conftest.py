@@ -11,12 +11,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 from tests.server import AppProcess, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+# Debian's headless shell is Chromium's old headless mode, without the browser's own UI:
+# the browser tests are CPU-bound, and with it they take 0.91x the CPU (commit body).
+HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 CHROMIUM = "/usr/bin/chromium"
 # Chromium 156 preloads two omnibox popups (chrome://omnibox-popup.top-chrome) for every
 # browser context, each in a renderer of its own: without them a context costs Chromium
@@ -68,11 +71,25 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="package")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as running:
+        yield running
+
+
+@pytest.fixture(scope="package")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    shell = playwright.chromium.launch(executable_path=HEADLESS_SHELL, args=CHROMIUM_ARGS)
+    yield shell
+    shell.close()
+
+
+@pytest.fixture(scope="package")
+def notifying_browser(playwright: Playwright) -> Iterator[Browser]:
+    """Chromium itself, for the tests of notifications: the headless shell answers
+    "denied" to every notification permission, even one the test granted."""
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
 
 
 class Errors:

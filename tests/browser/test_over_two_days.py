@@ -49,6 +49,12 @@ class Server:
 
 
 @pytest.fixture(scope="module")
+def browser(notifying_browser: Browser) -> Browser:
+    """Chromium itself: push needs the notification permission (tests/browser/conftest.py)."""
+    return notifying_browser
+
+
+@pytest.fixture(scope="module")
 def clock_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("clock") / "seconds-ahead"
 

@@ -43,6 +43,12 @@ FAKE_PUSH = """
 
 
 @pytest.fixture(scope="module")
+def browser(notifying_browser: Browser) -> Browser:
+    """Chromium itself: push needs the notification permission (tests/browser/conftest.py)."""
+    return notifying_browser
+
+
+@pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     folder = tmp_path_factory.mktemp("push-server")
     with serve(folder) as url:
