@@ -37,7 +37,8 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     ENVIRONMENT=production \
-    FORWARDED_ALLOW_IPS=127.0.0.1,::1,local-networks
+    FORWARDED_ALLOW_IPS=127.0.0.1,::1,local-networks \
+    METRICS_PORT=8001
 RUN useradd --system --uid 10001 --user-group --no-create-home kartenrunde
 WORKDIR /srv/kartenrunde
 COPY --from=builder /opt/venv /opt/venv

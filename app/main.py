@@ -112,6 +112,9 @@ def create_app(
         ensure_migrated(settings.database_url)
         db_engine = create_db_engine(settings.database_url)
         stop_checkpoints = start_checkpoints(db_engine)
+        stop_metrics = (
+            observability.serve_metrics(settings.metrics_port) if settings.metrics_port else None
+        )
         store = Store(db_engine)
         # Several processes share rooms through Redis; one process needs none.
         relay = None
@@ -159,6 +162,8 @@ def create_app(
             searches.close()
             store.close()
             stop_checkpoints()
+            if stop_metrics is not None:
+                stop_metrics()
             db_engine.dispose()
 
     app = FastAPI(
@@ -178,6 +183,8 @@ def create_app(
     app.include_router(push.site)
     app.router.add_websocket_route(ws.PATH, ws.room_socket)
     app.include_router(observability.router)
+    if settings.metrics_port is None:
+        app.include_router(observability.metrics_router)
     app.include_router(pages.router)
     return app
 

@@ -6,6 +6,7 @@ import functools
 import json
 import logging
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,6 +20,7 @@ from prometheus_client import (
     Histogram,
     PlatformCollector,
     ProcessCollector,
+    start_http_server,
 )
 from prometheus_client.exposition import choose_encoder
 from sqlalchemy import Engine, text
@@ -94,7 +96,11 @@ def readyz(request: Request) -> JSONResponse:
     return JSONResponse({"status": "ready"})
 
 
-@router.get(
+# /metrics on the site's port when no METRICS_PORT is set (app/main.py).
+metrics_router = APIRouter(tags=["operations"])
+
+
+@metrics_router.get(
     "/metrics",
     response_class=PlainTextResponse,
     responses={200: {"content": {"application/openmetrics-text": {}}}},
@@ -103,6 +109,20 @@ def metrics(request: Request) -> Response:
     # The scraper's Accept header picks the format (Prometheus text or OpenMetrics).
     encode, content_type = choose_encoder(request.headers.get("accept", ""))
     return Response(encode(REGISTRY), headers={"content-type": content_type})
+
+
+def serve_metrics(port: int) -> Callable[[], None]:
+    """/metrics on a port of its own (any path there answers the same), in a thread of
+    this process; returns what stops it."""
+    server, thread = start_http_server(port, registry=REGISTRY)
+    logger.info("metrics served on port %d only", port, extra={"metrics_port": port})
+
+    def stop() -> None:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+    return stop
 
 
 # Everything a LogRecord carries by itself; any other attribute came from `extra=`.

@@ -73,6 +73,13 @@ class Settings(BaseSettings):
         gt=0,
         description="longest a write to one websocket may stall before it is closed",
     )
+    metrics_port: int | None = Field(
+        None,
+        ge=1,
+        le=65535,
+        description="serve /metrics on this port only, for the operator's scraper; unset: "
+        "on the site's own port",
+    )
     forwarded_allow_ips: str = Field(
         "127.0.0.1,::1",
         description="peers whose X-Forwarded-For/-Proto are believed (app/proxies.py)",

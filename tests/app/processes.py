@@ -59,8 +59,9 @@ def start_apps(
     return apps
 
 
-# The shipped proxy (deploy/nginx.conf) on loopback: its upstream these processes, a port
-# of its own, its files in the test's folder.
+# The shipped proxy (deploy/nginx.conf) on loopback: round robin over these processes (on
+# ports of their own, which one name in DNS cannot give) where it asks Docker's DNS for
+# the replicas, a port of its own, its files in the test's folder.
 SHIPPED_PROXY = ROOT / "deploy" / "nginx.conf"
 NGINX_CONF = """
 daemon off;
@@ -83,14 +84,14 @@ http {{
 
 def proxy_site(apps: list[AppProcess], port: int) -> str:
     servers = "".join(f"    server 127.0.0.1:{app.port} max_fails=0;\n" for app in apps)
-    site, upstreams = re.subn(
-        r"upstream kartenrunde \{[^}]*\}",
-        lambda _: "upstream kartenrunde {\n" + servers + "}",
+    site, passes = re.subn(
+        r"proxy_pass http://\$replicas:8000;",
+        "proxy_pass http://replicas;",
         SHIPPED_PROXY.read_text(),
     )
     site, listens = re.subn(r"listen 80;", f"listen 127.0.0.1:{port};", site)
-    assert upstreams == listens == 1, f"{SHIPPED_PROXY} changed its upstream or port"
-    return site
+    assert passes == listens == 1, f"{SHIPPED_PROXY} changed its proxy_pass or port"
+    return "upstream replicas {\n" + servers + "}\n" + site
 
 
 @dataclass

@@ -26,7 +26,7 @@ DOCKERFILE = (ROOT / "Dockerfile").read_text()
 # A setting of the tests (refused in production) that neither .env nor Compose offers.
 TESTS_ONLY = {"TEST_CLOCK_FILE"}
 SETTINGS = {name.upper() for name in Settings.model_fields} - TESTS_ONLY
-COMPOSE_ONLY = {"POSTGRES_PASSWORD", "PORT", "PROXY_PORT"}
+COMPOSE_ONLY = {"POSTGRES_PASSWORD", "PORT", "PROXY_PORT", "COMPOSE_PROFILES"}
 
 
 def app_environment() -> dict[str, str | None]:
@@ -72,8 +72,23 @@ def test_the_scaled_profile_adds_a_second_app_redis_and_nginx() -> None:
     assert SERVICES["proxy"]["image"].startswith("nginx:")
     assert SERVICES["proxy"]["ports"] == ["${PROXY_PORT:-8080}:80"]
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
-    assert "server app:8000" in conf and "server app-2:8000" in conf
     assert "proxy_set_header Upgrade $http_upgrade;" in conf
+
+
+def test_both_replicas_run_the_one_image_of_this_project() -> None:
+    images = {SERVICES[name]["image"] for name in ("app", "app-2")}
+    assert images == {"${COMPOSE_PROJECT_NAME:-kartenrunde}-app"}
+
+
+def test_nginx_asks_dockers_dns_for_both_replicas_while_it_runs() -> None:
+    for name in ("app", "app-2"):
+        assert SERVICES[name]["networks"] == {"default": {"aliases": ["app-replicas"]}}
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert re.search(r"^\s*resolver 127\.0\.0\.11 valid=\d+s", conf, flags=re.MULTILINE)
+    # A name in a variable is resolved at run time; one in an upstream block only at start.
+    assert "set $replicas app-replicas;" in conf
+    assert "proxy_pass http://$replicas:8000;" in conf
+    assert not re.search(r"^\s*upstream\b", conf, flags=re.MULTILINE)
 
 
 def test_database_files_live_in_a_named_volume() -> None:
@@ -110,6 +125,13 @@ def test_services_restart_unless_stopped(service: str) -> None:
 
 def test_app_is_published_on_port_from_env_defaulting_to_8000() -> None:
     assert SERVICES["app"]["ports"] == ["${PORT:-8000}:8000"]
+
+
+def test_metrics_are_served_on_a_port_of_their_own_that_no_service_publishes() -> None:
+    assert app_environment()["METRICS_PORT"] == "${METRICS_PORT:-8001}"
+    assert "METRICS_PORT=8001" in runtime_stage()
+    published = [port for service in SERVICES.values() for port in service.get("ports", [])]
+    assert not [port for port in published if "METRICS_PORT" in port or "8001" in port]
 
 
 def test_app_receives_only_settings_and_can_receive_every_one() -> None:

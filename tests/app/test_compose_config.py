@@ -155,7 +155,7 @@ def test_compose_refuses_to_start_while_a_secret_is_empty(tmp_path: Path, name: 
 
 def test_what_the_image_sets_reaches_the_app_unless_env_sets_it(tmp_path: Path) -> None:
     image = image_environment()
-    assert {"ENVIRONMENT", "FORWARDED_ALLOW_IPS"} <= image.keys()
+    assert {"ENVIRONMENT", "FORWARDED_ALLOW_IPS", "METRICS_PORT"} <= image.keys()
     environment = container_environment(rendered(tmp_path))
     assert {name: environment.get(name) for name in image} == image
 
@@ -172,7 +172,11 @@ def test_every_setting_in_env_reaches_the_app(tmp_path: Path) -> None:
     shown = dict(re.findall(r"^#([A-Z][A-Z0-9_]*)=(.*)$", text, flags=re.MULTILINE))
     values = {name: value for name, value in shown.items() if name in SETTINGS}
     # values other than what the image would give anyway
-    values |= {"ENVIRONMENT": "development", "FORWARDED_ALLOW_IPS": "10.1.0.0/16"}
+    values |= {
+        "ENVIRONMENT": "development",
+        "FORWARDED_ALLOW_IPS": "10.1.0.0/16",
+        "METRICS_PORT": "9464",
+    }
     assert values.keys() == SETTINGS - {"SECRET_KEY"}
     environment = container_environment(rendered(tmp_path, **values))
     # DATABASE_URL is compose's own: the bundled PostgreSQL, whatever .env says.
@@ -185,6 +189,20 @@ def test_the_port_is_published_on_8000_or_where_env_says(tmp_path: Path) -> None
     assert (every.get("host_ip"), every["published"], every["target"]) == (None, "8000", 8000)
     (local,) = rendered(tmp_path, PORT="127.0.0.1:8080")["services"]["app"]["ports"]
     assert (local["host_ip"], local["published"], local["target"]) == ("127.0.0.1", "8080", 8000)
+
+
+def test_metrics_leave_the_published_port_in_both_profiles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = rendered(tmp_path, COMPOSE_PROFILES="scaled")
+    services = config["services"]
+    assert settings_in_container(config, monkeypatch).metrics_port == 8001
+    for name in ("app", "app-2"):
+        assert services[name]["environment"]["METRICS_PORT"] == "8001"
+    published = [
+        port["target"] for service in services.values() for port in service.get("ports", [])
+    ]
+    assert sorted(published) == [80, 8000]
 
 
 def seconds(duration: str) -> float:

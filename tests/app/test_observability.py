@@ -10,14 +10,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
+from pydantic import ValidationError
 from sqlalchemy import create_engine
 
 from app.main import create_app
 from app.observability import JsonFormatter, TextFormatter, configure_logging, wants_json
 from app.settings import Settings
+from tests.server import free_port
 
 UVICORN_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access")
 
@@ -135,6 +138,29 @@ def test_creating_another_app_in_the_same_process_keeps_the_metrics(
     another = create_app(app_settings(tmp_path))
     assert "kartenrunde_rooms_open" in TestClient(another).get("/metrics").text
     assert "kartenrunde_rooms_open" in client.get("/metrics").text
+
+
+def test_with_a_metrics_port_metrics_are_served_there_and_not_on_the_site(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    with TestClient(create_app(app_settings(tmp_path, metrics_port=port))) as client:
+        assert client.get("/metrics").status_code == 404
+        assert client.get("/healthz").status_code == 200
+        answer = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5)
+        assert answer.status_code == 200
+        assert "kartenrunde_rooms_open" in answer.text
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5)
+
+
+@pytest.mark.parametrize("port", ["0", "65536", "nine"])
+def test_a_metrics_port_outside_1_to_65535_is_refused(
+    port: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("METRICS_PORT", port)
+    with pytest.raises(ValidationError, match="metrics_port"):
+        Settings(_env_file=None)
 
 
 def test_latency_buckets_reach_from_a_tenth_of_a_millisecond_to_past_100_ms(
