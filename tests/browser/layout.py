@@ -13,7 +13,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from tests.browser.conftest import SCREENSHOTS
+from tests.browser.conftest import SCREENSHOTS, shoot
 
 SIZES = {
     "phone": {"width": 390, "height": 844},
@@ -30,14 +30,13 @@ OFF_SCREEN = (Path(__file__).parent / "offscreen.js").read_text()
 
 def check_fits(page: Page, name: str, sizes: tuple[str, ...] = tuple(SIZES)) -> None:
     """At every size: nothing needed is off screen; saves what the player sees."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     original = page.viewport_size
     problems: list[str] = []
     for label in sizes:
         page.set_viewport_size(SIZES[label])
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 50)))")
         page.evaluate("window.scrollTo(0, 0)")
-        page.screenshot(path=SCREENSHOTS / f"layout-{name}-{label}.png", animations="disabled")
+        shoot(page, SCREENSHOTS / f"layout-{name}-{label}.png", animations="disabled")
         problems += [f"{label}: {p}" for p in page.evaluate(OFF_SCREEN, label in PHONES)]
     if original:
         page.set_viewport_size(original)

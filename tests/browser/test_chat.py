@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import DESKTOP, PHONE, SCREENSHOTS, NewPage
+from tests.browser.conftest import DESKTOP, PHONE, SCREENSHOTS, NewPage, shoot
 from tests.browser.players import create_room, join_by_link
 
 
@@ -18,7 +18,6 @@ def say(page: Page, text: str) -> None:
 def test_two_players_chat_react_and_mute(new_page: NewPage) -> None:
     anna, ben = new_page(viewport=DESKTOP), new_page(viewport=PHONE)
     join_by_link(ben, create_room(anna, "expeditionen", "Anna", preset="short"), "Ben")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
     say(anna, "Viel Glück! <b>fett</b> https://example.org")
     unread = ben.get_by_test_id("chat-unread")
@@ -41,8 +40,8 @@ def test_two_players_chat_react_and_mute(new_page: NewPage) -> None:
     for sheet in (ben.locator("#chat").bounding_box(),):
         assert sheet is not None
         assert sheet["y"] >= 0 and sheet["y"] + sheet["height"] <= PHONE["height"]
-    ben.screenshot(path=SCREENSHOTS / "chat-phone.png", animations="disabled")
-    anna.screenshot(path=SCREENSHOTS / "chat-desktop.png", animations="disabled")
+    shoot(ben, SCREENSHOTS / "chat-phone.png", animations="disabled")
+    shoot(anna, SCREENSHOTS / "chat-desktop.png", animations="disabled")
 
     ben.locator(".chat-mute").first.click()  # mute Anna, in Ben's browser only
     expect(ben.locator("#chat-list .chat-text")).to_have_text(["Thanks!"])

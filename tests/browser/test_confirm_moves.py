@@ -9,7 +9,7 @@ import json
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import PHONE, SCREENSHOTS, NewPage
+from tests.browser.conftest import PHONE, SCREENSHOTS, NewPage, shoot
 from tests.browser.layout import OFF_SCREEN, overlapping_parts
 from tests.browser.players import (
     act_and_wait,
@@ -72,7 +72,7 @@ def test_a_tap_shows_the_move_and_a_second_tap_or_confirm_sends_it(new_page: New
     assert (sent.count, version(anna)) == (sent_before, shown)
     assert layout_problems(anna) == before
     assert anna.locator("#board").bounding_box() == board_top
-    anna.screenshot(path=SCREENSHOTS / "confirm-move-phone.png")
+    shoot(anna, SCREENSHOTS / "confirm-move-phone.png")
     act_and_wait(anna, deck.tap, (ben,))
     expect(anna.locator("#confirm-move")).to_have_count(0)
 

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from engine import get_game
-from tests.browser.conftest import PHONE, SCREENSHOTS, NewPage
+from tests.browser.conftest import PHONE, SCREENSHOTS, NewPage, shoot
 from tests.browser.layout import SIZES, check_fits, overlapping_parts, render_state
 from tests.browser.players import (
     StateLog,
@@ -125,18 +125,18 @@ def test_a_small_phone_draws_no_part_of_the_table_over_another(
     act_and_wait(page, page.get_by_test_id("discard").click, (other,))
     page.evaluate("Promise.all(document.getAnimations().map(a => a.finished))")  # card at rest
     problems += [f"draw: {p}" for p in overlapping_parts(page)]
-    page.screenshot(path=SCREENSHOTS / "expeditionen-small-phone-draw.png")
+    shoot(page, SCREENSHOTS / "expeditionen-small-phone-draw.png")
     act_and_wait(page, page.get_by_test_id("draw-deck").click, (other,))
     for each, size in sizes.items():
         if size:
             each.set_viewport_size(size)
     anna.set_viewport_size(PHONE)
-    anna.screenshot(path=SCREENSHOTS / "expeditionen-small-phone.png")
+    shoot(anna, SCREENSHOTS / "expeditionen-small-phone.png")
     render_state(anna, "expeditionen", long_expeditions(log.latest), ["Anna", "Benedikt"])
     problems += [f"long: {p}" for p in overlapping_parts(anna)]
     anna.locator("#board button.card[data-testid^='hand-']").first.click()
     problems += [f"long, a card chosen: {p}" for p in overlapping_parts(anna)]
-    anna.screenshot(path=SCREENSHOTS / "expeditionen-small-phone-long.png")
+    shoot(anna, SCREENSHOTS / "expeditionen-small-phone-long.png")
     anna.set_viewport_size(SIZES["laptop"])
     anna.reload()
     wait_for_state(anna)

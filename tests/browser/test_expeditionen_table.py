@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from engine import get_game
 from engine.expeditionen import ExpeditionenState
-from tests.browser.conftest import DESKTOP, SCREENSHOTS, NewPage, screenshot
+from tests.browser.conftest import DESKTOP, SCREENSHOTS, NewPage, screenshot, shoot
 from tests.browser.players import (
     Duel,
     StateLog,
@@ -165,7 +165,7 @@ def test_a_draw_from_a_discard_pile_names_the_card_it_took(duel: Duel) -> None:
     expect(last.locator(".card-chip")).to_have_count(2)  # the card discarded, the card taken
     for label, size in SIZES.items():
         page.set_viewport_size(size)
-        page.screenshot(path=SCREENSHOTS / f"expeditionen-took-from-pile-{label}.png")
+        shoot(page, SCREENSHOTS / f"expeditionen-took-from-pile-{label}.png")
     page.set_viewport_size(DESKTOP)
 
 

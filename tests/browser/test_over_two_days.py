@@ -24,7 +24,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.app.processes import Client, behind_nginx, served_sockets, wait_for
 from tests.app.test_self_hosting import empty_database
-from tests.browser.conftest import SCREENSHOTS, UNCAPPED, Errors, open_page, serve
+from tests.browser.conftest import SCREENSHOTS, UNCAPPED, Errors, open_page, serve, shoot
 from tests.browser.layout import SIZES
 from tests.browser.players import (
     act_and_wait,
@@ -241,7 +241,7 @@ def test_a_turn_based_match_over_two_days_on_a_laptop_a_phone_and_with_pushes(
     expect(phone.get_by_test_id("turn-clock")).to_contain_text("Ben's time ran out")
     for choice in ("Let the computer play for Ben", "Keep waiting", "End the match"):
         expect(offer.get_by_role("button", name=choice)).to_be_visible()
-    phone.screenshot(path=SCREENSHOTS / "two-days-offer-phone.png")
+    shoot(phone, SCREENSHOTS / "two-days-offer-phone.png")
     offer.get_by_role("button", name="Keep waiting").click()
     expect(offer).to_have_count(0)
     assert offers.seats == [1, None]  # Ben's seat offered once, then withdrawn
@@ -279,7 +279,7 @@ def test_a_turn_based_match_over_two_days_on_a_laptop_a_phone_and_with_pushes(
     wait_for_state(phone)
     expect(ran_out).to_have_count(1)
     assert pushed(service, bens_phone, seen + len(expected))[seen:] == expected
-    phone.screenshot(path=SCREENSHOTS / "two-days-end-phone.png")
+    shoot(phone, SCREENSHOTS / "two-days-end-phone.png")
     for context in contexts:
         context.close()
     assert errors.seen == []

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from engine import games
-from tests.browser.conftest import SCREENSHOTS, NewPage, screenshot
+from tests.browser.conftest import SCREENSHOTS, NewPage, screenshot, shoot
 from tests.browser.layout import SIZES
 from tests.browser.players import create_room
 
@@ -110,7 +110,7 @@ def test_on_a_phone_create_room_is_on_the_first_screen(new_page: NewPage) -> Non
                     needed,
                     box,
                 )
-            page.screenshot(path=SCREENSHOTS / f"home-{size}-{game.name}-{theme}.png")
+            shoot(page, SCREENSHOTS / f"home-{size}-{game.name}-{theme}.png")
 
 
 def test_on_a_phone_the_invite_button_says_invite(new_page: NewPage) -> None:
@@ -126,7 +126,7 @@ def test_on_a_phone_the_invite_button_says_invite(new_page: NewPage) -> None:
     for label in ("phone", "phone-landscape"):
         page.set_viewport_size(SIZES[label])
         expect(invite.locator(".tool-label")).to_be_in_viewport()
-        page.screenshot(path=SCREENSHOTS / f"waiting-room-{label}-de.png")
+        shoot(page, SCREENSHOTS / f"waiting-room-{label}-de.png")
 
 
 @pytest.mark.parametrize("game", ["expeditionen", "pilzwanderung"])
@@ -139,4 +139,4 @@ def test_a_waiting_room_waits_for_a_second_player_not_a_free_seat(
     expect(board).to_contain_text("Waiting for a second player…")
     expect(board).not_to_contain_text(re.compile("Waiting for (Free seat|Anna)"))
     expect(board).not_to_contain_text("Display of Free seat")
-    page.screenshot(path=SCREENSHOTS / f"waiting-room-{game}-phone.png", full_page=True)
+    shoot(page, SCREENSHOTS / f"waiting-room-{game}-phone.png", full_page=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import PHONE, SCREENSHOTS, NewPage
+from tests.browser.conftest import PHONE, SCREENSHOTS, NewPage, shoot
 from tests.browser.layout import PHONES, SIZES, check_fits, overlapping_parts
 from tests.browser.players import act_and_wait, create_room, is_my_turn, join_by_link
 from tests.browser.test_pilzwanderung_layout import pilz_ply
@@ -103,7 +103,7 @@ def test_the_header_shows_the_players_names_in_full(tables: dict[str, Page], gam
         page.locator(f".lang-switch [data-lang='{lang}']").click()
         for label, size in SIZES.items():
             page.set_viewport_size(size)
-            page.screenshot(path=SCREENSHOTS / f"phone-names-{game}-{lang}-{label}.png")
+            shoot(page, SCREENSHOTS / f"phone-names-{game}-{lang}-{label}.png")
             problems += [f"{lang} {label}: {name} is cut" for name in cut_names(page)]
     assert problems == [], "; ".join(problems)
 
@@ -187,7 +187,7 @@ def test_an_offer_above_the_board_pushes_the_table_down_on_a_phone(
             page.evaluate("document.querySelector('main').scrollTop = 0")
             problems += [f"{scheme} {label}: {p}" for p in overlapping_parts(page)]
             problems += [f"{scheme} {label}: {p}" for p in page.evaluate(OUT_OF_REACH)]
-            page.screenshot(path=SCREENSHOTS / f"phone-offer-{game}-{scheme}-{label}-scrolled.png")
+            shoot(page, SCREENSHOTS / f"phone-offer-{game}-{scheme}-{label}-scrolled.png")
             page.evaluate("document.querySelector('main').scrollTop = 0")
         try:
             check_fits(page, f"phone-offer-{game}-{scheme}")

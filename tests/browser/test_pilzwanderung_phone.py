@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from engine import get_game
-from tests.browser.conftest import SCREENSHOTS, NewPage
+from tests.browser.conftest import SCREENSHOTS, NewPage, shoot
 from tests.browser.layout import SIZES, check_fits, render_state
 from tests.browser.players import StateLog, create_room
 
@@ -117,7 +117,7 @@ def test_the_took_tag_marks_the_decay_pile_not_the_card_that_came_after(
         card = page.locator("[data-testid='decay'] .card").bounding_box()
         assert box and card
         apart = box["y"] + box["height"] <= card["y"] or box["x"] >= card["x"] + card["width"]
-        page.screenshot(path=SCREENSHOTS / f"pw-phone-took-{size}.png", animations="disabled")
+        shoot(page, SCREENSHOTS / f"pw-phone-took-{size}.png", animations="disabled")
         assert apart or box["x"] + box["width"] <= card["x"], (size, box, card)
 
 

@@ -23,7 +23,7 @@ from engine.pilzwanderung import (
     STICKS,
     deck_for,
 )
-from tests.browser.conftest import SCREENSHOTS, NewPage
+from tests.browser.conftest import SCREENSHOTS, NewPage, shoot
 from tests.browser.players import (
     Duel,
     StateLog,
@@ -67,11 +67,10 @@ def morels(module_page: NewPage) -> Duel:
 
 def shots(page: Page, name: str) -> None:
     """Screenshots at the three sizes people look at; the page never gets wider than the screen."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     before = page.viewport_size or DESKTOP
     for label, size in (("phone", PHONE), ("landscape", LANDSCAPE), ("desktop", DESKTOP)):
         page.set_viewport_size(size)
-        page.screenshot(path=SCREENSHOTS / f"{name}-{label}.png", animations="disabled")
+        shoot(page, SCREENSHOTS / f"{name}-{label}.png", animations="disabled")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= size["width"], f"{name} is {width} px wide at {label}"
     page.set_viewport_size(before)
@@ -247,7 +246,7 @@ def test_a_spectator_sees_both_displays_and_no_hand_or_controls(
     expect(watcher.locator("#board button")).to_have_count(0)
     expect(watcher.get_by_test_id("display-top")).to_be_visible()
     expect(watcher.get_by_test_id("display-bottom")).to_be_visible()
-    watcher.screenshot(path=SCREENSHOTS / "pilzwanderung-spectator.png")
+    shoot(watcher, SCREENSHOTS / "pilzwanderung-spectator.png")
 
 
 def in_view(page: Page) -> None:
@@ -336,7 +335,7 @@ def test_a_whole_game_to_the_end(duel: Duel) -> None:
     shots(duel.anna, "pilzwanderung-end")
     duel.anna.set_viewport_size(PHONE)
     duel.anna.locator("#log-toggle").click()
-    duel.anna.screenshot(path=SCREENSHOTS / "pilzwanderung-log-phone.png", animations="disabled")
+    shoot(duel.anna, SCREENSHOTS / "pilzwanderung-log-phone.png", animations="disabled")
     duel.anna.locator("#log-close").click()
     duel.anna.set_viewport_size(DESKTOP)
 
@@ -360,7 +359,7 @@ def test_the_replay_shows_both_hands_at_every_step(duel: Duel, new_page: NewPage
     page.locator("#slider").fill(str(steps))
     expect(page.locator("#result .pw-result-side")).to_have_count(2)
     expect(page.locator("#board button")).to_have_count(0)
-    page.screenshot(path=SCREENSHOTS / "replay-pilzwanderung.png", full_page=True)
+    shoot(page, SCREENSHOTS / "replay-pilzwanderung.png", full_page=True)
 
 
 def test_rematch_starts_a_new_game(duel: Duel) -> None:
@@ -466,7 +465,7 @@ def test_the_morels_replay_shows_both_hands_with_their_night_cards_at_every_step
                 taken,
             )
             expect(page.locator("#step-text")).to_contain_text(f"took {name} from position")
-    page.screenshot(path=SCREENSHOTS / "replay-morels.png", full_page=True)
+    shoot(page, SCREENSHOTS / "replay-morels.png", full_page=True)
 
 
 # The dialogs against the engine -----------------------------------------------------------
@@ -564,7 +563,7 @@ def test_the_dialogs_offer_exactly_the_legal_combinations(
         legal = [a for a in message["legal_actions"] if a["type"] == kind]
         result = page.evaluate(EXPLORE, {"message": message, "kind": kind})
         if kind == "cook" and pans == 1:
-            page.screenshot(path=SCREENSHOTS / "pilzwanderung-cook-dialog.png")
+            shoot(page, SCREENSHOTS / "pilzwanderung-cook-dialog.png")
         key = sorted  # actions as sorted item lists, to compare as sets
         assert sorted(map(lambda a: key(a.items()), result["sent"])) == sorted(
             map(lambda a: key(a.items()), legal)
@@ -868,8 +867,7 @@ def test_the_other_players_last_turn_is_marked_where_it_changed_the_table(
     folded = page.get_by_test_id("display-top")
     expect(folded).not_to_have_attribute("open", "")
     expect(folded).to_have_class(re.compile("holds-moved"))
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    folded.screenshot(path=SCREENSHOTS / "pilzwanderung-marked-folded.png", animations="disabled")
+    shoot(folded, SCREENSHOTS / "pilzwanderung-marked-folded.png", animations="disabled")
     page.set_viewport_size(DESKTOP)
     sell = legal(state, 1, "sell")
     assert marked_after(page, state, [(1, sell)]) == {
@@ -905,7 +903,7 @@ def test_the_other_players_last_turn_is_marked_where_it_changed_the_table(
             assert board and tag, name
             assert board["x"] <= tag["x"] and tag["x"] + tag["width"] <= board["x"] + board["width"]
             shot = SCREENSHOTS / f"pilzwanderung-marked-{name}-{label}.png"
-            page.locator("#rigged").screenshot(path=shot, animations="disabled")
+            shoot(page.locator("#rigged"), shot, animations="disabled")
 
 
 def test_the_morels_faces_show_each_mushrooms_name_points_and_sticks(new_page: NewPage) -> None:

@@ -16,7 +16,7 @@ from app.storage.db import create_db_engine
 from app.storage.models import Match, Room, Seat
 from app.storage.repositories import ActionWrite, Finish, Store
 from engine import get_game
-from tests.browser.conftest import SCREENSHOTS, NewPage, serve
+from tests.browser.conftest import SCREENSHOTS, NewPage, serve, shoot
 from tests.browser.layout import SIZES
 
 MATCH_ID = 1
@@ -109,7 +109,6 @@ def row_problems(page: Page) -> list[str]:
 
 def test_the_replay_keeps_both_rows_and_their_names_at_every_size(new_page: NewPage) -> None:
     """In both themes (the theme follows the system's colour scheme at once)."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page = new_page()
     page.goto(f"/matches/{MATCH_ID}")
     page.wait_for_selector("body[data-ready]")
@@ -126,6 +125,6 @@ def test_the_replay_keeps_both_rows_and_their_names_at_every_size(new_page: NewP
                     "() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 50)))"
                 )
                 shot = SCREENSHOTS / f"replay-layout-expeditionen-{step}-{label}-{scheme}.png"
-                page.screenshot(path=shot, full_page=True, animations="disabled")
+                shoot(page, shot, full_page=True, animations="disabled")
                 problems += [f"move {step}, {label}, {scheme}: {p}" for p in row_problems(page)]
     assert problems == [], "; ".join(problems)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import DESKTOP, PHONE, SCREENSHOTS, NewPage
+from tests.browser.conftest import DESKTOP, PHONE, SCREENSHOTS, NewPage, shoot
 from tests.browser.players import create_room, join_by_link, wait_for_version
 
 
@@ -34,11 +34,10 @@ def tools_clear_of_the_board(page: Page, name: str) -> None:
     """At a phone's and a desktop's size: the board as large as without the tools; on the
     desktop every tool on screen beside the banner, none over the board; on the phone none
     beside the banner, and both at the head of the move log's sheet."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
         page.set_viewport_size(size)
         page.evaluate("window.scrollTo(0, 0)")
-        page.screenshot(path=SCREENSHOTS / f"{name}-{label}.png", animations="disabled")
+        shoot(page, SCREENSHOTS / f"{name}-{label}.png", animations="disabled")
         board = page.locator("#board").bounding_box()
         assert board is not None
         beside = page.locator(".turn-line .match-tool:visible").all()
@@ -57,7 +56,7 @@ def tools_clear_of_the_board(page: Page, name: str) -> None:
     expect(page.locator("#log-tools .match-tool")).to_have_count(2)
     for button in page.locator("#log-tools .match-tool").all():
         expect(button).to_be_in_viewport()
-    page.screenshot(path=SCREENSHOTS / f"{name}-phone-log.png", animations="disabled")
+    shoot(page, SCREENSHOTS / f"{name}-phone-log.png", animations="disabled")
     page.locator("#log-close").click()
 
 
@@ -84,7 +83,7 @@ def test_a_player_aborts_then_the_other_resigns_after_a_confirmation(new_page: N
     expect(ben.locator("#confirm-text")).to_have_text(
         "Anna wins, and it counts in this room's tally."
     )
-    ben.screenshot(path=SCREENSHOTS / "resign-confirm-phone.png", animations="disabled")
+    shoot(ben, SCREENSHOTS / "resign-confirm-phone.png", animations="disabled")
     ben.locator("#confirm-no").click()  # a second thought: nothing happens
     expect(ben.locator("#confirm-panel")).to_be_hidden()
     expect(ben.locator("#end")).to_be_hidden()
@@ -93,7 +92,7 @@ def test_a_player_aborts_then_the_other_resigns_after_a_confirmation(new_page: N
     expect(anna.locator("#end h2")).to_have_text("Ben resigned")
     expect(anna.locator("#end")).to_contain_text("Anna wins by resignation.")
     expect(anna.locator("#end")).to_contain_text("Wins: Anna 1 · Ben 0")
-    anna.screenshot(path=SCREENSHOTS / "resign-end-phone.png", animations="disabled")
+    shoot(anna, SCREENSHOTS / "resign-end-phone.png", animations="disabled")
 
     anna.locator("#end a", has_text="Review").click()
     expect(anna.get_by_test_id("end-reason")).to_have_text("Ben resigned")
@@ -108,7 +107,7 @@ def test_the_only_player_leaves_a_waiting_room_and_it_closes(new_page: NewPage) 
     expect(anna.locator("#resign")).to_have_count(0)
     for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
         anna.set_viewport_size(size)
-        anna.screenshot(path=SCREENSHOTS / f"leave-{label}.png", animations="disabled")
+        shoot(anna, SCREENSHOTS / f"leave-{label}.png", animations="disabled")
         leave, board = anna.locator("#leave").bounding_box(), anna.locator("#board").bounding_box()
         assert leave is not None and board is not None
         assert leave["y"] + leave["height"] <= min(board["y"], size["height"]), label

@@ -5,21 +5,21 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import SCREENSHOTS, NewPage
+from tests.browser.conftest import SCREENSHOTS, NewPage, shoot
 from tests.browser.layout import SIZES
 from tests.browser.players import create_turn_based_room, is_my_turn, join_by_link
 
 
 def shots(page: Page, name: str) -> None:
     """Phone (390x844) and desktop, light and dark; nothing wider than the screen."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         for label in ("phone", "desktop"):
             size = SIZES[label]
             page.set_viewport_size(size)
-            page.screenshot(
-                path=SCREENSHOTS / f"turns-{name}-{label}-{scheme}.png",
+            shoot(
+                page,
+                SCREENSHOTS / f"turns-{name}-{label}-{scheme}.png",
                 full_page=True,
                 animations="disabled",
             )
