@@ -43,6 +43,8 @@ class RedisRelay:
     def __init__(self, url: str) -> None:
         self.url = url
         self.process = uuid.uuid4().hex[:12]
+        # How this process's messages begin: its own echoes are skipped unparsed.
+        self._own = b'[{"proc":"' + self.process.encode() + b'"'
         self.client: redis.Redis = redis.Redis.from_url(
             url, socket_connect_timeout=2, socket_timeout=None, health_check_interval=5
         )
@@ -54,9 +56,8 @@ class RedisRelay:
 
     def announce(self, event: Event) -> None:
         """Queue an event for the other processes; never waits."""
-        event["proc"] = self.process
         try:
-            self._outbox.put_nowait(event)
+            self._outbox.put_nowait({"proc": self.process, **event})
         except asyncio.QueueFull:
             logger.warning("redis outbox full; dropping an event", extra={"event": event["t"]})
 
@@ -129,11 +130,9 @@ class RedisRelay:
                     )
                     if message is None:
                         raise TimeoutError("no heartbeat on the channel")
-                    if message[0] != b"message":  # a (un)subscribe confirmation
-                        continue
-                    events = events_of(message[2])
-                    if events and events[0].get("proc") != self.process:  # one process's events
-                        await handle(events, on_event)
+                    if message[0] != b"message" or message[2].startswith(self._own):
+                        continue  # a (un)subscribe confirmation, or this process's own
+                    await handle(events_of(message[2]), on_event)
             except (RedisError, OSError) as error:
                 if self.connected:
                     logger.warning("redis subscription lost (%s); retrying", error)

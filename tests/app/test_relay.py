@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import orjson
 import pytest
@@ -50,5 +50,41 @@ def test_a_stray_message_on_the_channel_reaches_no_room_and_ends_no_subscription
         finally:
             await sender.aclose()
             await listener.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_process_hears_the_events_of_the_others_and_never_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(relay, "CHANNEL", f"kartenrunde:test:{uuid.uuid4().hex}")
+    heard: dict[str, list[Event]] = {"first": [], "second": []}
+
+    def hearing(name: str) -> Callable[[Event], Awaitable[None]]:
+        async def on_event(event: Event) -> None:
+            if event["t"] == "chat":
+                heard[name].append(event)
+
+        return on_event
+
+    async def nothing() -> None:
+        pass
+
+    async def scenario() -> None:
+        first, second = RedisRelay(SHARED_REDIS), RedisRelay(SHARED_REDIS)
+        first.start(hearing("first"), nothing, nothing)
+        second.start(hearing("second"), nothing, nothing)
+        try:
+            await until(lambda: first.connected and second.connected)
+            first.announce({"t": "chat", "room": "r", "line": {"text": "from the first"}})
+            second.announce({"t": "chat", "room": "r", "line": {"text": "from the second"}})
+            await until(lambda: heard["first"] and heard["second"])
+            await asyncio.sleep(0.2)  # time for an echo to arrive, if one did
+            assert [event["line"]["text"] for event in heard["first"]] == ["from the second"]
+            assert [event["line"]["text"] for event in heard["second"]] == ["from the first"]
+            assert heard["first"][0]["proc"] == second.process
+        finally:
+            await first.stop()
+            await second.stop()
 
     asyncio.run(scenario())
