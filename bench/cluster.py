@@ -5,18 +5,22 @@ For each room count, in one run on one machine: `bench/load.py`'s clients play E
 
 - one server process with a fresh SQLite file (the default setup),
 - `--processes` server processes on a fresh PostgreSQL database with Redis fan-out, behind
-  Debian's nginx (round robin, no stickiness; the pieces of `tests/app/processes.py`),
+  Debian's nginx (round robin, no stickiness; the pieces of `tests/app/processes.py`); with
+  several counts (`--processes 2 3`) a row for each,
 - the bare FastAPI/uvicorn websocket server (`bench/bare_server.py`), the floor,
 - the bare server storing each action (`--store`) in SQLite, and `--processes` of them
-  storing in PostgreSQL and fanning out over Redis (`--relay`) behind the same nginx: the
-  floor with nothing but the pieces issue 14 prescribes, which shows how much of the
-  budget those pieces alone take,
+  storing in PostgreSQL and fanning out over Redis (`--relay`) behind the same nginx (a
+  row for each count of `--processes`): the floor with nothing but the pieces issue 14
+  prescribes, which shows how much of the budget those pieces alone take,
 
 and prints moves/s, p50/p99 from an action to the opponent's new view, errors, the server
 CPU per move (summed over all server processes; nginx, PostgreSQL and Redis not counted)
 and the peak memory of the largest process, each also as a ratio to the bare server.
+After the table a line per room count gives issue 36's ratios: one process to the SQLite
+floor (CPU, p99), each count of processes to its floor (CPU), and each further count's CPU
+to the first count's, ours and the floor's.
 
-    .venv/bin/python -m bench.cluster --rooms 100 500 1000
+    .venv/bin/python -m bench.cluster --rooms 100 500 1000 --processes 2 3
     .venv/bin/python -m bench.cluster --rooms 500 --window 30 --processes 3
 
 Needs PostgreSQL on 127.0.0.1:5432 (database `test` reachable, trust auth; a database of
@@ -57,18 +61,18 @@ def fresh_database() -> Iterator[str]:
             admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
-def several(args: argparse.Namespace, bare: bool = False) -> dict[str, float]:
-    """`args.processes` servers on PostgreSQL + Redis behind nginx: ours, or with `bare`
-    the bare server storing and relaying."""
+def several(args: argparse.Namespace, count: int, bare: bool = False) -> dict[str, float]:
+    """`count` servers on PostgreSQL + Redis behind nginx: ours, or with `bare` the bare
+    server storing and relaying."""
     with tempfile.TemporaryDirectory() as tmp, fresh_database() as database:
         if bare:
-            apps = [bare_app(database) for _ in range(args.processes)]
+            apps = [bare_app(database) for _ in range(count)]
         else:
             apps = start_apps(
                 Path(tmp),
                 database,
                 REDIS_URL,
-                count=args.processes,
+                count=count,
                 LOG_LEVEL="WARNING",
                 MESSAGES_PER_SECOND="1000",
                 ROOMS_PER_ADDRESS_PER_MINUTE="1000000",
@@ -108,10 +112,11 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--window", type=float, default=20.0)
-    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--processes", type=int, nargs="+", default=[2])
     options = parser.parse_args()
     print("| rooms | setup | moves/s | p50 ms | p99 ms | errors | CPU ms/move | peak MiB |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    ratios = []
     for rooms in options.rooms:
         args = argparse.Namespace(
             rooms=rooms,
@@ -122,19 +127,49 @@ def main() -> None:
             url=None,
             pid=None,
             attack=False,
-            processes=options.processes,
+            push=False,
         )
         bare = uvloop.run(load.run(args, bare=True))
         stored = uvloop.run(load.run(args, bare=True, stored=True))
         one = uvloop.run(load.run(args))
-        bare_many = several(args, bare=True)
-        many = several(args)
-        processes = f"{options.processes} processes, PostgreSQL + Redis"
+        floors = {count: several(args, count, bare=True) for count in options.processes}
+        many = {count: several(args, count) for count in options.processes}
         print(row("bare", bare, bare), flush=True)
         print(row("bare, SQLite", stored, bare), flush=True)
         print(row("1 process, SQLite", one, bare), flush=True)
-        print(row(f"bare, {processes}", bare_many, bare), flush=True)
-        print(row(processes, many, bare), flush=True)
+        for count in options.processes:
+            setup = f"{count} processes, PostgreSQL + Redis"
+            print(row(f"bare, {setup}", floors[count], bare), flush=True)
+            print(row(setup, many[count], bare), flush=True)
+        ratios.append(targets(rooms, one, stored, many, floors))
+    print("\nIssue 36's ratios, each to its floor in the same run:\n")
+    print("\n".join(ratios))
+
+
+def targets(
+    rooms: int,
+    one: dict[str, float],
+    stored: dict[str, float],
+    many: dict[int, dict[str, float]],
+    floors: dict[int, dict[str, float]],
+) -> str:
+    """Issue 36's ratios, each to its floor in this run."""
+    cpu = "server_cpu_ms_per_move"
+    first, *more = many
+    ratios = [
+        f"1 process / SQLite floor: CPU {one[cpu] / stored[cpu]:.2f}x, "
+        f"p99 {one['p99_ms'] / stored['p99_ms']:.2f}x",
+        *(
+            f"{count} processes / their floor: CPU {many[count][cpu] / floors[count][cpu]:.2f}x"
+            for count in many
+        ),
+        *(
+            f"{count} / {first} processes: CPU {many[count][cpu] / many[first][cpu]:.2f}x "
+            f"(the floor's {floors[count][cpu] / floors[first][cpu]:.2f}x)"
+            for count in more
+        ),
+    ]
+    return f"- {rooms} rooms: " + "; ".join(ratios)
 
 
 if __name__ == "__main__":
