@@ -52,6 +52,10 @@ TABLES: dict[str, list[tuple[str, dict[str, Any]]]] = {
 }
 
 
+# Who plays whom, where the game has both levels: the first-named bot is counted.
+MATCHUPS = (("easy", "random"), ("medium", "easy"), ("strong", "easy"), ("strong", "medium"))
+
+
 @dataclass
 class Tally:
     wins: int = 0
@@ -170,7 +174,12 @@ def report(game: str, hero: str, villain: str, tally: Tally) -> None:
 
 
 def bot_figures(
-    seeds: range, budget: dict[str, Any], only: str | None, table: str | None, jobs: int
+    seeds: range,
+    budget: dict[str, Any],
+    only: str | None,
+    table: str | None,
+    jobs: int,
+    matchups: list[str],
 ) -> None:
     per_move = (
         f"{budget['playouts']} playouts"
@@ -186,8 +195,10 @@ def bot_figures(
         levels = bot_levels(game.name)
         if game.seats != 2 or not levels or (only and game.name != only):
             continue
-        for hero, villain in (("easy", "random"), ("strong", "easy")):
-            if hero not in levels:
+        for hero, villain in MATCHUPS:
+            if {hero, villain} - {*levels, "random"} or (
+                matchups and f"{hero}-{villain}" not in matchups
+            ):
                 continue
             for label, options in TABLES.get(game.name, [(game.name, {})]):
                 if table and label != table:
@@ -273,6 +284,12 @@ def main() -> None:
     labels = [label for tables in TABLES.values() for label, _ in tables]
     parser.add_argument("--table", choices=labels, help="only this table (a game's preset)")
     parser.add_argument(
+        "--matchup",
+        action="append",
+        choices=[f"{hero}-{villain}" for hero, villain in MATCHUPS],
+        help="only this match-up (may be repeated)",
+    )
+    parser.add_argument(
         "--jobs", type=int, default=1, help="matches at once, each worker on its own core"
     )
     args = parser.parse_args()
@@ -284,7 +301,7 @@ def main() -> None:
     )
     if args.only != "scoundrel":
         seeds = range(args.first, args.first + args.matches)
-        bot_figures(seeds, chosen, args.only, args.table, args.jobs)
+        bot_figures(seeds, chosen, args.only, args.table, args.jobs, args.matchup or [])
     if args.only in (None, "scoundrel") and args.deals:
         solver_figures(args.deals, args.reference)
 

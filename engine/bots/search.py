@@ -58,7 +58,7 @@ class SearchRules(Generic[S, A, V]):
     max_plies: int = 1000
     # The game's easy choice from the view, if it has one: it keeps a head start of
     # ``trust`` (in reward) so that the search leaves it only on clear evidence.
-    hint: Callable[[V, int], A] | None = None
+    hint: Callable[[V, History[A], int], A] | None = None
     trust: float = 0.0
     # A game may play its rollouts itself, faster than through the contract: from the
     # state after the root action to the reward of the deciding seat.
@@ -110,7 +110,7 @@ class StrongBot(Generic[S, A, V]):
         self._world(arms, sample, legal, seat, rng)
         budget = self._budget(len(legal), self.clock() - started)
         phases = max(1, math.ceil(math.log2(len(legal))))
-        favourite = self._favourite(view, legal, seat)
+        favourite = self._favourite(view, legal, history, seat)
         check = RACE_FROM
         while len(arms) > 1 and self._has_budget(budget, len(arms), started):
             for _ in range(max(MIN_WORLDS, budget // (phases * len(arms)))):
@@ -123,10 +123,10 @@ class StrongBot(Generic[S, A, V]):
                 arms = halved(arms, favourite)
         return legal[leader(arms, favourite, self.rules.trust)]
 
-    def _favourite(self, view: V, legal: list[A], seat: int) -> int | None:
+    def _favourite(self, view: V, legal: list[A], history: History[A], seat: int) -> int | None:
         if self.rules.hint is None:
             return None
-        action = self.rules.hint(view, seat)
+        action = self.rules.hint(view, history, seat)
         return legal.index(action) if action in legal else None
 
     def _budget(self, actions: int, first_world: float) -> int:
