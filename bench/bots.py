@@ -52,6 +52,8 @@ TABLES: dict[str, list[tuple[str, dict[str, Any]]]] = {
 }
 
 
+PROGRESS = 5  # matches between the score-so-far lines on stderr
+
 # Who plays whom, where the game has both levels: the first-named bot is counted.
 MATCHUPS = (("easy", "random"), ("medium", "easy"), ("strong", "easy"), ("strong", "medium"))
 
@@ -140,7 +142,7 @@ def seeded_match(
 
 
 def merged(tallies: Iterable[Tally]) -> Tally:
-    """The tallies summed, with the score so far on stderr every ten matches."""
+    """The tallies summed, with the score so far on stderr every PROGRESS matches."""
     total = Tally()
     for tally in tallies:
         total.wins += tally.wins
@@ -149,11 +151,16 @@ def merged(tallies: Iterable[Tally]) -> Tally:
         total.playouts += tally.playouts
         total.thinking += tally.thinking
         total.margins += tally.margins
-        if total.matches % 10 == 0:
+        if total.matches % PROGRESS == 0:
             thinking = f", {total.thinking / total.matches:.1f} s thinking per match" * bool(
                 total.playouts
             )
-            print(f"  ... {total.wins}-{total.draws}-{total.losses}{thinking}", file=sys.stderr)
+            margin = statistics.mean(total.margins)
+            print(
+                f"  ... {total.wins}-{total.draws}-{total.losses}, margin {margin:+.1f}{thinking}",
+                file=sys.stderr,
+                flush=True,
+            )
     return total
 
 
