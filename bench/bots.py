@@ -1,22 +1,25 @@
 """Bot figures: seeded matches between bot levels, and the Scoundrel solver over many deals.
 
-For every two-seat game with bots: easy vs random and strong vs easy, ``--matches`` each
-(default 200; 1 round of Expeditionen, ``{"rounds": 1}``; Pilzwanderung on both its
-tables, the default and the Morels preset, ``--table`` for one), seats alternating, match
-``i`` on seed ``i``. Prints wins, draws, losses of the first-named bot, its win rate (a draw
-counts half) with a 95% Wilson interval, the mean margin and the strong bot's playouts per
-second of CPU. The strong bot thinks ``--seconds`` of the process's own CPU per move
-(default 1, so other jobs on the machine do not weaken it; it stops sooner once the
-search has settled the move), or a fixed ``--playouts`` count. ``--jobs 2`` plays two
-matches at once, each on a core of its own; every match is seeded alone, so the figures
-do not depend on it, and ``--first`` splits a long run (``--first 100 --matches 100`` plays
-seeds 100 to 199). Then the Scoundrel solver on deals 0, 1, 2, ...: CPU time and
-tables searched per deal and the share of winnable deals (95% interval), so far after
-every hundred deals; ``--reference`` times the Python ``Solver`` on the same deals too
-(the same tables; the ratio of their CPU).
+For every two-seat game with bots, the match-ups of ``MATCHUPS`` its levels allow (easy vs
+random, medium vs easy, strong vs easy, strong vs medium: the medium heuristic is the
+yardstick where a game has one; ``--matchup`` for some), ``--matches`` each (default 200;
+1 round of Expeditionen, ``{"rounds": 1}``; Pilzwanderung on both its tables, the default
+and the Morels preset, ``--table`` for one), seats alternating, match ``i`` on seed ``i``.
+Prints wins, draws, losses of the first-named bot, its win rate (a draw counts half) with
+a 95% Wilson interval, the mean margin, and the strong bot's playouts per second of CPU and
+CPU seconds per decision (one with a choice). The strong bot thinks ``--seconds`` of the
+process's own CPU per move (default 1, so other jobs on the machine do not weaken it; it
+stops sooner once the search has settled the move), or a fixed ``--playouts`` count.
+``--jobs 2`` plays two matches at once, each on a core of its own; every match is seeded
+alone, so the figures do not depend on it, and ``--first`` splits a long run
+(``--first 100 --matches 100`` plays seeds 100 to 199). Then the Scoundrel solver on
+deals 0, 1, 2, ...: CPU time and tables searched per deal and the share of winnable deals
+(95% interval), so far after every hundred deals; ``--reference`` times the Python
+``Solver`` on the same deals too (the same tables; the ratio of their CPU).
 
     .venv/bin/python bench/bots.py --jobs 2                 # everything, 1 s a move (hours)
     .venv/bin/python bench/bots.py --only expeditionen --jobs 2 --deals 0
+    .venv/bin/python bench/bots.py --only expeditionen --matchup strong-medium --deals 0
     .venv/bin/python bench/bots.py --only pilzwanderung --table morels --playouts 48
     .venv/bin/python bench/bots.py --only scoundrel --deals 1000 [--reference]
 
@@ -52,6 +55,12 @@ TABLES: dict[str, list[tuple[str, dict[str, Any]]]] = {
 }
 
 
+PROGRESS = 5  # matches between the score-so-far lines on stderr
+
+# Who plays whom, where the game has both levels: the first-named bot is counted.
+MATCHUPS = (("easy", "random"), ("medium", "easy"), ("strong", "easy"), ("strong", "medium"))
+
+
 @dataclass
 class Tally:
     wins: int = 0
@@ -59,6 +68,7 @@ class Tally:
     losses: int = 0
     playouts: int = 0
     thinking: float = 0.0
+    decisions: int = 0  # the first-named bot's, with more than one legal action
     margins: list[int] = field(default_factory=list)
 
     @property
@@ -93,6 +103,7 @@ def play_match(
         if seat == hero:
             tally.thinking += time.process_time() - started
             tally.playouts += getattr(bots[seat], "last_playouts", 0)
+            tally.decisions += len(legal) > 1
         history.append((seat, action))
         state = game.apply(state, seat, action)
     outcome = game.result(state)
@@ -136,7 +147,7 @@ def seeded_match(
 
 
 def merged(tallies: Iterable[Tally]) -> Tally:
-    """The tallies summed, with the score so far on stderr every ten matches."""
+    """The tallies summed, with the score so far on stderr every PROGRESS matches."""
     total = Tally()
     for tally in tallies:
         total.wins += tally.wins
@@ -144,12 +155,18 @@ def merged(tallies: Iterable[Tally]) -> Tally:
         total.losses += tally.losses
         total.playouts += tally.playouts
         total.thinking += tally.thinking
+        total.decisions += tally.decisions
         total.margins += tally.margins
-        if total.matches % 10 == 0:
+        if total.matches % PROGRESS == 0:
             thinking = f", {total.thinking / total.matches:.1f} s thinking per match" * bool(
                 total.playouts
             )
-            print(f"  ... {total.wins}-{total.draws}-{total.losses}{thinking}", file=sys.stderr)
+            margin = statistics.mean(total.margins)
+            print(
+                f"  ... {total.wins}-{total.draws}-{total.losses}, margin {margin:+.1f}{thinking}",
+                file=sys.stderr,
+                flush=True,
+            )
     return total
 
 
@@ -161,6 +178,8 @@ def report(game: str, hero: str, villain: str, tally: Tally) -> None:
     rate = (tally.wins + tally.draws / 2) / tally.matches
     low, high = wilson(tally.wins + tally.draws / 2, tally.matches)
     speed = f"{tally.playouts / tally.thinking:>8.0f}" if tally.playouts else f"{'':>8}"
+    if tally.playouts:
+        speed += f"{tally.thinking / tally.decisions:>8.2f}"
     print(
         f"{game:<14}{hero + ' vs ' + villain:<18}{tally.matches:>6}{tally.wins:>6}"
         f"{tally.draws:>6}{tally.losses:>6}{100 * rate:>8.1f}%"
@@ -170,7 +189,12 @@ def report(game: str, hero: str, villain: str, tally: Tally) -> None:
 
 
 def bot_figures(
-    seeds: range, budget: dict[str, Any], only: str | None, table: str | None, jobs: int
+    seeds: range,
+    budget: dict[str, Any],
+    only: str | None,
+    table: str | None,
+    jobs: int,
+    matchups: list[str],
 ) -> None:
     per_move = (
         f"{budget['playouts']} playouts"
@@ -180,14 +204,16 @@ def bot_figures(
     print(f"strong bot budget per move: {per_move}")
     print(
         f"{'game':<14}{'match-up':<18}{'games':>6}{'won':>6}{'drawn':>6}{'lost':>6}"
-        f"{'win rate':>9}   {'95% interval':<14}{'margin':>8}{'play/s':>8}"
+        f"{'win rate':>9}   {'95% interval':<14}{'margin':>8}{'play/s':>8}{'s/move':>8}"
     )
     for game in games():
         levels = bot_levels(game.name)
         if game.seats != 2 or not levels or (only and game.name != only):
             continue
-        for hero, villain in (("easy", "random"), ("strong", "easy")):
-            if hero not in levels:
+        for hero, villain in MATCHUPS:
+            if {hero, villain} - {*levels, "random"} or (
+                matchups and f"{hero}-{villain}" not in matchups
+            ):
                 continue
             for label, options in TABLES.get(game.name, [(game.name, {})]):
                 if table and label != table:
@@ -273,6 +299,12 @@ def main() -> None:
     labels = [label for tables in TABLES.values() for label, _ in tables]
     parser.add_argument("--table", choices=labels, help="only this table (a game's preset)")
     parser.add_argument(
+        "--matchup",
+        action="append",
+        choices=[f"{hero}-{villain}" for hero, villain in MATCHUPS],
+        help="only this match-up (may be repeated)",
+    )
+    parser.add_argument(
         "--jobs", type=int, default=1, help="matches at once, each worker on its own core"
     )
     args = parser.parse_args()
@@ -284,7 +316,7 @@ def main() -> None:
     )
     if args.only != "scoundrel":
         seeds = range(args.first, args.first + args.matches)
-        bot_figures(seeds, chosen, args.only, args.table, args.jobs)
+        bot_figures(seeds, chosen, args.only, args.table, args.jobs, args.matchup or [])
     if args.only in (None, "scoundrel") and args.deals:
         solver_figures(args.deals, args.reference)
 

@@ -1,4 +1,5 @@
-"""Expeditionen bots: what a seat knows, the easy heuristic, and the strong bot's rules.
+"""Expeditionen bots: what a seat knows, the easy and medium heuristics, and the strong
+bot's rules.
 
 What a seat knows (``Knowledge``), read from its view and the public history of the
 current round: its own hand, every expedition, every discard pile in full (it saw each
@@ -7,7 +8,9 @@ up from a discard pile and still holds. Everything else (the opponent's other ca
 the draw pile) is one pool of unseen cards, dealt at random for each sampled world.
 
 The strong bot's rollouts stop at the end of the current round and score it (the next
-round's deal comes from the seed, which no seat knows): a rollout is at most one round.
+round's deal comes from the seed, which no seat knows): a rollout is at most one round,
+and until the draw pile runs short only a few steps, scored by the medium heuristic's
+estimate of both seats' round scores.
 """
 
 from __future__ import annotations
@@ -17,12 +20,16 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from engine.bots.base import History, register_bot
 from engine.bots.search import Clock, SearchRules, StrongBot
 from engine.cards import SUITS, suit
 from engine.expeditionen import (
+    ALL_CODES,
+    BONUS,
+    BONUS_CARDS,
+    EXPEDITION_COST,
     GAME,
     HAND_SIZE,
     RANK_ORDER,
@@ -32,6 +39,7 @@ from engine.expeditionen import (
     ExpeditionenState,
     ExpeditionenView,
     PlayOrDiscard,
+    Source,
     deck_for,
     expedition_score,
     is_wager,
@@ -189,8 +197,11 @@ class Table:
         )
 
 
+WORTH = {card: RANK_ORDER[card[:-1]] for card in ALL_CODES}
+
+
 def worth(card: str) -> int:
-    return RANK_ORDER[card[:-1]]
+    return WORTH[card]
 
 
 def gap(expedition: list[str], card: str) -> int | None:
@@ -296,16 +307,270 @@ class EasyBot:
         return action if action in legal else rng.choice(legal)
 
 
-# The strong bot's rules
+# The medium heuristic: each play (or discard) then draw scored by an estimate of the
+# seat's round score at the end (``Outlook``): what its expeditions can still gain in the
+# turns left, an unseen card counted by the odds of drawing it in time, less what a discard
+# gives the opponent (``Rival``).
 
-RANDOM_MOVES = 0.1  # share of rollout moves chosen at random, so rollouts vary
+BONUS_FROM = 7  # expected cards in an expedition from which the bonus starts to count
+IN_ORDER = 0.75  # of the unseen cards drawn in time, the share that comes in playable order
+WAITING = 1.0  # the cost of each card held for a live expedition that a turn left can play
+TAKE_SHARE = 0.7  # of what a discard is worth to the opponent: they spend a draw on it
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What one seat sees, from its view and the history or from a sampled state."""
+
+    table: Table
+    unseen: list[str]  # the cards this seat cannot see: the other hand and the draw pile
+    their_hand: list[str]  # the opponent's cards this seat knows of
+
+    @staticmethod
+    def of_view(view: ExpeditionenView, history: History[ExpeditionenAction], seat: int) -> Sight:
+        known = knowledge(view, history, seat)
+        return Sight(Table.of_view(view, seat), known.unseen, known.known)
+
+    @staticmethod
+    def of_state(state: ExpeditionenState, seat: int) -> Sight:
+        return Sight(Table.of_state(state, seat), state.hands[1 - seat] + state.draw_pile, [])
+
+
+@dataclass(frozen=True)
+class Prospect:
+    """One expedition of one seat: what is laid and what may follow, in sums and counts."""
+
+    laid: int  # the sum of the numbers laid
+    laid_count: int
+    laid_wagers: int
+    held: int  # the sum of the playable numbers in hand (above the last laid)
+    held_count: int
+    held_wagers: int  # wagers in hand, while no number is laid
+    coming: float  # the playable unseen numbers, each by the chance of drawing it in time
+    coming_count: float
+    spread: float  # the variance of what the unseen numbers bring
+
+
+Later = tuple[int, int, int]  # unseen numbers above some worth: their sum, count, squares
+
+
+def later_by_top(unseen: list[str]) -> list[Later]:
+    """For each worth 0 to 10 an expedition may end on: the unseen numbers above it."""
+    per_worth = [0] * 11
+    for card in unseen:
+        per_worth[WORTH[card]] += 1
+    rows: list[Later] = []
+    total = count = squares = 0
+    for value in range(10, -1, -1):
+        rows.append((total, count, squares))
+        total += value * per_worth[value]
+        count += per_worth[value]
+        squares += value * value * per_worth[value]
+    return rows[::-1]
+
+
+def prospect(laid: list[str], held: list[str], later: list[Later], chance: float) -> Prospect:
+    top = WORTH[laid[-1]] if laid else 0  # an expedition ascends, its wagers first
+    numbers = [WORTH[card] for card in held if WORTH[card] > top]
+    total, count, squares = later[top]
+    return Prospect(
+        laid=sum(WORTH[card] for card in laid),
+        laid_count=len(laid),
+        laid_wagers=sum(1 for card in laid if WORTH[card] == 0),
+        held=sum(numbers),
+        held_count=len(numbers),
+        held_wagers=sum(1 for card in held if WORTH[card] == 0) if top == 0 else 0,
+        coming=IN_ORDER * chance * total,
+        coming_count=IN_ORDER * chance * count,
+        spread=chance * (1 - chance) * squares,
+    )
+
+
+def suit_value(p: Prospect, room: float = 1.0, opening: bool = True) -> float:
+    """The expedition's expected score at the round's end, if the turns left allow the
+    share ``room`` of the plays wanted. An unopened one is opened only if it pays, and
+    keeps that choice open (``opening``): it is worth what it may bring above nothing."""
+    best = -math.inf if p.laid_count else 0.0
+    for wagers in {0, p.held_wagers}:
+        count = p.laid_count + room * (wagers + p.held_count + p.coming_count)
+        total = p.laid + room * (p.held + p.coming)
+        bonus = BONUS * min(1.0, max(0.0, count - BONUS_FROM) / (BONUS_CARDS - BONUS_FROM))
+        multiplier = 1 + p.laid_wagers + wagers
+        mean = (total - EXPEDITION_COST) * multiplier + bonus
+        if opening and not p.laid_count:
+            mean = above_nothing(mean, multiplier * math.sqrt(room * p.spread))
+        best = max(best, mean)
+    return best
+
+
+def above_nothing(mean: float, deviation: float) -> float:
+    """E[max(0, X)] for a normal X of this mean and standard deviation."""
+    if deviation <= 0:
+        return max(0.0, mean)
+    z = mean / deviation
+    below = 0.5 * (1 + math.erf(z / math.sqrt(2)))
+    return mean * below + deviation * math.exp(-z * z / 2) / math.sqrt(2 * math.pi)
+
+
+def turns_after(pile: int) -> tuple[int, int]:
+    """A seat's plays and useful draws still to come once its turn ends with ``pile`` cards
+    in the draw pile: the opponent moves next, and the last draw of a round is no use."""
+    turns = pile // 2
+    return turns, max(0, turns - 1)
+
+
+def by_suit(cards: list[str]) -> dict[str, list[str]]:
+    grouped: dict[str, list[str]] = {s: [] for s in SUITS}
+    for card in cards:
+        grouped[card[-1]].append(card)
+    return grouped
+
+
+class Outlook:
+    """A seat's expected round score after its turn, if it draws from the deck, with a
+    what-if for a change to one or two of its suits."""
+
+    def __init__(self, sight: Sight) -> None:
+        turns, draws = turns_after(sight.table.pile - 1)
+        self.turns = turns
+        self.laid = sight.table.mine
+        self.held = by_suit(sight.table.hand)
+        self.later = {s: later_by_top(cards) for s, cards in by_suit(sight.unseen).items()}
+        pool = max(1, len(sight.unseen))
+        self.chance = min(1.0, (draws + 1) / pool)  # this turn's draw from the deck too
+        self.parts = {s: part(self.suit(s, self.laid[s], self.held[s])) for s in SUITS}
+        self.base = self.value({})
+        # What the deck draw adds: a seat that takes a discard instead does without it.
+        self.chance = min(1.0, draws / pool)
+        kept = self.value({s: self.suit(s, self.laid[s], self.held[s]) for s in SUITS})
+        self.deck_draw = self.base - kept
+        self.chance = min(1.0, (draws + 1) / pool)
+
+    def suit(self, s: str, laid: list[str], held: list[str]) -> Prospect:
+        return prospect(laid, held, self.later[s], self.chance)
+
+    def value(self, changed: dict[str, Prospect]) -> float:
+        """The outlook with the suits in ``changed`` replaced; when the turns left cannot
+        play every card held for a live expedition, each counts by the share they can."""
+        parts = [part(changed[s]) if s in changed else self.parts[s] for s in SUITS]
+        wanted = sum(plays for plays, _, _ in parts)
+        if wanted <= self.turns:
+            return sum(full for _, full, _ in parts) - WAITING * wanted
+        room = self.turns / wanted
+        return sum(suit_value(p, room) for _, _, p in parts) - WAITING * self.turns
+
+
+def part(p: Prospect) -> tuple[int, float, Prospect]:
+    """A suit's plays wanted (none for an expedition it would not open) and its value if
+    the turns allow them all."""
+    live = p.laid_count or suit_value(p, opening=False) > 0
+    return (p.held_count + p.held_wagers if live else 0), suit_value(p), p
+
+
+class Rival:
+    """What a card on a discard pile is worth to the opponent, if they take it."""
+
+    def __init__(self, sight: Sight) -> None:
+        _, draws = turns_after(sight.table.pile)
+        self.chance = min(1.0, draws / max(1, len(sight.unseen)))
+        self.laid = sight.table.theirs
+        self.held = by_suit(sight.their_hand)
+        self.later = {s: later_by_top(cards) for s, cards in by_suit(sight.unseen).items()}
+
+    def windfall(self, card: str) -> float:
+        s = card[-1]
+        without = prospect(self.laid[s], self.held[s], self.later[s], self.chance)
+        with_it = prospect(self.laid[s], [*self.held[s], card], self.later[s], self.chance)
+        return TAKE_SHARE * max(0.0, suit_value(with_it) - suit_value(without))
+
+
+def fits(expedition: list[str], card: str) -> bool:
+    return not expedition or gap(expedition, card) is not None
+
+
+def drawable(table: Table) -> dict[str, str]:
+    return {s: top for s, top in table.tops.items() if top is not None and top != table.discarded}
+
+
+def draw_values(
+    me: Outlook, rival: Rival, turn: dict[str, tuple[list[str], list[str]]], tops: list[str]
+) -> list[float]:
+    """The seat's outlook after a draw from the deck, then after taking each of ``tops``
+    (less the deck draw forgone, plus what the card would have been worth to the
+    opponent); ``turn`` holds the suits this turn's play changed: (laid, held)."""
+    changed = {s: me.suit(s, laid, held) for s, (laid, held) in turn.items()}
+    values = [me.value(changed)]
+    for top in tops:
+        t = top[-1]
+        laid, held = turn.get(t, (me.laid[t], me.held[t]))
+        taken = me.value({**changed, t: me.suit(t, laid, [*held, top])})
+        values.append(taken - me.deck_draw + rival.windfall(top))
+    return values
+
+
+def medium_play(sight: Sight, pairs: bool = True) -> PlayOrDiscard:
+    """The best play or discard, each followed by its best draw (without ``pairs``, by a
+    draw from the deck), less what a discard gives the opponent."""
+    table = sight.table
+    me, rival = Outlook(sight), Rival(sight)
+    tops = list(drawable(table).values()) if pairs else []
+    best, chosen = -math.inf, None
+    for card in table.hand:
+        s = card[-1]
+        rest = list(me.held[s])
+        rest.remove(card)
+        for kind in ("play", "discard") if fits(table.mine[s], card) else ("discard",):
+            laid = [*me.laid[s], card] if kind == "play" else me.laid[s]
+            given = rival.windfall(card) if kind == "discard" else 0.0
+            reachable = [top for top in tops if kind == "play" or top[-1] != s]
+            value = max(draw_values(me, rival, {s: (laid, rest)}, reachable)) - given
+            if value > best:
+                best, chosen = value, {"type": kind, "card": card}
+    return cast(PlayOrDiscard, chosen)
+
+
+def medium_draw(sight: Sight) -> Draw:
+    me, rival = Outlook(sight), Rival(sight)
+    tops = list(drawable(sight.table).values())
+    values = draw_values(me, rival, {}, tops)
+    best = max(range(len(values)), key=values.__getitem__)
+    source = "deck" if best == 0 else tops[best - 1][-1]
+    return {"type": "draw", "source": cast(Source, source)}
+
+
+class MediumBot:
+    def choose(
+        self,
+        view: ExpeditionenView,
+        legal: list[ExpeditionenAction],
+        history: History[ExpeditionenAction],
+        seat: int,
+        rng: random.Random,
+    ) -> ExpeditionenAction:
+        action = medium_action(Sight.of_view(view, history, seat), view["phase"])
+        return action if action in legal else rng.choice(legal)
+
+
+def medium_action(sight: Sight, phase: str) -> ExpeditionenAction:
+    return medium_draw(sight) if phase == "draw" else medium_play(sight)
+
+
+# The strong bot's rules: a rollout is the medium heuristic on both sides (each play
+# followed by a draw from the deck, to be quick) for ROLLOUT_PLIES steps, or to the round's
+# end once the draw pile is short; a rollout that stops before the end is scored by both
+# seats' outlooks.
+
+ROLLOUT_PLIES = 6  # steps (a play or a draw) of a rollout before the outlooks score it
+ENDGAME_PILE = 8  # with this few cards in the draw pile, rollouts play to the round's end
+LEAF_SCALE = 30  # points of outlook margin that count as a clear lead (tanh's scale)
+TRUST = 0.02  # the head start of the medium heuristic's own choice, in reward
+DOUBT = 2.0  # the standard errors by which the search must beat that choice to leave it
 WON_WEIGHT = 0.5  # after the last round: the share of the reward that is winning itself
 
 
 def rollout_policy(state: ExpeditionenState, seat: int, rng: random.Random) -> ExpeditionenAction:
-    if rng.random() < RANDOM_MOVES:
-        return rng.choice(GAME.legal_actions(state, seat))
-    return easy_action(Table.of_state(state, seat), state.phase)
+    sight = Sight.of_state(state, seat)
+    return medium_draw(sight) if state.phase == "draw" else medium_play(sight, pairs=False)
 
 
 def round_over(start: ExpeditionenState, state: ExpeditionenState) -> bool:
@@ -322,7 +587,7 @@ def margin_reward(state: ExpeditionenState, seat: int) -> float:
     return squash(margin, len(state.finished) >= state.rounds or state.phase == "over")
 
 
-def squash(margin: int, last_round: bool) -> float:
+def squash(margin: float, last_round: bool) -> float:
     """A margin in points as a reward in 0..1; after the last round winning counts most."""
     squashed = 0.5 + 0.5 * math.tanh(margin / 40)
     if last_round:
@@ -336,30 +601,37 @@ def current_points(state: ExpeditionenState, seat: int) -> int:
 
 
 def fast_rollout(state: ExpeditionenState, seat: int, rng: random.Random) -> float:
-    """The rest of the round by the rollout policy, on the state's lists directly (one
-    copy, no action dicts checked), scored as ``margin_reward`` scores a round's end."""
+    """The round played on by the rollout policy, on the state's lists directly (one copy,
+    no action dicts checked): to its end, scored as ``margin_reward`` scores it, or for
+    ROLLOUT_PLIES steps while the draw pile is long, then scored by the outlooks."""
     table = state.clone()
     if table.phase == "over":
         return margin_reward(table, seat)
-    while True:
+    plies = math.inf if len(table.draw_pile) <= ENDGAME_PILE else ROLLOUT_PLIES
+    done = 0
+    while done < plies:
+        done += 1
         mover = table.to_move
-        view = Table.of_state(table, mover)
+        sight = Sight.of_state(table, mover)
         if table.phase == "play":
-            play_step(table, mover, rollout_play(view, rng))
+            play_step(table, mover, medium_play(sight, pairs=False))
             continue
-        source = easy_draw(view)["source"]
+        source = medium_draw(sight)["source"]
         pile = table.draw_pile if source == "deck" else table.discards[source]
         table.hands[mover].append(pile.pop(0) if source == "deck" else pile.pop())
         table.discarded = None
         if not table.draw_pile:
             return round_end_reward(table, seat)
         table.to_move, table.phase = 1 - mover, "play"
+    return outlook_reward(table, seat)
 
 
-def rollout_play(view: Table, rng: random.Random) -> PlayOrDiscard:
-    if rng.random() < RANDOM_MOVES:
-        return {"type": "discard", "card": rng.choice(view.hand)}
-    return easy_play(view)
+def outlook_reward(table: ExpeditionenState, seat: int) -> float:
+    """The margin the two seats' outlooks expect at the round's end, squashed into 0..1."""
+    mine, theirs = (Outlook(Sight.of_state(table, side)).base for side in (seat, 1 - seat))
+    before = totals(table)
+    margin = before[seat] + mine - before[1 - seat] - theirs
+    return 0.5 + 0.5 * math.tanh(margin / LEAF_SCALE)
 
 
 def play_step(table: ExpeditionenState, mover: int, action: PlayOrDiscard) -> None:
@@ -382,8 +654,10 @@ def round_end_reward(table: ExpeditionenState, seat: int) -> float:
     return squash(margin, last)
 
 
-def view_hint(view: ExpeditionenView, seat: int) -> ExpeditionenAction:
-    return easy_action(Table.of_view(view, seat), view["phase"])
+def view_hint(
+    view: ExpeditionenView, history: History[ExpeditionenAction], seat: int
+) -> ExpeditionenAction:
+    return medium_action(Sight.of_view(view, history, seat), view["phase"])
 
 
 RULES: SearchRules[ExpeditionenState, ExpeditionenAction, ExpeditionenView] = SearchRules(
@@ -392,7 +666,8 @@ RULES: SearchRules[ExpeditionenState, ExpeditionenAction, ExpeditionenView] = Se
     horizon=round_over,
     reward=margin_reward,
     hint=view_hint,
-    trust=0.02,
+    trust=TRUST,
+    doubt=DOUBT,
     rollout=fast_rollout,
 )
 
@@ -404,4 +679,5 @@ def strong_bot(
 
 
 register_bot("expeditionen", "easy", lambda **budget: EasyBot())  # needs no budget
+register_bot("expeditionen", "medium", lambda **budget: MediumBot())
 register_bot("expeditionen", "strong", strong_bot)

@@ -808,7 +808,9 @@ def within_horizon(start: PilzwanderungState, state: PilzwanderungState) -> bool
     return False  # ``rollout`` counts its own HORIZON plies
 
 
-def view_hint(view: PilzwanderungView, seat: int) -> PilzwanderungAction:
+def view_hint(
+    view: PilzwanderungView, history: History[PilzwanderungAction], seat: int
+) -> PilzwanderungAction:
     return easy_action(Table.of_view(view, seat))
 
 

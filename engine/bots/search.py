@@ -58,8 +58,11 @@ class SearchRules(Generic[S, A, V]):
     max_plies: int = 1000
     # The game's easy choice from the view, if it has one: it keeps a head start of
     # ``trust`` (in reward) so that the search leaves it only on clear evidence.
-    hint: Callable[[V, int], A] | None = None
+    hint: Callable[[V, History[A], int], A] | None = None
     trust: float = 0.0
+    # And, where this is above zero, it keeps the favourite unless the best action beats
+    # it by this many standard errors of their difference on the shared worlds, too.
+    doubt: float = 0.0
     # A game may play its rollouts itself, faster than through the contract: from the
     # state after the root action to the reward of the deciding seat.
     rollout: Callable[[S, int, random.Random], float] | None = None
@@ -110,7 +113,7 @@ class StrongBot(Generic[S, A, V]):
         self._world(arms, sample, legal, seat, rng)
         budget = self._budget(len(legal), self.clock() - started)
         phases = max(1, math.ceil(math.log2(len(legal))))
-        favourite = self._favourite(view, legal, seat)
+        favourite = self._favourite(view, legal, history, seat)
         check = RACE_FROM
         while len(arms) > 1 and self._has_budget(budget, len(arms), started):
             for _ in range(max(MIN_WORLDS, budget // (phases * len(arms)))):
@@ -121,12 +124,23 @@ class StrongBot(Generic[S, A, V]):
                     arms, check = raced(arms, favourite, self.rules.trust), 2 * check
             if len(arms) > 2:
                 arms = halved(arms, favourite)
-        return legal[leader(arms, favourite, self.rules.trust)]
+        return legal[self._answer(arms, favourite)]
 
-    def _favourite(self, view: V, legal: list[A], seat: int) -> int | None:
+    def _answer(self, arms: dict[int, Arm], favourite: int | None) -> int:
+        """The leader, unless ``doubt`` asks more evidence against a favourite still in."""
+        best = leader(arms, favourite, self.rules.trust)
+        if self.rules.doubt <= 0 or favourite not in arms or best == favourite:
+            return best
+        if arms[best].visits > 1 and trails(
+            arms[best], arms[favourite], -self.rules.trust, self.rules.doubt
+        ):
+            return best
+        return favourite
+
+    def _favourite(self, view: V, legal: list[A], history: History[A], seat: int) -> int | None:
         if self.rules.hint is None:
             return None
-        action = self.rules.hint(view, seat)
+        action = self.rules.hint(view, history, seat)
         return legal.index(action) if action in legal else None
 
     def _budget(self, actions: int, first_world: float) -> int:
@@ -195,10 +209,10 @@ def head_start(best: int, other: int, favourite: int | None, trust: float) -> fl
     return trust if best == favourite else -trust if other == favourite else 0.0
 
 
-def trails(best: Arm, other: Arm, head: float) -> bool:
+def trails(best: Arm, other: Arm, head: float, z: float = RACE_Z) -> bool:
     """Whether ``other`` is worse than ``best`` beyond doubt, world by world: the mean
     difference more than RACE_Z standard errors (or every world the same, no better)."""
     differences = [b - o for b, o in zip(best.rewards, other.rewards, strict=True)]
     gap = statistics.fmean(differences) + head
     spread = statistics.stdev(differences) / math.sqrt(len(differences))
-    return gap > RACE_Z * spread if spread > 0 else gap >= 0
+    return gap > z * spread if spread > 0 else gap >= 0

@@ -315,7 +315,7 @@ def test_the_others_hear_when_the_offer_for_an_absent_mover_comes(
     assert news == {
         "type": "takeover",
         "seat": None,
-        "levels": ["easy", "strong", "random"],
+        "levels": ["easy", "medium", "strong", "random"],
         "away": absent,
         "offer_in": news["offer_in"],
     }
@@ -331,7 +331,7 @@ def test_the_takeover_is_offered_once_the_player_was_away_long_enough(
     assert offer(present) == {
         "type": "takeover",
         "seat": absent,
-        "levels": ["easy", "strong", "random"],
+        "levels": ["easy", "medium", "strong", "random"],
     }
     assert time.monotonic() - LEFT_AT[room_id] >= TAKEOVER * 0.9
 

@@ -210,7 +210,7 @@ def test_the_time_running_out_offers_the_three_choices_to_the_other_player(
         {
             "type": "takeover",
             "seat": absent,
-            "levels": ["easy", "strong", "random"],
+            "levels": ["easy", "medium", "strong", "random"],
             "time_ran_out": True,
         }
     ]

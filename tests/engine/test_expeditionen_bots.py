@@ -13,8 +13,17 @@ import pytest
 
 from engine import get_game
 from engine.bots import Bot, bot_levels, get_bot
-from engine.bots.expeditionen import EasyBot, Table, determinize, easy_draw, easy_play
-from engine.expeditionen import ExpeditionenState
+from engine.bots.expeditionen import (
+    EasyBot,
+    Sight,
+    Table,
+    determinize,
+    easy_draw,
+    easy_play,
+    medium_draw,
+    medium_play,
+)
+from engine.expeditionen import ExpeditionenState, deck_for
 from tests.engine.bot_matches import History, bot_match
 
 GAME = get_game("expeditionen")
@@ -23,7 +32,7 @@ PRESETS = [{}] + [dict(p.options) for p in GAME.presets]
 
 def quick(level: str) -> Bot:
     return (
-        get_bot("expeditionen", level, playouts=24)
+        get_bot("expeditionen", level, playouts=8)
         if level == "strong"
         else get_bot("expeditionen", level)
     )
@@ -35,8 +44,8 @@ def match(
     return bot_match(GAME, bots, seed, options, max_plies=4000)
 
 
-def test_the_registry_offers_easy_and_strong_and_refuses_unknown_levels() -> None:
-    assert sorted(bot_levels("expeditionen")) == ["easy", "strong"]
+def test_the_registry_offers_easy_medium_and_strong_and_refuses_unknown_levels() -> None:
+    assert bot_levels("expeditionen") == ["easy", "medium", "strong"]
     with pytest.raises(KeyError):
         get_bot("expeditionen", "grandmaster")
 
@@ -74,7 +83,7 @@ def hidden_changes_decision(bot: Bot, state: Any, seat: int, history: Any, revea
     return False
 
 
-@pytest.mark.parametrize("level", ["easy", "strong"])
+@pytest.mark.parametrize("level", ["easy", "medium", "strong"])
 def test_decisions_depend_on_nothing_hidden(level: str) -> None:
     bot = quick(level)
     for state, seat, history in states_along(11, {"rounds": 1}, every=9):
@@ -205,7 +214,7 @@ def test_the_fast_rollout_plays_the_round_as_the_engine_does(monkeypatch: Any) -
     from engine.bots import expeditionen as bots
     from engine.bots.search import StrongBot
 
-    monkeypatch.setattr(bots, "RANDOM_MOVES", 0.0)
+    monkeypatch.setattr(bots, "ENDGAME_PILE", 100)  # every rollout to the round's end
     through_engine = StrongBot(GAME, replace(bots.RULES, rollout=None), playouts=1)
     fast = StrongBot(GAME, bots.RULES, playouts=1)
     checked = 0
@@ -228,3 +237,64 @@ def test_the_strong_bot_stops_when_its_seconds_are_up() -> None:
     legal = GAME.legal_actions(state, 0)
     assert bot.choose(GAME.view(state, 0), legal, [], 0, random.Random(0)) in legal
     assert 0 < bot.last_playouts <= 3 * len(legal)
+
+
+# The medium heuristic, rule by rule
+
+
+def sight(
+    hand: list[str],
+    mine: dict[str, list[str]] | None = None,
+    theirs: dict[str, list[str]] | None = None,
+    tops: dict[str, str] | None = None,
+    pile: int = 30,
+) -> Sight:
+    """A seat's sight of a stacked table: every card not on it is unseen."""
+    shown = table(hand, mine, theirs, tops, pile)
+    seen = {*hand, *(tops or {}).values()}
+    seen |= {
+        card for side in (shown.mine, shown.theirs) for cards in side.values() for card in cards
+    }
+    unseen = [card for card in deck_for(False) if card not in seen]
+    return Sight(shown, unseen, [])
+
+
+def test_medium_does_not_open_an_expedition_it_cannot_pay_for_late_in_the_round() -> None:
+    hand = ["4H", "6H", "8H", "9H", "10H", "7S", "7D", "7C"]
+    assert medium_play(sight(hand, pile=40)) == {"type": "play", "card": "4H"}
+    assert medium_play(sight(hand, pile=4))["type"] == "discard"
+
+
+def test_medium_wagers_early_with_enough_behind_it_and_not_without() -> None:
+    backed = ["JH", "5H", "7H", "8H", "10H", "2S", "3D", "4C"]
+    assert medium_play(sight(backed, pile=40)) == {"type": "play", "card": "JH"}
+    assert medium_play(sight(backed, pile=6))["card"] != "JH"
+    thin = ["JH", "4H", "2S", "9S", "3D", "8D", "4C", "10C"]
+    assert medium_play(sight(thin, pile=40))["card"] != "JH"
+
+
+def test_medium_keeps_ascending_without_skipping_the_cards_it_holds() -> None:
+    hand = ["5S", "7S", "9S", "2H", "3D", "4C", "KC", "QD"]
+    assert medium_play(sight(hand, mine={"S": ["4S"]})) == {"type": "play", "card": "5S"}
+
+
+def test_medium_discards_what_gives_the_opponent_least() -> None:
+    hand = ["2H", "3H", "2S", "3S", "2C", "3C", "2D", "3D"]
+    mine = {s: ["4" + s] for s in "HSCD"}
+    theirs = {"H": ["KH"], "S": ["KS"], "C": ["KC"]}
+    choice = medium_play(sight(hand, mine=mine, theirs=theirs))
+    assert choice["type"] == "discard"
+    assert choice["card"] in ("2D", "3D")
+
+
+def test_medium_takes_a_discard_that_continues_its_expedition_and_otherwise_the_deck() -> None:
+    hand = ["2S", "3D", "4C", "KC", "QD", "9S", "10D"]
+    assert medium_draw(sight(hand, mine={"H": ["5H"]}, tops={"H": "6H"}))["source"] == "H"
+    assert medium_draw(sight(hand, mine={"H": ["5H"]}, tops={"H": "2H"}))["source"] == "deck"
+
+
+@pytest.mark.parametrize("options", PRESETS)
+@pytest.mark.parametrize("seed", range(2))
+def test_the_medium_bot_only_plays_legal_actions(seed: int, options: dict[str, Any]) -> None:
+    for _ in match([quick("medium"), quick("random")][:: 1 - 2 * (seed % 2)], seed, options):
+        pass
