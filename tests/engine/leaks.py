@@ -26,14 +26,20 @@ def hidden_variants(game: AnyGame, state: Any, viewer: int | None, seed: int) ->
 
 
 def leaks(game: AnyGame, state: Any, viewer: int | None, seed: int = 0) -> list[str]:
-    """How the viewer's view changes when its hidden cards are dealt again (empty: no leak)."""
-    seen = json.dumps(game.view(state, viewer), sort_keys=True)
+    """How the viewer's view changes when its hidden cards are dealt again (empty: no leak).
+    Views are compared as data (stricter than their JSON: a tuple is no list); only a
+    difference is written out, which spares the JSON of every view that matches."""
+    seen = game.view(state, viewer)
     found = []
     for other in hidden_variants(game, state, viewer, seed):
-        shown = json.dumps(game.view(other, viewer), sort_keys=True)
-        if shown != seen:
-            found.append(first_difference(seen, shown))
+        shown = game.view(other, viewer)
+        if shown != seen or type(shown) is not type(seen):
+            found.append(first_difference(text(seen), text(shown)))
     return found
+
+
+def text(view: Any) -> str:
+    return json.dumps(view, sort_keys=True)
 
 
 def first_difference(one: str, two: str) -> str:
