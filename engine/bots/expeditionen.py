@@ -1,5 +1,4 @@
-"""Expeditionen bots: what a seat knows, the easy and medium heuristics, and the strong
-bot's rules.
+"""Expeditionen bots: what a seat knows, the easy heuristic, and the strong bot's rules.
 
 What a seat knows (``Knowledge``), read from its view and the public history of the
 current round: its own hand, every expedition, every discard pile in full (it saw each
@@ -8,9 +7,7 @@ up from a discard pile and still holds. Everything else (the opponent's other ca
 the draw pile) is one pool of unseen cards, dealt at random for each sampled world.
 
 The strong bot's rollouts stop at the end of the current round and score it (the next
-round's deal comes from the seed, which no seat knows): a rollout is at most one round,
-and until the draw pile runs short only a few steps, scored by the medium heuristic's
-estimate of both seats' round scores.
+round's deal comes from the seed, which no seat knows): a rollout is at most one round.
 """
 
 from __future__ import annotations
@@ -26,7 +23,6 @@ from engine.bots.base import History, register_bot
 from engine.bots.search import Clock, SearchRules, StrongBot
 from engine.cards import SUITS, suit
 from engine.expeditionen import (
-    ALL_CODES,
     BONUS,
     BONUS_CARDS,
     EXPEDITION_COST,
@@ -197,11 +193,8 @@ class Table:
         )
 
 
-WORTH = {card: RANK_ORDER[card[:-1]] for card in ALL_CODES}
-
-
 def worth(card: str) -> int:
-    return WORTH[card]
+    return RANK_ORDER[card[:-1]]
 
 
 def gap(expedition: list[str], card: str) -> int | None:
@@ -351,38 +344,20 @@ class Prospect:
     spread: float  # the variance of what the unseen numbers bring
 
 
-Later = tuple[int, int, int]  # unseen numbers above some worth: their sum, count, squares
-
-
-def later_by_top(unseen: list[str]) -> list[Later]:
-    """For each worth 0 to 10 an expedition may end on: the unseen numbers above it."""
-    per_worth = [0] * 11
-    for card in unseen:
-        per_worth[WORTH[card]] += 1
-    rows: list[Later] = []
-    total = count = squares = 0
-    for value in range(10, -1, -1):
-        rows.append((total, count, squares))
-        total += value * per_worth[value]
-        count += per_worth[value]
-        squares += value * value * per_worth[value]
-    return rows[::-1]
-
-
-def prospect(laid: list[str], held: list[str], later: list[Later], chance: float) -> Prospect:
-    top = WORTH[laid[-1]] if laid else 0  # an expedition ascends, its wagers first
-    numbers = [WORTH[card] for card in held if WORTH[card] > top]
-    total, count, squares = later[top]
+def prospect(laid: list[str], held: list[str], unseen: list[str], chance: float) -> Prospect:
+    top = max((worth(card) for card in laid), default=0)
+    numbers = [worth(card) for card in held if worth(card) > top]
+    later = [worth(card) for card in unseen if worth(card) > top]
     return Prospect(
-        laid=sum(WORTH[card] for card in laid),
+        laid=sum(worth(card) for card in laid),
         laid_count=len(laid),
-        laid_wagers=sum(1 for card in laid if WORTH[card] == 0),
+        laid_wagers=sum(1 for card in laid if is_wager(card)),
         held=sum(numbers),
         held_count=len(numbers),
-        held_wagers=sum(1 for card in held if WORTH[card] == 0) if top == 0 else 0,
-        coming=IN_ORDER * chance * total,
-        coming_count=IN_ORDER * chance * count,
-        spread=chance * (1 - chance) * squares,
+        held_wagers=sum(1 for card in held if is_wager(card)) if top == 0 else 0,
+        coming=IN_ORDER * chance * sum(later),
+        coming_count=IN_ORDER * chance * len(later),
+        spread=chance * (1 - chance) * sum(value * value for value in later),
     )
 
 
@@ -435,10 +410,10 @@ class Outlook:
         self.turns = turns
         self.laid = sight.table.mine
         self.held = by_suit(sight.table.hand)
-        self.later = {s: later_by_top(cards) for s, cards in by_suit(sight.unseen).items()}
+        self.unseen = by_suit(sight.unseen)
         pool = max(1, len(sight.unseen))
         self.chance = min(1.0, (draws + 1) / pool)  # this turn's draw from the deck too
-        self.parts = {s: part(self.suit(s, self.laid[s], self.held[s])) for s in SUITS}
+        self.prospects = {s: self.suit(s, self.laid[s], self.held[s]) for s in SUITS}
         self.base = self.value({})
         # What the deck draw adds: a seat that takes a discard instead does without it.
         self.chance = min(1.0, draws / pool)
@@ -447,24 +422,19 @@ class Outlook:
         self.chance = min(1.0, (draws + 1) / pool)
 
     def suit(self, s: str, laid: list[str], held: list[str]) -> Prospect:
-        return prospect(laid, held, self.later[s], self.chance)
+        return prospect(laid, held, self.unseen[s], self.chance)
 
     def value(self, changed: dict[str, Prospect]) -> float:
         """The outlook with the suits in ``changed`` replaced; when the turns left cannot
         play every card held for a live expedition, each counts by the share they can."""
-        parts = [part(changed[s]) if s in changed else self.parts[s] for s in SUITS]
-        wanted = sum(plays for plays, _, _ in parts)
-        if wanted <= self.turns:
-            return sum(full for _, full, _ in parts) - WAITING * wanted
-        room = self.turns / wanted
-        return sum(suit_value(p, room) for _, _, p in parts) - WAITING * self.turns
-
-
-def part(p: Prospect) -> tuple[int, float, Prospect]:
-    """A suit's plays wanted (none for an expedition it would not open) and its value if
-    the turns allow them all."""
-    live = p.laid_count or suit_value(p, opening=False) > 0
-    return (p.held_count + p.held_wagers if live else 0), suit_value(p), p
+        prospects = [changed.get(s) or self.prospects[s] for s in SUITS]
+        wanted = sum(
+            p.held_count + p.held_wagers
+            for p in prospects
+            if p.laid_count or suit_value(p, opening=False) > 0
+        )
+        room = min(1.0, self.turns / wanted) if wanted else 1.0
+        return sum(suit_value(p, room) for p in prospects) - WAITING * min(wanted, self.turns)
 
 
 class Rival:
@@ -475,12 +445,12 @@ class Rival:
         self.chance = min(1.0, draws / max(1, len(sight.unseen)))
         self.laid = sight.table.theirs
         self.held = by_suit(sight.their_hand)
-        self.later = {s: later_by_top(cards) for s, cards in by_suit(sight.unseen).items()}
+        self.unseen = by_suit(sight.unseen)
 
     def windfall(self, card: str) -> float:
         s = card[-1]
-        without = prospect(self.laid[s], self.held[s], self.later[s], self.chance)
-        with_it = prospect(self.laid[s], [*self.held[s], card], self.later[s], self.chance)
+        without = prospect(self.laid[s], self.held[s], self.unseen[s], self.chance)
+        with_it = prospect(self.laid[s], [*self.held[s], card], self.unseen[s], self.chance)
         return TAKE_SHARE * max(0.0, suit_value(with_it) - suit_value(without))
 
 
@@ -555,22 +525,20 @@ def medium_action(sight: Sight, phase: str) -> ExpeditionenAction:
     return medium_draw(sight) if phase == "draw" else medium_play(sight)
 
 
-# The strong bot's rules: a rollout is the medium heuristic on both sides (each play
-# followed by a draw from the deck, to be quick) for ROLLOUT_PLIES steps, or to the round's
-# end once the draw pile is short; a rollout that stops before the end is scored by both
-# seats' outlooks.
+# The strong bot's rules
 
-ROLLOUT_PLIES = 6  # steps (a play or a draw) of a rollout before the outlooks score it
-ENDGAME_PILE = 8  # with this few cards in the draw pile, rollouts play to the round's end
-LEAF_SCALE = 30  # points of outlook margin that count as a clear lead (tanh's scale)
-TRUST = 0.02  # the head start of the medium heuristic's own choice, in reward
-DOUBT = 2.0  # the standard errors by which the search must beat that choice to leave it
+ROLLOUT_PLIES = 1000  # policy steps of a rollout before the outlooks score it
+MEDIUM_ROLLOUT = 0
+HINT_MEDIUM = 0
+RANDOM_MOVES = 0.1
+TRUST = 0.02  # share of rollout moves chosen at random, so rollouts vary
 WON_WEIGHT = 0.5  # after the last round: the share of the reward that is winning itself
 
 
 def rollout_policy(state: ExpeditionenState, seat: int, rng: random.Random) -> ExpeditionenAction:
-    sight = Sight.of_state(state, seat)
-    return medium_draw(sight) if state.phase == "draw" else medium_play(sight, pairs=False)
+    if rng.random() < RANDOM_MOVES:
+        return rng.choice(GAME.legal_actions(state, seat))
+    return easy_action(Table.of_state(state, seat), state.phase)
 
 
 def round_over(start: ExpeditionenState, state: ExpeditionenState) -> bool:
@@ -601,22 +569,18 @@ def current_points(state: ExpeditionenState, seat: int) -> int:
 
 
 def fast_rollout(state: ExpeditionenState, seat: int, rng: random.Random) -> float:
-    """The round played on by the rollout policy, on the state's lists directly (one copy,
-    no action dicts checked): to its end, scored as ``margin_reward`` scores it, or for
-    ROLLOUT_PLIES steps while the draw pile is long, then scored by the outlooks."""
+    """The round played on by the rollout policy for ``ROLLOUT_PLIES`` steps, on the
+    state's lists directly (one copy, no action dicts checked), then scored by both seats'
+    outlooks; a round that ends sooner is scored as ``margin_reward`` scores it."""
     table = state.clone()
     if table.phase == "over":
         return margin_reward(table, seat)
-    plies = math.inf if len(table.draw_pile) <= ENDGAME_PILE else ROLLOUT_PLIES
-    done = 0
-    while done < plies:
-        done += 1
+    for _ in range(ROLLOUT_PLIES):
         mover = table.to_move
-        sight = Sight.of_state(table, mover)
         if table.phase == "play":
-            play_step(table, mover, medium_play(sight, pairs=False))
+            play_step(table, mover, rollout_play(table, mover, rng))
             continue
-        source = medium_draw(sight)["source"]
+        source = rollout_draw(table, mover)
         pile = table.draw_pile if source == "deck" else table.discards[source]
         table.hands[mover].append(pile.pop(0) if source == "deck" else pile.pop())
         table.discarded = None
@@ -627,11 +591,30 @@ def fast_rollout(state: ExpeditionenState, seat: int, rng: random.Random) -> flo
 
 
 def outlook_reward(table: ExpeditionenState, seat: int) -> float:
-    """The margin the two seats' outlooks expect at the round's end, squashed into 0..1."""
-    mine, theirs = (Outlook(Sight.of_state(table, side)).base for side in (seat, 1 - seat))
     before = totals(table)
-    margin = before[seat] + mine - before[1 - seat] - theirs
-    return 0.5 + 0.5 * math.tanh(margin / LEAF_SCALE)
+    margin = (
+        before[seat] + seat_outlook(table, seat) - before[1 - seat] - seat_outlook(table, 1 - seat)
+    )
+    return squash(margin, len(table.finished) + 1 >= table.rounds)
+
+
+def seat_outlook(table: ExpeditionenState, side: int) -> float:
+    """The outlook of one seat of a sampled state, from what that seat sees."""
+    return Outlook(Sight.of_state(table, side)).base
+
+
+def rollout_play(table: ExpeditionenState, mover: int, rng: random.Random) -> PlayOrDiscard:
+    if rng.random() < RANDOM_MOVES:
+        return {"type": "discard", "card": rng.choice(table.hands[mover])}
+    if MEDIUM_ROLLOUT:
+        return medium_play(Sight.of_state(table, mover), pairs=False)
+    return easy_play(Table.of_state(table, mover))
+
+
+def rollout_draw(table: ExpeditionenState, mover: int) -> Source:
+    if MEDIUM_ROLLOUT:
+        return medium_draw(Sight.of_state(table, mover))["source"]
+    return easy_draw(Table.of_state(table, mover))["source"]
 
 
 def play_step(table: ExpeditionenState, mover: int, action: PlayOrDiscard) -> None:
@@ -657,7 +640,9 @@ def round_end_reward(table: ExpeditionenState, seat: int) -> float:
 def view_hint(
     view: ExpeditionenView, history: History[ExpeditionenAction], seat: int
 ) -> ExpeditionenAction:
-    return medium_action(Sight.of_view(view, history, seat), view["phase"])
+    if HINT_MEDIUM:
+        return medium_action(Sight.of_view(view, history, seat), view["phase"])
+    return easy_action(Table.of_view(view, seat), view["phase"])
 
 
 RULES: SearchRules[ExpeditionenState, ExpeditionenAction, ExpeditionenView] = SearchRules(
@@ -667,7 +652,6 @@ RULES: SearchRules[ExpeditionenState, ExpeditionenAction, ExpeditionenView] = Se
     reward=margin_reward,
     hint=view_hint,
     trust=TRUST,
-    doubt=DOUBT,
     rollout=fast_rollout,
 )
 

@@ -60,9 +60,6 @@ class SearchRules(Generic[S, A, V]):
     # ``trust`` (in reward) so that the search leaves it only on clear evidence.
     hint: Callable[[V, History[A], int], A] | None = None
     trust: float = 0.0
-    # And, where this is above zero, it keeps the favourite unless the best action beats
-    # it by this many standard errors of their difference on the shared worlds, too.
-    doubt: float = 0.0
     # A game may play its rollouts itself, faster than through the contract: from the
     # state after the root action to the reward of the deciding seat.
     rollout: Callable[[S, int, random.Random], float] | None = None
@@ -124,18 +121,7 @@ class StrongBot(Generic[S, A, V]):
                     arms, check = raced(arms, favourite, self.rules.trust), 2 * check
             if len(arms) > 2:
                 arms = halved(arms, favourite)
-        return legal[self._answer(arms, favourite)]
-
-    def _answer(self, arms: dict[int, Arm], favourite: int | None) -> int:
-        """The leader, unless ``doubt`` asks more evidence against a favourite still in."""
-        best = leader(arms, favourite, self.rules.trust)
-        if self.rules.doubt <= 0 or favourite not in arms or best == favourite:
-            return best
-        if arms[best].visits > 1 and trails(
-            arms[best], arms[favourite], -self.rules.trust, self.rules.doubt
-        ):
-            return best
-        return favourite
+        return legal[leader(arms, favourite, self.rules.trust)]
 
     def _favourite(self, view: V, legal: list[A], history: History[A], seat: int) -> int | None:
         if self.rules.hint is None:
@@ -209,10 +195,10 @@ def head_start(best: int, other: int, favourite: int | None, trust: float) -> fl
     return trust if best == favourite else -trust if other == favourite else 0.0
 
 
-def trails(best: Arm, other: Arm, head: float, z: float = RACE_Z) -> bool:
+def trails(best: Arm, other: Arm, head: float) -> bool:
     """Whether ``other`` is worse than ``best`` beyond doubt, world by world: the mean
     difference more than RACE_Z standard errors (or every world the same, no better)."""
     differences = [b - o for b, o in zip(best.rewards, other.rewards, strict=True)]
     gap = statistics.fmean(differences) + head
     spread = statistics.stdev(differences) / math.sqrt(len(differences))
-    return gap > z * spread if spread > 0 else gap >= 0
+    return gap > RACE_Z * spread if spread > 0 else gap >= 0

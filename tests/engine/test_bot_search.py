@@ -1,7 +1,6 @@
 """The strong bot's search, for any game: which actions stay in the race."""
 
 import random
-from dataclasses import replace
 from typing import Any
 
 from engine.bots.search import RACE_FROM, Arm, SearchRules, StrongBot, raced
@@ -74,20 +73,3 @@ def test_a_close_call_uses_its_whole_budget() -> None:
     tickets = [{"type": "ticket", "worth": worth} for worth in (0.5, 0.5001)]
     bot.choose({}, tickets, [], 0, random.Random(1))
     assert bot.last_playouts == 400
-
-
-def doubting_bot(doubt: float) -> StrongBot[Any, Any, Any]:
-    """The lottery, with the game's favourite the first ticket."""
-    bot = lottery_bot(playouts=60)
-    bot.rules = replace(
-        bot.rules, hint=lambda view, history, seat: {"worth": 0.5}, trust=0.0, doubt=doubt
-    )
-    return bot
-
-
-def test_with_doubt_the_favourite_stays_unless_the_search_beats_it_beyond_doubt() -> None:
-    close = [{"worth": 0.5}, {"worth": 0.51}]  # within the noise of 60 playouts
-    clear = [{"worth": 0.5}, {"worth": 0.9}]
-    assert doubting_bot(0.0).choose({}, close, [], 0, random.Random(1)) == close[1]
-    assert doubting_bot(3.0).choose({}, close, [], 0, random.Random(1)) == close[0]
-    assert doubting_bot(3.0).choose({}, clear, [], 0, random.Random(1)) == clear[1]

@@ -32,7 +32,7 @@ PRESETS = [{}] + [dict(p.options) for p in GAME.presets]
 
 def quick(level: str) -> Bot:
     return (
-        get_bot("expeditionen", level, playouts=8)
+        get_bot("expeditionen", level, playouts=24)
         if level == "strong"
         else get_bot("expeditionen", level)
     )
@@ -214,7 +214,7 @@ def test_the_fast_rollout_plays_the_round_as_the_engine_does(monkeypatch: Any) -
     from engine.bots import expeditionen as bots
     from engine.bots.search import StrongBot
 
-    monkeypatch.setattr(bots, "ENDGAME_PILE", 100)  # every rollout to the round's end
+    monkeypatch.setattr(bots, "RANDOM_MOVES", 0.0)
     through_engine = StrongBot(GAME, replace(bots.RULES, rollout=None), playouts=1)
     fast = StrongBot(GAME, bots.RULES, playouts=1)
     checked = 0
