@@ -287,7 +287,15 @@ def easy_action(table: Table, phase: str) -> ExpeditionenAction:
     return easy_draw(table) if phase == "draw" else easy_play(table)
 
 
-class EasyBot:
+class RuleBot:
+    """Plays what its rule picks from the seat's view and the history; should the rule
+    ever pick an action that is not legal, a random legal one."""
+
+    def rule(
+        self, view: ExpeditionenView, history: History[ExpeditionenAction], seat: int
+    ) -> ExpeditionenAction:
+        raise NotImplementedError
+
     def choose(
         self,
         view: ExpeditionenView,
@@ -296,8 +304,15 @@ class EasyBot:
         seat: int,
         rng: random.Random,
     ) -> ExpeditionenAction:
-        action = easy_action(Table.of_view(view, seat), view["phase"])
+        action = self.rule(view, history, seat)
         return action if action in legal else rng.choice(legal)
+
+
+class EasyBot(RuleBot):
+    def rule(
+        self, view: ExpeditionenView, history: History[ExpeditionenAction], seat: int
+    ) -> ExpeditionenAction:
+        return easy_action(Table.of_view(view, seat), view["phase"])
 
 
 # The medium heuristic: each play (or discard) then draw scored by an estimate of the
@@ -508,17 +523,11 @@ def medium_draw(sight: Sight) -> Draw:
     return {"type": "draw", "source": cast(Source, source)}
 
 
-class MediumBot:
-    def choose(
-        self,
-        view: ExpeditionenView,
-        legal: list[ExpeditionenAction],
-        history: History[ExpeditionenAction],
-        seat: int,
-        rng: random.Random,
+class MediumBot(RuleBot):
+    def rule(
+        self, view: ExpeditionenView, history: History[ExpeditionenAction], seat: int
     ) -> ExpeditionenAction:
-        action = medium_action(Sight.of_view(view, history, seat), view["phase"])
-        return action if action in legal else rng.choice(legal)
+        return medium_action(Sight.of_view(view, history, seat), view["phase"])
 
 
 def medium_action(sight: Sight, phase: str) -> ExpeditionenAction:
