@@ -34,7 +34,7 @@ from tests.browser.players import (
     version,
     wait_for_state,
 )
-from tests.browser.test_push import FAKE_PUSH
+from tests.browser.test_push import FAKE_PUSH, browser  # noqa: F401 (a fixture)
 from tests.push_service import Device, PushService, push_service
 
 DAY = 86_400
@@ -46,12 +46,6 @@ QUIET_SECONDS = 0.5  # after the pushes awaited: time for a second copy to arriv
 class Server:
     url: str  # where the browsers go
     processes: list[str]  # each server process's own address
-
-
-@pytest.fixture(scope="module")
-def browser(notifying_browser: Browser) -> Browser:
-    """Chromium itself: push needs the notification permission (tests/browser/conftest.py)."""
-    return notifying_browser
 
 
 @pytest.fixture(scope="module")
@@ -174,7 +168,10 @@ def pushed(service: PushService, device: Device, count: int) -> list[str]:
 # cores busy (CI), so 60 s (pyproject's hang guard per test) is too close.
 @pytest.mark.timeout(120)
 def test_a_turn_based_match_over_two_days_on_a_laptop_a_phone_and_with_pushes(
-    browser: Browser, server: Server, service: PushService, clock_file: Path
+    browser: Browser,  # noqa: F811
+    server: Server,
+    service: PushService,
+    clock_file: Path,
 ) -> None:
     errors = Errors()
     contexts: list[BrowserContext] = []
