@@ -133,14 +133,17 @@ class Outcome:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Unseen:
     """Cards a viewer may not see, by place: ``zone`` (the game's word for the place),
-    ``seat`` (whose place; None: the table's) and the cards lying there, in their order.
-    The viewer learns at most how many there are (``count``)."""
+    ``seat`` (whose place; None: the table's) and the cards lying there, in their order
+    (the state's own list, not a copy: read it, never change it). The viewer learns at
+    most how many there are (``count``). Every state message lists these counts, so a
+    game builds them cheaply: a slotted class over the state's lists, made in well under a
+    microsecond (a frozen dataclass with copied tuples cost as much as the views)."""
 
     zone: str
-    cards: tuple[str, ...]
+    cards: Sequence[str]
     seat: int | None = None
 
     def count(self) -> dict[str, Any]:

@@ -498,9 +498,9 @@ class ExpeditionenGame(Game[ExpeditionenState, ExpeditionenAction, ExpeditionenV
         ``redeal_hidden``'s places; nothing once the match is over."""
         if state.phase == "over":
             return []
-        hands = [Unseen("hand", tuple(state.hands[s]), s) for s in SEATS if s != viewer]
-        below = tuple(card for pile in state.discards.values() for card in pile[:-1])
-        return [*hands, Unseen("draw_pile", tuple(state.draw_pile)), Unseen("discards", below)]
+        hands = [Unseen("hand", state.hands[s], s) for s in SEATS if s != viewer]
+        below = [card for pile in state.discards.values() for card in pile[:-1]]
+        return [*hands, Unseen("draw_pile", state.draw_pile), Unseen("discards", below)]
 
     def reveals(self, state: ExpeditionenState, action: ExpeditionenAction) -> bool:
         """Playing or discarding shows only the card the action names. A draw from the deck

@@ -1025,10 +1025,10 @@ class PilzwanderungGame(Game[PilzwanderungState, PilzwanderungAction, Pilzwander
             if seat == viewer:
                 continue
             hand = state.hands[seat]
-            days = tuple(card for card in hand if ROLE[card] != NIGHT)
-            places.append(Unseen("hand", days if open_nights else tuple(hand), seat))
-        places.append(Unseen("draw_pile", tuple(state.draw_pile)))
-        places.append(Unseen("night_deck", tuple(state.night_deck)))
+            days = [card for card in hand if ROLE[card] != NIGHT] if open_nights else hand
+            places.append(Unseen("hand", days, seat))
+        places.append(Unseen("draw_pile", state.draw_pile))
+        places.append(Unseen("night_deck", state.night_deck))
         return places
 
     def reveals(self, state: PilzwanderungState, action: PilzwanderungAction) -> bool:

@@ -310,9 +310,9 @@ class ScoundrelGame(Game[ScoundrelState, ScoundrelAction, ScoundrelView]):
         ``redeal_hidden``'s places; nothing once the game is over."""
         if self.is_over(state):
             return []
-        places = [Unseen("dungeon", tuple(state.dungeon))]
+        places = [Unseen("dungeon", state.dungeon)]
         if not state.open_discard:
-            places.append(Unseen("discard", tuple(state.discard)))
+            places.append(Unseen("discard", state.discard))
         return places
 
     def reveals(self, state: ScoundrelState, action: ScoundrelAction) -> bool:
