@@ -56,7 +56,9 @@ const wire = new TableWire({
   panel: document.getElementById("wire"),
   body: document.getElementById("wire-body"),
   game: () => shell.room?.game,
-  name: (seat) => playerName(seat),
+  // a free seat's hand is still dealt: "Seat 2", not "Free seat"
+  name: (seat) =>
+    shell.players.find((p) => p.seat === seat)?.name || t("table.seat", { n: seat + 1 }),
   enabled: () => prefs().developer,
 });
 const COMPUTER_NAME = "Computer"; // the server's name for the computer's own seat
