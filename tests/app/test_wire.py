@@ -12,6 +12,7 @@ import pytest
 from app.services.texts import PER_CONNECTION
 from engine import games, get_game
 from tests.app.tables import Socket, Table, play
+from tests.app.test_takeback import move, quiet_move
 
 pytestmark = pytest.mark.public_history
 
@@ -48,9 +49,9 @@ def finished_match(table: Table, game: str, seed: int) -> tuple[str, int, list[S
     return room_id, match_id, sockets
 
 
-@pytest.mark.parametrize("game", [game.name for game in games()])
-def test_every_step_shows_what_each_socket_received(table: Table, game: str) -> None:
-    _room_id, match_id, sockets = finished_match(table, game, seed=3)
+def same_as_received(table: Table, match_id: int, sockets: list[Socket]) -> None:
+    """Every step's message of every viewer is the one its socket received, but for the
+    fields that tell of the room when it went out."""
     received = {socket.seat: states_by_version(socket) for socket in sockets}
     steps = len(received[None])
     for ply in range(steps):
@@ -62,6 +63,24 @@ def test_every_step_shows_what_each_socket_received(table: Table, game: str) -> 
         assert set(shown) == set(received)
         for seat, message in shown.items():
             assert from_the_match(message) == from_the_match(received[seat][ply]), (ply, seat)
+
+
+@pytest.mark.parametrize("game", [game.name for game in games()])
+def test_every_step_shows_what_each_socket_received(table: Table, game: str) -> None:
+    _room_id, match_id, sockets = finished_match(table, game, seed=3)
+    same_as_received(table, match_id, sockets)
+
+
+def test_a_move_taken_back_and_the_takeback_are_steps_as_received(table: Table) -> None:
+    room_id, (cookie,) = table.seated_room("scoundrel")
+    with table.socket(room_id, cookie) as ada, table.socket(room_id) as spectator:
+        move(ada, [spectator], quiet_move(table, room_id, ada))
+        ada.send({"type": "takeback"})
+        for socket in (ada, spectator):
+            socket.wait_version(1, 2)
+        assert play(table, room_id, [ada, spectator], random.Random(6)) == []
+        match_id = ada.state["match_id"]
+    same_as_received(table, match_id, [ada, spectator])
 
 
 def test_the_not_sent_lists_name_the_cards_of_the_deal(table: Table) -> None:
