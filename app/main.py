@@ -28,6 +28,7 @@ from app.services.push import Notifier, PushStore
 from app.services.rooms import RoomService, utc_now
 from app.services.searches import Searches
 from app.services.turns import ClockFile
+from app.services.wire import WireInspector
 from app.settings import Settings, get_settings
 from app.storage.db import create_db_engine, ensure_migrated, start_checkpoints
 from app.storage.players import PlayerStore
@@ -142,6 +143,7 @@ def create_app(
         app.state.rooms = rooms
         app.state.identity = Identity(PlayerStore(db_engine), settings.secret_key, store.off_loop)
         app.state.matches = matches
+        app.state.wire = WireInspector(store)
         app.state.notifier = notifier
         app.state.connection_caps = ConnectionCaps(settings)
         app.state.room_creation_limit = RoomCreationLimit(settings.rooms_per_address_per_minute)

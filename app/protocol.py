@@ -41,6 +41,7 @@ ErrorCode = Literal[
     "unknown_preset",
     "bad_option",
     "unknown_match",
+    "unknown_step",
     "too_many_connections",
     "too_many_rooms",
     "unknown_level",
@@ -261,6 +262,15 @@ class TakebackStatus(BaseModel):
     )
 
 
+class UnseenCount(BaseModel):
+    zone: str = Field(
+        description="a place whose cards this viewer may not see, in the game's word "
+        "(hand, draw_pile, dungeon, ...)"
+    )
+    seat: int | None = Field(description="whose place (a hand); null: the table's")
+    count: int = Field(description="how many cards lie there, never which")
+
+
 class StateMessage(BaseModel):
     type: Literal["state"]
     room_id: str
@@ -284,6 +294,10 @@ class StateMessage(BaseModel):
         "two moves (a turn of several actions is one move)"
     )
     takeback: TakebackStatus
+    unseen: list[UnseenCount] = Field(
+        description="what this viewer may not see, by place: counts only (the game's "
+        "unseen places; the table's developer panel)"
+    )
 
 
 class PresenceMessage(BaseModel):
@@ -537,6 +551,43 @@ class MatchReplay(BaseModel):
         description="the match's chat, each line at its step (empty when the room kept its "
         "chat private and this browser held no seat there)"
     )
+
+
+class NotSent(BaseModel):
+    zone: str = Field(description="the place, in the game's word (as in the state's `unseen`)")
+    seat: int | None = Field(description="whose place (a hand); null: the table's")
+    count: int
+    cards: list[str] = Field(description="the cards lying there, in their order")
+
+
+class WireViewer(BaseModel):
+    viewer: str = Field(description="`seat 0`, `seat 1`, ... or `spectator`")
+    seat: int | None
+    name: str | None = Field(description="the seat's player; null for the spectator")
+    message: dict[str, Any] = Field(
+        description="the `state` message this viewer received at the step, as the socket "
+        "path builds it"
+    )
+    not_sent: list[NotSent] = Field(
+        description="what this viewer may not see and others may (not counting "
+        "`not_sent_to_anyone`)"
+    )
+
+
+class MatchWire(BaseModel):
+    """The wire inspector: what each seat and a spectator received at one step of a
+    finished match, and what was not sent to them."""
+
+    match_id: int
+    game: str
+    ply: int
+    steps: int = Field(description="the match's steps, the deal included")
+    per_connection: list[str] = Field(
+        description="the message fields that tell of the room when a message went out, "
+        "not of the step (shown for a room nobody sits in now)"
+    )
+    viewers: list[WireViewer]
+    not_sent_to_anyone: list[NotSent]
 
 
 class MatchAnalysis(BaseModel):

@@ -23,6 +23,7 @@ from engine.base import (
     Reason,
     SlipSearch,
     Takeback,
+    Unseen,
     replay,
     resolve_options,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "Reason",
     "SlipSearch",
     "Takeback",
+    "Unseen",
     "games",
     "get_game",
     "register",

@@ -133,6 +133,24 @@ class Outcome:
         }
 
 
+@dataclass(slots=True)
+class Unseen:
+    """Cards a viewer may not see, by place: ``zone`` (the game's word for the place),
+    ``seat`` (whose place; None: the table's) and the cards lying there, in their order
+    (the state's own list, not a copy: read it, never change it). The viewer learns at
+    most how many there are (``count``). Every state message lists these counts, so a
+    game builds them cheaply: a slotted class over the state's lists, made in well under a
+    microsecond (a frozen dataclass with copied tuples cost as much as the views)."""
+
+    zone: str
+    cards: Sequence[str]
+    seat: int | None = None
+
+    def count(self) -> dict[str, Any]:
+        """What a live table may say of it: the place and how many cards, never which."""
+        return {"zone": self.zone, "seat": self.seat, "count": len(self.cards)}
+
+
 def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
     return None if outcome is None else outcome.to_json()
 
@@ -352,6 +370,14 @@ class Game(ABC, Generic[S, A, V]):
         ``state``: everything hidden from it is dealt again at random among the places it
         may be (the other hands, the draw pile's order, face-down piles, the seed). This is
         where a game states its hidden zones; the leak test and the bots rely on it."""
+
+    def unseen(self, state: S, viewer: int | None) -> list[Unseen]:
+        """The places whose cards ``viewer`` (a seat, or None for a spectator) may not see,
+        with those cards: the places ``redeal_hidden`` deals again, named (the wire
+        inspector's "not sent to ..."). Each viewer's state message carries their counts;
+        only a finished match's replay names the cards. None by default: a game that hides
+        nothing."""
+        return []
 
     def reveals(self, state: S, action: A) -> bool:
         """Whether applying ``action`` (by the seat to move) to ``state`` brings a hidden

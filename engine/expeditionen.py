@@ -25,6 +25,7 @@ from engine.base import (
     Outcome,
     Preset,
     Reason,
+    Unseen,
     notation_words,
     outcome_json,
     resolve_options,
@@ -491,6 +492,15 @@ class ExpeditionenGame(Game[ExpeditionenState, ExpeditionenAction, ExpeditionenV
             if below > 0:
                 pile[:below], pool = pool[:below], pool[below:]
         return other
+
+    def unseen(self, state: ExpeditionenState, viewer: int | None) -> list[Unseen]:
+        """The other hands, the draw pile and the cards below the discard piles' tops:
+        ``redeal_hidden``'s places; nothing once the match is over."""
+        if state.phase == "over":
+            return []
+        hands = [Unseen("hand", state.hands[s], s) for s in SEATS if s != viewer]
+        below = [card for pile in state.discards.values() for card in pile[:-1]]
+        return [*hands, Unseen("draw_pile", state.draw_pile), Unseen("discards", below)]
 
     def reveals(self, state: ExpeditionenState, action: ExpeditionenAction) -> bool:
         """Playing or discarding shows only the card the action names. A draw from the deck

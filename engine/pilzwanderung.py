@@ -69,6 +69,7 @@ from engine.base import (
     Outcome,
     Preset,
     Reason,
+    Unseen,
     notation_words,
     outcome_json,
     resolve_options,
@@ -1014,6 +1015,21 @@ class PilzwanderungGame(Game[PilzwanderungState, PilzwanderungAction, Pilzwander
         other.draw_pile = pool
         other.night_deck = night_pool
         return other
+
+    def unseen(self, state: PilzwanderungState, viewer: int | None) -> list[Unseen]:
+        """The other hands (their day cards; under "hidden" their night cards too), the
+        draw pile and the night deck: ``redeal_hidden``'s places."""
+        open_nights = state.night_cards == "open"
+        places = []
+        for seat in SEATS:
+            if seat == viewer:
+                continue
+            hand = state.hands[seat]
+            days = [card for card in hand if ROLE[card] != NIGHT] if open_nights else hand
+            places.append(Unseen("hand", days, seat))
+        places.append(Unseen("draw_pile", state.draw_pile))
+        places.append(Unseen("night_deck", state.night_deck))
+        return places
 
     def reveals(self, state: PilzwanderungState, action: PilzwanderungAction) -> bool:
         """Every turn ends by refilling the forest from the draw pile, so any action that ends

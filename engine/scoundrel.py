@@ -37,6 +37,7 @@ from engine.base import (
     Reason,
     SlipSearch,
     Takeback,
+    Unseen,
     notation_words,
     outcome_json,
     resolve_options,
@@ -303,6 +304,16 @@ class ScoundrelGame(Game[ScoundrelState, ScoundrelAction, ScoundrelView]):
         rng.shuffle(pool)
         other.dungeon, other.discard = pool[: len(state.dungeon)], pool[len(state.dungeon) :]
         return other
+
+    def unseen(self, state: ScoundrelState, viewer: int | None) -> list[Unseen]:
+        """The dungeon (its cards and their order) and, unless open, the discard pile:
+        ``redeal_hidden``'s places; nothing once the game is over."""
+        if self.is_over(state):
+            return []
+        places = [Unseen("dungeon", state.dungeon)]
+        if not state.open_discard:
+            places.append(Unseen("discard", state.discard))
+        return places
 
     def reveals(self, state: ScoundrelState, action: ScoundrelAction) -> bool:
         """Avoiding turns up a new room from the dungeon (never empty then: the last room

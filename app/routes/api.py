@@ -26,6 +26,7 @@ from app.protocol import (
     MatchAnalysis,
     MatchReplay,
     MatchSummary,
+    MatchWire,
     MyDevices,
     MyGame,
     MyRoom,
@@ -45,6 +46,7 @@ from app.routes.deps import (
     RoomsDep,
     SettingsDep,
     SignedInDep,
+    WireDep,
     fail,
 )
 from app.services import schemas
@@ -54,6 +56,7 @@ from app.services.identity import COOKIE, COOKIE_MAX_AGE, SignedIn
 from app.services.matches import MatchService
 from app.services.refusals import Refusal
 from app.services.searches import SearchesBusy, SearchFailed
+from app.services.wire import UnknownStep
 from app.settings import Settings
 from engine import games
 
@@ -382,6 +385,26 @@ def analyse_match(
     # A plain def: FastAPI runs it in its thread pool, which waits for the worker process.
     analysis = searched(visible_match, match_id, matches, me, settings, matches.analysis)
     return MatchAnalysis.model_validate(analysis)
+
+
+@router.get(
+    "/matches/{match_id}/wire",
+    responses=NOT_FOUND | UNPROCESSABLE,
+    summary="The wire inspector: what each seat and a spectator received at one step",
+)
+def match_wire(
+    match_id: WholeNumber,
+    matches: MatchesDep,
+    wire: WireDep,
+    me: PlayerDep,
+    settings: SettingsDep,
+    ply: Annotated[WholeNumber, Query(ge=0, le=2**31)] = 0,
+) -> MatchWire:
+    try:
+        found = visible_match(match_id, matches, me, settings, lambda m: wire.step(m, ply))
+    except UnknownStep as error:
+        fail(404, "unknown_step", str(error), match_id=match_id, ply=ply)
+    return MatchWire.model_validate(found)
 
 
 def visible_match(

@@ -18,6 +18,7 @@ from app.services.live import LiveRoom
 from app.services.matches import MatchService
 from app.services.refusals import RoomNotFound
 from app.services.rooms import RoomService
+from app.services.wire import WireInspector
 from app.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -84,6 +85,14 @@ async def player(signed: Annotated[SignedIn | None, Depends(signed_in)]) -> str 
 
 SettingsDep = Annotated[Settings, Depends(settings)]
 MatchesDep = Annotated[MatchService, Depends(match_service)]
+
+
+async def wire_inspector(connection: HTTPConnection) -> WireInspector:
+    value: WireInspector = connection.app.state.wire
+    return value
+
+
+WireDep = Annotated[WireInspector, Depends(wire_inspector)]
 RoomDep = Annotated[LiveRoom, Depends(open_room)]
 PlayerDep = Annotated[str | None, Depends(player)]
 SignedInDep = Annotated[SignedIn | None, Depends(signed_in)]

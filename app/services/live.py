@@ -10,6 +10,7 @@ import asyncio
 import secrets
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import astuple, dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 from app.services.refusals import Refusal
 from app.services.timeline import timeline
 from app.storage.models import COMPUTER, Match, TakebackRequestRow
-from app.storage.repositories import LoadedRoom
+from app.storage.repositories import LoadedRoom, StoredAction
 from engine import AnyGame, Outcome, Reason, get_game, resolve_options
 
 ABORT_BEFORE_MOVES = 2  # a match may be aborted while each seat has made fewer moves
@@ -322,40 +323,57 @@ def may_take_back(game: AnyGame, before: Any, action: dict[str, Any], by_compute
     return not by_computer and not game.reveals(before, action)
 
 
-def rebuild(loaded: LoadedRoom) -> LiveRoom:
-    """The room as stored: its current match replayed to the last stored entry (moves and
-    takebacks: app/services/timeline.py)."""
-    game = get_game(loaded.room.game)
-    row = loaded.match
-    first, entries = timeline(game, row.seed, row.options, loaded.actions)
+def replayed_match(
+    game: AnyGame,
+    row: Match,
+    stored: Sequence[StoredAction],
+    requests: Sequence[TakebackRequestRow] = (),
+    ended: bool = True,
+) -> LiveMatch:
+    """The match as it stood after the ``stored`` entries (moves and takebacks): the live
+    room's after a restart, and the wire inspector's at any step of a finished match.
+    ``ended``: the entries are all the match has, so its stored status and a player's
+    ending (resigned, aborted, abandoned) apply; before its last entry it was running."""
+    first, entries = timeline(game, row.seed, row.options, stored)
     state = entries[-1].after if entries else first
     standing = [entry for entry in entries if entry.stands]
     last = standing[-1] if standing else None
+    result = game.result(state)
+    status = row.status if ended else ("finished" if result is not None else "playing")
     match = LiveMatch(
         row.id,
         row.number,
         row.first_seat,
         state,
-        row.status,
+        status,
         version=len(entries),
         last_action=None
         if last is None
         else last_action(game, last.before, *astuple(last.stored)[1:4]),
-        result=game.result(state),
+        result=result,
         undone=entries[-1].undoes if entries else None,
-        requests=list(loaded.takebacks),
+        requests=list(requests),
     )
-    if last is not None and row.status == "playing" and match.result is None:
-        stored = last.stored
-        if may_take_back(game, last.before, stored.action, stored.by_computer):
-            match.undoable = (stored.ply, stored.seat)
-    chosen = stored_ending(row.result, game.seats) if match.result is None else None
+    if last is not None and status == "playing" and match.result is None:
+        move = last.stored
+        if may_take_back(game, last.before, move.action, move.by_computer):
+            match.undoable = (move.ply, move.seat)
+    chosen = stored_ending(row.result, game.seats) if ended and match.result is None else None
     if chosen is not None:  # ended by a player's choice
         match.status, match.result = "finished", chosen
     before = None
     for entry in standing:  # a move taken back counts for nothing
         count_move(match, entry.stored.seat, before, game.seats == 1)
         before = entry.stored.seat
+    return match
+
+
+def rebuild(loaded: LoadedRoom) -> LiveRoom:
+    """The room as stored: its current match replayed to the last stored entry (moves and
+    takebacks: app/services/timeline.py)."""
+    game = get_game(loaded.room.game)
+    match = replayed_match(game, loaded.match, loaded.actions, loaded.takebacks)
+    state = match.state
     seats: list[Holder | None] = [None] * game.seats
     for seat in loaded.seats:
         seats[seat.seat] = Holder(seat.name, seat.player_id, seat.computer)

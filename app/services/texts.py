@@ -68,6 +68,13 @@ def takeback_status(room: LiveRoom) -> dict[str, Any]:
     }
 
 
+# The fields of a state message that tell of the room at the moment it went out, not of the
+# match's step: who is at the table, the room's tally, rematch requests, a turn's deadline
+# and an open takeback request. The wire inspector (app/services/wire.py) shows them as
+# ``state_texts`` makes them for a room nobody sits in now.
+PER_CONNECTION = ("players", "tally", "rematch", "turn", "takeback.requested")
+
+
 def state_texts(room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience, str]:
     """One `state` text per audience: each seat's own view, one shared by spectators; the
     seat to move first (it is the one waiting: texts are sent in this order)."""
@@ -104,6 +111,9 @@ def state_texts(room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience,
                 **common,
                 "view": view,
                 "legal_actions": legal,
+                # How many cards of each place this viewer may not see, never which
+                # (Game.unseen; the table's developer panel shows them).
+                "unseen": [place.count() for place in game.unseen(match.state, seat)],
             }
         )
     return texts

@@ -169,6 +169,9 @@ const STRINGS = {
     "settings.confirm": "Confirm moves",
     "settings.confirm_help":
       "A tap on a card or pile first shows the move; a second tap or Confirm makes it. On by default on touch screens in turn-based rooms.",
+    "settings.developer": "Developer: show what this table receives",
+    "settings.developer_help":
+      "Your seat's last message, exactly as it arrived, and how many cards were not sent to you (never which).",
     "confirm_move.lead": "This move?",
     "confirm_move.yes": "Confirm",
     "notify.title": "Your turn in {game}",
@@ -367,6 +370,24 @@ const STRINGS = {
     "replay.keys": "Tip: the arrow keys step through the match.",
     "replay.players": "Players: {names}",
     "replay.result": "Result",
+    "wire.toggle": "Wire",
+    "wire.title": "On the wire",
+    "wire.lead_replay":
+      "What each seat and a spectator received at this step, as the server built it; beneath each, greyed: what it was not sent.",
+    "wire.lead_table":
+      "The last message your seat's socket received, exactly as it arrived; beneath, greyed: how many cards were not sent to you.",
+    "wire.per_connection":
+      "Greyed in the messages: {fields} tell of the room when a message went out (who sat there, the tally, requests, deadlines), not of this step; shown as for an empty room.",
+    "wire.per_connection_field": "Tells of the room when the message went out, not of this step",
+    "wire.spectator": "Spectator",
+    "wire.seat": "seat {n}",
+    "wire.yours": "Your last message",
+    "wire.not_sent_to": "Not sent to {name}:",
+    "wire.not_sent_spectator": "Not sent to spectators:",
+    "wire.not_sent_you": "Not sent to you:",
+    "wire.not_sent_anyone": "Not sent to anyone:",
+    "wire.seed": "the seed that shuffled the cards",
+    "wire.unavailable": "The wire could not be loaded.",
   },
   de: {
     "nav.label": "Hauptmenü",
@@ -535,6 +556,9 @@ const STRINGS = {
     "settings.confirm": "Züge bestätigen",
     "settings.confirm_help":
       "Ein Tipp auf eine Karte oder einen Stapel zeigt den Zug erst an; ein zweiter Tipp oder „Bestätigen“ macht ihn. Auf Touchscreens in rundenbasierten Räumen von selbst an.",
+    "settings.developer": "Entwickler: zeigen, was dieser Tisch empfängt",
+    "settings.developer_help":
+      "Die letzte Nachricht an deinen Platz, genau wie sie ankam, und wie viele Karten nicht an dich gingen (nie welche).",
     "confirm_move.lead": "Dieser Zug?",
     "confirm_move.yes": "Bestätigen",
     "notify.title": "Du bist dran: {game}",
@@ -735,6 +759,25 @@ const STRINGS = {
     "replay.keys": "Tipp: Mit den Pfeiltasten gehst du durch die Partie.",
     "replay.players": "Mitspielende: {names}",
     "replay.result": "Ergebnis",
+    "wire.toggle": "Leitung",
+    "wire.title": "Auf der Leitung",
+    "wire.lead_replay":
+      "Was jeder Platz und ein Zuschauer bei diesem Schritt empfing, so wie der Server es baute; darunter, grau: was nicht gesendet wurde.",
+    "wire.lead_table":
+      "Die letzte Nachricht an deinen Platz, genau wie sie ankam; darunter, grau: wie viele Karten nicht an dich gingen.",
+    "wire.per_connection":
+      "Grau in den Nachrichten: {fields} erzählen vom Raum, als eine Nachricht hinausging (wer dort saß, die Bilanz, Anfragen, Fristen), nicht von diesem Schritt; gezeigt wie für einen leeren Raum.",
+    "wire.per_connection_field":
+      "Erzählt vom Raum, als die Nachricht hinausging, nicht von diesem Schritt",
+    "wire.spectator": "Zuschauer",
+    "wire.seat": "Platz {n}",
+    "wire.yours": "Deine letzte Nachricht",
+    "wire.not_sent_to": "Nicht an {name} gesendet:",
+    "wire.not_sent_spectator": "Nicht an Zuschauer gesendet:",
+    "wire.not_sent_you": "Nicht an dich gesendet:",
+    "wire.not_sent_anyone": "An niemanden gesendet:",
+    "wire.seed": "der Startwert, der die Karten gemischt hat",
+    "wire.unavailable": "Die Leitung konnte nicht geladen werden.",
   },
 };
 

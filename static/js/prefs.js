@@ -1,9 +1,16 @@
 // This browser's preferences (kept in localStorage): the turn sound, browser notifications
 // (only after the player opts in), the colour theme of every page and whether one-tap moves
-// wait for a confirmation (null until the player chooses: the table decides).
+// wait for a confirmation (null until the player chooses: the table decides), and the
+// developer switch (the table's wire inspector, static/js/wire.js; off by default).
 
 const KEY = "kr_prefs";
-const DEFAULTS = { sound: false, notify: false, theme: "system", confirmMoves: null };
+const DEFAULTS = {
+  sound: false,
+  notify: false,
+  theme: "system",
+  confirmMoves: null,
+  developer: false,
+};
 
 export function prefs() {
   try {

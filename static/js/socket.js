@@ -23,9 +23,10 @@ export function backoffDelay(attempt, random = Math.random) {
 }
 
 /**
- * handlers: state(msg, {resync}), presence(msg), rematch(msg), error(msg),
+ * handlers: state(msg, {resync, text}), presence(msg), rematch(msg), error(msg),
  * status("connecting" | "open" | "reconnecting" | "gone"). A resync is the same version
- * sent again (after a reconnect, or when the last seat is taken and the match starts).
+ * sent again (after a reconnect, or when the last seat is taken and the match starts); text is
+ * the message exactly as it arrived (the table's wire inspector shows it).
  */
 export class RoomSocket {
   constructor(url, handlers) {
@@ -101,15 +102,15 @@ export class RoomSocket {
     } catch {
       return;
     }
-    if (message.type === "state") this.receiveState(message);
+    if (message.type === "state") this.receiveState(message, text);
     else this.handlers[message.type]?.(message);
   }
 
-  receiveState(message) {
+  receiveState(message, text = JSON.stringify(message)) {
     const order = compareStates(this.shown, message);
     if (order < 0) return;
     this.shown = { match_number: message.match_number, version: message.version };
-    this.handlers.state?.(message, { resync: order === 0 });
+    this.handlers.state?.(message, { resync: order === 0, text });
   }
 
   status(value) {

@@ -7,6 +7,7 @@ import { num } from "../games/common.js";
 import { localized, t } from "../i18n.js";
 import { boot } from "../page.js";
 import { api, fill, gameList, h, toast } from "../ui.js";
+import { ReplayWire } from "../wire.js";
 
 const matchId = document.body.dataset.matchId;
 const board = document.getElementById("board");
@@ -168,6 +169,7 @@ function render() {
   renderResult(state);
   renderChat();
   replay.game.render(board, state, context(state));
+  replay.wire?.show(replay.step, showingBest());
 }
 
 /** The chat lines sent at this step of the line played (as text, never markup). */
@@ -325,6 +327,14 @@ async function start() {
   );
   replay.game = await import(`../games/${encodeURIComponent(replay.match.game)}.js`);
   document.getElementById("controls").hidden = false;
+  replay.wire = new ReplayWire({
+    matchId,
+    api,
+    name,
+    body: document.getElementById("wire-body"),
+    panel: document.getElementById("wire"),
+    toggle: document.getElementById("wire-toggle"),
+  });
   wireControls();
   const wanted = fromAddress();
   go(wanted.line === "best" ? 0 : wanted.step, "yours"); // the best line follows once found

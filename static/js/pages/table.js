@@ -28,6 +28,7 @@ import { applyTheme, prefs, setPref } from "../prefs.js";
 import { qrSvg } from "../qr.js";
 import { animateMoves, snapshotCards } from "../motion.js";
 import { createChat } from "../chat.js";
+import { TableWire } from "../wire.js";
 
 const roomId = document.body.dataset.roomId;
 const board = document.getElementById("board");
@@ -51,6 +52,15 @@ const shell = {
   takeover: null, // the latest takeover offer: {seat, levels}; seat null = none
   confirming: null, // a one-tap move shown, not yet sent: {action, took, key}
 };
+const wire = new TableWire({
+  panel: document.getElementById("wire"),
+  body: document.getElementById("wire-body"),
+  game: () => shell.room?.game,
+  // a free seat's hand is still dealt: "Seat 2", not "Free seat"
+  name: (seat) =>
+    shell.players.find((p) => p.seat === seat)?.name || t("table.seat", { n: seat + 1 }),
+  enabled: () => prefs().developer,
+});
 const COMPUTER_NAME = "Computer"; // the server's name for the computer's own seat
 
 function playerName(seat) {
@@ -848,6 +858,16 @@ function renderSettings() {
         if (!e.target.checked) dropConfirming();
       },
     ),
+    check(
+      "pref-developer",
+      "developer",
+      t("settings.developer"),
+      t("settings.developer_help"),
+      (e) => {
+        setPref("developer", e.target.checked);
+        wire.render();
+      },
+    ),
     h(
       "fieldset",
       { class: "variant-list theme-choice" },
@@ -1469,7 +1489,7 @@ function explainClick(event) {
 
 /* The connection */
 
-function receiveState(message, { resync = false } = {}) {
+function receiveState(message, { resync = false, text } = {}) {
   if (message.match_number !== shell.state?.match_number) {
     ranOutSeat = null; // a new match: nobody's time ran out in it
     shell.ui = {};
@@ -1498,6 +1518,7 @@ function receiveState(message, { resync = false } = {}) {
   shell.rematch = message.rematch;
   shell.pending = false;
   render();
+  wire.received(text ?? JSON.stringify(message));
   if (before && message.last_action && !tookBack)
     animateMoves(before, board, message.last_action, message.seat);
   signalTurn();
@@ -1698,6 +1719,7 @@ async function start() {
     if (info) shell.title = localized(info.title);
     if (shell.seat === undefined && shell.room) askName();
     render();
+    wire.render();
     if (!document.getElementById("settings").hidden) renderSettings();
   });
   wirePopovers();

@@ -1,0 +1,191 @@
+// The wire inspector (issue 37): the exact state message a viewer received, pretty-printed,
+// and beneath it, greyed, what was not sent to it. The replay shows every seat and the
+// spectator side by side (GET /api/matches/{id}/wire); the table, behind the developer
+// switch, its own seat's last message as its socket received it, with the counts of what it
+// may not see (the message's own `unseen`: nothing else leaves the server).
+// A place's words come from the game's strings: "unseen.<game>.<zone>".
+
+import { t } from "./i18n.js";
+import { h } from "./ui.js";
+
+/** One place not sent: "8 cards in Anna's hand", with the cards named where given. */
+export function placeText(game, place, name) {
+  const owner = place.seat === null || place.seat === undefined ? "" : name(place.seat);
+  const text = t(`unseen.${game}.${place.zone}`, { n: place.count, owner });
+  return place.cards?.length ? `${text}: ${place.cards.join(" ")}` : text;
+}
+
+/** The message as JSON with two spaces, each top-level field a line of its own, those that
+ * tell of the room when it was sent (not of the step) greyed. */
+function pretty(message, perConnection) {
+  const room = new Set(perConnection.map((field) => field.split(".")[0]));
+  const keys = Object.keys(message);
+  const lines = keys.map((key, index) => {
+    const value = JSON.stringify(message[key], null, 2).replace(/\n/g, "\n  ");
+    const text = `  ${JSON.stringify(key)}: ${value}${index < keys.length - 1 ? "," : ""}\n`;
+    return room.has(key)
+      ? h("span", { class: "wire-room", title: t("wire.per_connection_field") }, text)
+      : text;
+  });
+  return h("pre", { class: "wire-json", tabindex: "0" }, "{\n", ...lines, "}");
+}
+
+/** The greyed list: "Not sent to Ben:" and a line per place. */
+function notSent(title, lines, testid, extra = null) {
+  if (!lines.length) return null;
+  return h(
+    "div",
+    { class: ["wire-not-sent", extra], data: { testid } },
+    h("p", { class: "wire-not-sent-title" }, title),
+    h(
+      "ul",
+      {},
+      lines.map((line) => h("li", {}, line)),
+    ),
+  );
+}
+
+/**
+ * columns: [{title, message, notSentTitle, notSent: [text]}]; anyone: [text] (not sent to
+ * any viewer); perConnection: the message fields that tell of the room, not of the step.
+ */
+export function wirePanel({ lead, columns, anyone, perConnection }) {
+  return [
+    lead ? h("p", { class: "muted wire-lead" }, lead) : null,
+    perConnection.length
+      ? h(
+          "p",
+          { class: "muted wire-lead" },
+          t("wire.per_connection", { fields: perConnection.join(", ") }),
+        )
+      : null,
+    h(
+      "div",
+      { class: "wire-columns", data: { columns: String(columns.length) } },
+      columns.map((column) =>
+        h(
+          "section",
+          { class: "wire-column", data: { testid: "wire-column" } },
+          h("h3", { class: "wire-title" }, column.title),
+          pretty(column.message, perConnection),
+          notSent(column.notSentTitle, column.notSent, "wire-not-sent"),
+        ),
+      ),
+    ),
+    notSent(
+      t("wire.not_sent_anyone"),
+      [...anyone, t("wire.seed")],
+      "wire-not-sent-anyone",
+      "wire-anyone",
+    ),
+  ];
+}
+
+/** The replay's panel: every viewer at the step shown, fetched once per step. */
+export class ReplayWire {
+  constructor({ matchId, api, name, body, panel, toggle }) {
+    Object.assign(this, { matchId, api, name, body, panel, toggle });
+    this.open = false;
+    this.cache = new Map();
+    this.step = null;
+    this.hide = false;
+    toggle.addEventListener("click", () => {
+      this.open = !this.open;
+      this.show(this.step, this.hide);
+    });
+  }
+
+  /** Shows the wire at `step` (hidden while `hide`: the best line was never sent). */
+  async show(step, hide = false) {
+    this.step = step;
+    this.hide = hide;
+    this.toggle.setAttribute("aria-pressed", String(this.open));
+    this.toggle.hidden = hide;
+    this.panel.hidden = !this.open || hide;
+    if (this.panel.hidden || step === null) return;
+    if (!this.cache.has(step)) {
+      this.cache.set(
+        step,
+        this.api(`/api/matches/${encodeURIComponent(this.matchId)}/wire?ply=${step}`).catch(
+          (error) => {
+            this.cache.delete(step);
+            throw error;
+          },
+        ),
+      );
+    }
+    let wire;
+    try {
+      wire = await this.cache.get(step);
+    } catch {
+      this.body.replaceChildren(h("p", { class: "muted" }, t("wire.unavailable")));
+      return;
+    }
+    if (step !== this.step) return; // stepped on meanwhile
+    this.render(wire);
+  }
+
+  render(wire) {
+    const name = this.name;
+    const columns = wire.viewers.map((viewer) => {
+      const spectator = viewer.seat === null;
+      return {
+        title: spectator
+          ? t("wire.spectator")
+          : `${name(viewer.seat)} · ${t("wire.seat", { n: viewer.seat + 1 })}`,
+        message: viewer.message,
+        notSentTitle: spectator
+          ? t("wire.not_sent_spectator")
+          : t("wire.not_sent_to", { name: name(viewer.seat) }),
+        notSent: viewer.not_sent.map((place) => placeText(wire.game, place, name)),
+      };
+    });
+    this.body.replaceChildren(
+      ...wirePanel({
+        lead: t("wire.lead_replay"),
+        columns,
+        anyone: wire.not_sent_to_anyone.map((place) => placeText(wire.game, place, name)),
+        perConnection: wire.per_connection,
+      }).filter(Boolean),
+    );
+  }
+}
+
+/** The table's panel, behind the developer switch: this seat's last state message exactly
+ * as its socket received it, and the counts of what was not sent to it (never which). */
+export class TableWire {
+  constructor({ panel, body, game, name, enabled }) {
+    Object.assign(this, { panel, body, game, name, enabled });
+    this.text = null;
+  }
+
+  /** Keeps the text of a state message as it arrived. */
+  received(text) {
+    this.text = text;
+    this.render();
+  }
+
+  render() {
+    const message = this.text === null ? null : JSON.parse(this.text);
+    this.panel.hidden = !this.enabled() || message === null || message.seat === null;
+    document.body.classList.toggle("wire-open", !this.panel.hidden);
+    if (this.panel.hidden) return;
+    this.panel.dataset.raw = this.text;
+    const places = (message.unseen ?? []).filter((place) => place.count > 0);
+    this.body.replaceChildren(
+      ...wirePanel({
+        lead: t("wire.lead_table"),
+        columns: [
+          {
+            title: `${t("wire.yours")} · v${message.version}`,
+            message,
+            notSentTitle: t("wire.not_sent_you"),
+            notSent: places.map((place) => placeText(this.game(), place, this.name)),
+          },
+        ],
+        anyone: [],
+        perConnection: [],
+      }).filter(Boolean),
+    );
+  }
+}
