@@ -16,6 +16,7 @@ from app.protocol import ErrorCode
 from app.services.identity import COOKIE, Identity, SignedIn
 from app.services.live import LiveRoom
 from app.services.matches import MatchService
+from app.services.records import Records
 from app.services.refusals import RoomNotFound
 from app.services.rooms import RoomService
 from app.settings import Settings
@@ -43,6 +44,11 @@ RoomsDep = Annotated[RoomService, Depends(room_service)]
 
 async def match_service(connection: HTTPConnection) -> MatchService:
     value: MatchService = connection.app.state.matches
+    return value
+
+
+async def records(connection: HTTPConnection) -> Records:
+    value: Records = connection.app.state.records
     return value
 
 
@@ -84,6 +90,7 @@ async def player(signed: Annotated[SignedIn | None, Depends(signed_in)]) -> str 
 
 SettingsDep = Annotated[Settings, Depends(settings)]
 MatchesDep = Annotated[MatchService, Depends(match_service)]
+RecordsDep = Annotated[Records, Depends(records)]
 RoomDep = Annotated[LiveRoom, Depends(open_room)]
 PlayerDep = Annotated[str | None, Depends(player)]
 SignedInDep = Annotated[SignedIn | None, Depends(signed_in)]

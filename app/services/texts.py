@@ -104,6 +104,7 @@ def state_texts(room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience,
                 **common,
                 "view": view,
                 "legal_actions": legal,
+                "ratings": room.seat_ratings(seat),
             }
         )
     return texts
