@@ -8,6 +8,13 @@ import { api, fill, h, toast } from "../ui.js";
 
 const playerId = document.body.dataset.playerId;
 const box = document.getElementById("record");
+// Each column of a tally: its heading, and the letter a phone shows instead.
+const COLUMNS = [
+  ["players.matches", "players.matches_short"],
+  ["players.wins", "players.wins_short"],
+  ["players.draws", "players.draws_short"],
+  ["players.losses", "players.losses_short"],
+];
 let games = [];
 let record = null;
 
@@ -60,8 +67,13 @@ function tallyTable(first, rows, caption) {
         "tr",
         {},
         h("th", { scope: "col" }, first),
-        ...["players.matches", "players.wins", "players.draws", "players.losses"].map((key) =>
-          h("th", { scope: "col" }, t(key)),
+        ...COLUMNS.map(([key, short]) =>
+          h(
+            "th",
+            { scope: "col" },
+            h("span", { class: "long" }, t(key)),
+            h("abbr", { class: "short", title: t(key) }, t(short)),
+          ),
         ),
       ),
     ),
