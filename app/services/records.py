@@ -40,6 +40,7 @@ viewer never played with are counted together, without names.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from collections import defaultdict
@@ -106,7 +107,8 @@ class RatingReplay:
     """Every rating, taking in finished matches one at a time in the order of their ends."""
 
     def __init__(self) -> None:
-        self.model = model()
+        # openskill (some 3 MB and 0.1 s to import) once a match between two people counts.
+        self.model: PlackettLuce | None = None
         self.ratings: dict[tuple[str, str], PlackettLuceRating] = {}
         self.counts: dict[tuple[str, str], int] = defaultdict(int)
         self.last: Order | None = None
@@ -118,6 +120,8 @@ class RatingReplay:
         people = rated_players(match)
         if people is None:
             return
+        if self.model is None:
+            self.model = model()
         keys = [(match.game, person) for person in people]
         teams = [[self.ratings.get(key) or self.model.rating()] for key in keys]
         rated = self.model.rate(teams, ranks=ranks(match))
@@ -269,6 +273,7 @@ def player_record(
             key = held.player_id if visible(held.player_id) else None
             name = None if key is None else names.get(held.player_id, held.name)
             opponent = opponents.setdefault(key, Opponent(name))
+            opponent.name = name  # the newest name they played under, or their own
             opponent.tally.add(kind)
             opponent.games[match.game].add(kind)
     order = [game.name for game in games()]
@@ -400,7 +405,18 @@ class RatingsListener(RoomListener):
         if self._refreshing is not None and not self._refreshing.done():
             self._again = True
             return
-        self._refreshing = asyncio.get_running_loop().create_task(self.refresh())
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop here (a script, a test's thread): at once
+            self.ratings.refresh()
+            return
+        self._refreshing = loop.create_task(self.refresh())
+
+    async def stop(self) -> None:
+        """Wait for a refresh under way (the server stops)."""
+        if self._refreshing is not None:
+            with contextlib.suppress(Exception):
+                await self._refreshing
 
     async def refresh(self) -> None:
         self._again = True

@@ -137,13 +137,9 @@ class RoomService:
             events.subscribe(push)
             self.turns.on_reminder = push.remind
         cache.on_close = computer.forget
-        cache.on_load = self._loaded
-
-    def _loaded(self, room: LiveRoom) -> None:
-        """A room rebuilt from the database: its ratings, and (with REDIS_URL) a hello."""
-        self.seat_ratings.show(room)
-        if self.relay is not None:
-            self.relay.announce({"t": "hello", "room": room.id})
+        cache.on_seats = seat_ratings.show
+        if relay is not None:
+            cache.on_load = lambda room: relay.announce({"t": "hello", "room": room.id})
 
     # Creating and finding rooms
 
@@ -328,6 +324,7 @@ class RoomService:
 
     async def shutdown(self) -> None:
         await self.computer.shutdown()
+        await self.seat_ratings.stop()
         if self.notifier is not None:
             await self.notifier.shutdown()
         self.cache.clear()

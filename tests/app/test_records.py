@@ -111,9 +111,9 @@ def store_match(store: Store, played: Played, ids: dict[str, str], number: int) 
     if played.reason == "resigned":
         result["resigned_by"] = 0
     if played.status == "abandoned":
-        result["abandoned_by"] = 1
+        result |= {"reason": "abandoned", "abandoned_by": 1}
     if played.status == "aborted":
-        result["aborted_by"] = 0
+        result |= {"reason": "aborted", "aborted_by": 0}
     assert store.end_match(match.id, played.status, Finish(result, played.winner, at))
 
 
