@@ -22,7 +22,8 @@ from app.storage.models import COMPUTER, Match, Room, Seat
 from app.storage.repositories import Finish, Store
 from tests.app.tables import Table
 
-pytestmark = pytest.mark.both_databases
+# The queries (the order of ends, the seats joined, who played together) on PostgreSQL too.
+on_both = pytest.mark.both_databases
 
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 CPU = "cpu"  # a seat of the computer in the list of matches below
@@ -204,6 +205,7 @@ def test_the_computer_counts_in_the_record_per_level(
     assert games[PILZ]["computer"] == [{"level": "easy", **tally(2, 1, 0, 1)}]
 
 
+@on_both
 def test_head_to_head_spans_every_room_and_game(
     table: Table, people: dict[str, tuple[str, str]]
 ) -> None:
@@ -244,6 +246,7 @@ def expected_ratings(ids: dict[str, str]) -> dict[tuple[str, str], tuple[float, 
     return {key: (r.mu, r.sigma, counts[key]) for key, r in ratings.items()}
 
 
+@on_both
 def test_ratings_are_openskill_over_matches_between_two_people_in_the_order_they_ended(
     table: Table, people: dict[str, tuple[str, str]]
 ) -> None:
@@ -265,6 +268,7 @@ def test_ratings_are_openskill_over_matches_between_two_people_in_the_order_they
             assert shown["rating"] == round(mu - 3 * sigma)
 
 
+@on_both
 def test_a_rebuild_from_the_database_gives_the_ratings_kept_in_memory(
     table: Table, people: dict[str, tuple[str, str]]
 ) -> None:
@@ -297,6 +301,7 @@ def test_a_stranger_is_answered_as_if_there_were_no_such_player(
         table.client.cookies.clear()
 
 
+@on_both
 def test_players_who_played_together_see_each_other_and_only_opponents_they_know(
     table: Table, people: dict[str, tuple[str, str]]
 ) -> None:
