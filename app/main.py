@@ -25,6 +25,7 @@ from app.routes import api, pages, push, ws
 from app.services.identity import Identity
 from app.services.matches import MatchService
 from app.services.push import Notifier, PushStore
+from app.services.records import Records
 from app.services.rooms import RoomService, utc_now
 from app.services.searches import Searches
 from app.services.turns import ClockFile
@@ -32,6 +33,7 @@ from app.services.wire import WireInspector
 from app.settings import Settings, get_settings
 from app.storage.db import create_db_engine, ensure_migrated, start_checkpoints
 from app.storage.players import PlayerStore
+from app.storage.records import RecordStore
 from app.storage.repositories import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -135,6 +137,8 @@ def create_app(
             on_deal=matches.foresee if settings.analysis_ahead else None,
             notifier=notifier,
         )
+        # Every rating replayed from the database once (app/services/records.py).
+        await asyncio.to_thread(rooms.ratings.refresh)
         cluster = rooms.cluster
         if relay is not None and cluster is not None:
             relay.start(cluster.on_event, cluster.resync, cluster.heartbeat)
@@ -144,6 +148,7 @@ def create_app(
         app.state.identity = Identity(PlayerStore(db_engine), settings.secret_key, store.off_loop)
         app.state.matches = matches
         app.state.wire = WireInspector(store)
+        app.state.records = Records(RecordStore(db_engine), rooms.ratings, settings.public_history)
         app.state.notifier = notifier
         app.state.connection_caps = ConnectionCaps(settings)
         app.state.room_creation_limit = RoomCreationLimit(settings.rooms_per_address_per_minute)

@@ -56,6 +56,7 @@ ErrorCode = Literal[
     "takeback_declined",
     "bad_text",
     "too_fast",
+    "unknown_player",
 ]
 
 # Websocket close codes (4000-4999 are free for applications).
@@ -271,6 +272,15 @@ class UnseenCount(BaseModel):
     count: int = Field(description="how many cards lie there, never which")
 
 
+class SeatRating(BaseModel):
+    player_id: str = Field(description="the person's id: their record is /players/{player_id}")
+    rating: int | None = Field(
+        description="their rating for the room's game: openskill's conservative ordinal "
+        "(mu - 3 sigma, PlackettLuce), rounded; null before their first rated match"
+    )
+    matches: int = Field(description="the finished matches between two people it rests on")
+
+
 class StateMessage(BaseModel):
     type: Literal["state"]
     room_id: str
@@ -297,6 +307,11 @@ class StateMessage(BaseModel):
     unseen: list[UnseenCount] = Field(
         description="what this viewer may not see, by place: counts only (the game's "
         "unseen places; the table's developer panel)"
+    )
+    ratings: list[SeatRating | None] | None = Field(
+        None,
+        description="by seat, each person's rating for the game (null: a free seat, the "
+        "computer's, a solo game); null for spectators unless PUBLIC_HISTORY",
     )
 
 
@@ -520,6 +535,9 @@ class MatchSummary(BaseModel):
     game: str
     options: dict[str, Any]
     players: list[str | None]
+    player_ids: list[str | None] = Field(
+        description="by seat, the player's id (their record: /players/{id}); null: the computer"
+    )
     result: dict[str, Any]
     finished_at: datetime
 
@@ -705,3 +723,66 @@ class MakeDeviceLink(Strict):
 class DeviceLink(BaseModel):
     url: str = Field(description="single use; signs another browser in as this player")
     expires_at: datetime
+
+
+# A player's record (app/services/records.py)
+
+
+class RecordTally(BaseModel):
+    matches: int
+    wins: int = Field(description="a solo game: games survived")
+    draws: int
+    losses: int = Field(description="a resigned match is a loss")
+
+
+class LevelRecord(RecordTally):
+    level: str = Field(description="the computer's level")
+
+
+class RatingInfo(BaseModel):
+    rating: int = Field(description="openskill's conservative ordinal, mu - 3 sigma, rounded")
+    mu: float
+    sigma: float
+    matches: int = Field(description="the finished matches between two people it rests on")
+
+
+class GameRecord(RecordTally):
+    game: str
+    solo: bool = Field(description="played alone (Scoundrel): no margin, no rating")
+    average_margin: float | None = Field(
+        description="one's points less the other's, on average over the matches whose "
+        "result has both scores (not a resigned one); null: none"
+    )
+    best_score: int | None = Field(description="a solo game's best score")
+    average_score: float | None = Field(description="a solo game's average score")
+    streak: int = Field(description="wins (solo: games survived) in a row up to the last match")
+    best_streak: int = Field(description="the longest such run")
+    computer: list[LevelRecord] = Field(description="against the computer, per level")
+    rating: RatingInfo | None = Field(
+        description="null: a solo game, or no finished match against a person yet"
+    )
+
+
+class GameTally(RecordTally):
+    game: str
+
+
+class OpponentRecord(RecordTally):
+    player_id: str | None = Field(
+        description="null: the opponents the viewer never played with, counted together"
+    )
+    name: str | None
+    games: list[GameTally] = Field(description="the same, per game")
+
+
+class PlayerRecord(BaseModel):
+    """A player's record from their finished matches: aborted and abandoned ones count
+    for nothing, a resigned one is a loss for who resigned and a win for the other."""
+
+    player_id: str
+    name: str
+    you: bool = Field(description="the record of this browser's player")
+    games: list[GameRecord]
+    opponents: list[OpponentRecord] = Field(
+        description="head to head, across every room and game; most matches first"
+    )

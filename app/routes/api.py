@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Query, Request, Response, status
+from fastapi import APIRouter, Path, Query, Request, Response, status
 from pydantic import BeforeValidator
 
 from app.protocol import (
@@ -30,6 +30,7 @@ from app.protocol import (
     MyDevices,
     MyGame,
     MyRoom,
+    PlayerRecord,
     Rename,
     RoomChat,
     RoomCreated,
@@ -42,6 +43,7 @@ from app.routes.deps import (
     IdentityDep,
     MatchesDep,
     PlayerDep,
+    RecordsDep,
     RoomDep,
     RoomsDep,
     SettingsDep,
@@ -336,6 +338,7 @@ async def my_games(rooms: RoomsDep, player: PlayerDep, settings: SettingsDep) ->
 @router.get("/matches", responses=UNPROCESSABLE, summary="Finished matches, newest first")
 def list_matches(
     matches: MatchesDep,
+    records: RecordsDep,
     me: PlayerDep,
     settings: SettingsDep,
     game: Annotated[str | None, Query(max_length=32, pattern=PRINTABLE)] = None,
@@ -354,7 +357,29 @@ def list_matches(
         found = matches.history(game, player, limit, offset, held_by=me)
     else:
         found = matches.history(game, player, limit, offset)
-    return [MatchSummary.model_validate(m) for m in found]
+    holders = records.store.seat_holders({m["room_id"] for m in found})
+    return [
+        MatchSummary.model_validate({**m, "player_ids": holders.get(m["room_id"], [])})
+        for m in found
+    ]
+
+
+@router.get(
+    "/players/{player_id}",
+    responses=NOT_FOUND | UNPROCESSABLE,
+    summary="A player's record and ratings (yours; another's after a match together, or "
+    "with PUBLIC_HISTORY)",
+)
+def player_record(
+    player_id: Annotated[str, Path(max_length=64, pattern=PRINTABLE)],
+    records: RecordsDep,
+    me: PlayerDep,
+) -> PlayerRecord:
+    # A plain def: FastAPI runs it in its thread pool (a few queries and the ratings' update).
+    found = records.record(me, me if player_id == "me" and me else player_id)
+    if found is None:
+        fail(404, "unknown_player", "no player with this id")
+    return PlayerRecord.model_validate(found)
 
 
 @router.get(

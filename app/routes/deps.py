@@ -16,6 +16,7 @@ from app.protocol import ErrorCode
 from app.services.identity import COOKIE, Identity, SignedIn
 from app.services.live import LiveRoom
 from app.services.matches import MatchService
+from app.services.records import Records
 from app.services.refusals import RoomNotFound
 from app.services.rooms import RoomService
 from app.services.wire import WireInspector
@@ -47,6 +48,11 @@ async def match_service(connection: HTTPConnection) -> MatchService:
     return value
 
 
+async def records(connection: HTTPConnection) -> Records:
+    value: Records = connection.app.state.records
+    return value
+
+
 async def connection_caps(connection: HTTPConnection) -> ConnectionCaps:
     value: ConnectionCaps = connection.app.state.connection_caps
     return value
@@ -63,6 +69,11 @@ async def open_room(room_id: str, rooms: RoomsDep) -> LiveRoom:
         return await rooms.open_room(room_id)
     except RoomNotFound:
         fail(404, "unknown_room", "no open room with this id", room_id=room_id)
+
+
+async def wire_inspector(connection: HTTPConnection) -> WireInspector:
+    value: WireInspector = connection.app.state.wire
+    return value
 
 
 async def identity(connection: HTTPConnection) -> Identity:
@@ -85,14 +96,8 @@ async def player(signed: Annotated[SignedIn | None, Depends(signed_in)]) -> str 
 
 SettingsDep = Annotated[Settings, Depends(settings)]
 MatchesDep = Annotated[MatchService, Depends(match_service)]
-
-
-async def wire_inspector(connection: HTTPConnection) -> WireInspector:
-    value: WireInspector = connection.app.state.wire
-    return value
-
-
 WireDep = Annotated[WireInspector, Depends(wire_inspector)]
+RecordsDep = Annotated[Records, Depends(records)]
 RoomDep = Annotated[LiveRoom, Depends(open_room)]
 PlayerDep = Annotated[str | None, Depends(player)]
 SignedInDep = Annotated[SignedIn | None, Depends(signed_in)]

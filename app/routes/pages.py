@@ -10,7 +10,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.routes.api import set_player_cookie
-from app.routes.deps import IdentityDep, MatchesDep, PlayerDep, RoomsDep, SettingsDep
+from app.routes.deps import (
+    IdentityDep,
+    MatchesDep,
+    PlayerDep,
+    RecordsDep,
+    RoomsDep,
+    SettingsDep,
+)
 from app.routes.ws import origin_allowed
 from app.services.refusals import RoomNotFound
 from engine import games
@@ -122,6 +129,19 @@ def replay(
     if not matches.may_see(int(match_id), me, settings.public_history):
         return not_found(request, "match")
     return page(request, "replay.html", page_name="replay", match_id=match_id)
+
+
+@router.get("/players/{player_id}", response_class=HTMLResponse, response_model=None)
+def player_page(
+    request: Request, player_id: str, records: RecordsDep, me: PlayerDep
+) -> HTMLResponse | RedirectResponse:
+    """A player's record (app/services/records.py); ``/players/me`` is one's own. Another
+    player one may not see is answered like an unknown one."""
+    if player_id == "me" and me is not None:
+        return RedirectResponse(f"/players/{me}", status_code=303)
+    if len(player_id) > 64 or not records.exists(me, player_id):
+        return not_found(request, "player")
+    return page(request, "players.html", page_name="players", player_id=player_id)
 
 
 @router.get("/rules/{game}", response_class=HTMLResponse)

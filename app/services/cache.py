@@ -43,6 +43,9 @@ class RoomCache:
         # Reads that a close overtook: what they found is no longer the room.
         self._overtaken: weakref.WeakSet[asyncio.Future[LoadedRoom | None]] = weakref.WeakSet()
         self.on_load: Callable[[LiveRoom], None] | None = None
+        # Told whenever a room's seats were taken from the database (loaded, caught up):
+        # the ratings beside the names (app/services/records.py).
+        self.on_seats: Callable[[LiveRoom], None] = lambda room: None
         self.on_close: Callable[[str], None] | None = None
         CACHES.add(self)
 
@@ -94,6 +97,7 @@ class RoomCache:
         if loaded is None:
             raise RoomNotFound(room_id)
         room = self.rooms[room_id] = rebuild(loaded)
+        self.on_seats(room)
         logger.info("room loaded", extra={"room_id": room_id, "version": room.match.version})
         if self.on_load is not None:
             self.on_load(room)
@@ -108,6 +112,7 @@ class RoomCache:
         room.match, room.seats, room.rematch = fresh.match, fresh.seats, fresh.rematch
         room.wins, room.draws, room.finished = fresh.wins, fresh.draws, fresh.finished
         room.turn_started = fresh.turn_started  # a start or a wait stored by another process
+        self.on_seats(room)
         logger.info("room caught up", extra={"room_id": room.id, "version": room.match.version})
 
     async def close_idle(self, now: datetime) -> list[str]:

@@ -146,6 +146,16 @@ class LiveRoom:
     # The creator's choices for the chat (app/services/chat.py).
     spectator_chat: bool = False
     private_chat: bool = False
+    # Each person's rating for the room's game by seat (app/services/records.py), read from
+    # memory when the seats change; spectators see them only with ``ratings_public``.
+    ratings: list[dict[str, Any] | None] = field(default_factory=list)
+    ratings_public: bool = False
+
+    def seat_ratings(self, seat: int | None) -> list[dict[str, Any] | None] | None:
+        """The ratings a seat's state shows (a spectator's: only with PUBLIC_HISTORY)."""
+        if seat is None and not self.ratings_public:
+            return None
+        return self.ratings or None
 
     def abortable(self) -> bool:
         """The running match may be called off: each seat has made fewer than two moves."""

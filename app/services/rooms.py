@@ -55,6 +55,7 @@ from app.services.live import Holder, LiveMatch, LiveRoom, new_match, room_optio
 from app.services.news import RelayNews, RoomNews
 from app.services.players import Players
 from app.services.push import Notifier, PushListener
+from app.services.records import Ratings, RatingsListener
 from app.services.refusals import Refusal, RoomNotFound
 from app.services.rematch import OnDeal, Rematches
 from app.services.seats import COMPUTER_NAME, ComputerSeats, check_computer, computer_seat
@@ -62,6 +63,7 @@ from app.services.takebacks import Takebacks
 from app.services.turns import Turn, Turns, check_turn_based, turn_of
 from app.settings import Settings
 from app.storage.models import COMPUTER, Room
+from app.storage.records import RecordStore
 from app.storage.repositories import HeldRoom, Store
 from engine import get_game
 
@@ -111,7 +113,14 @@ class RoomService:
         self.takebacks = Takebacks(store, cache, events, now)
         self.seats = ComputerSeats(store, cache, events, computer, endings, now, shared)
         self.chat = Chat(store, events, now)
+        # The players' ratings beside their names (app/services/records.py): first, so that
+        # the texts of a change carry them.
+        self.ratings = Ratings(RecordStore(store.engine))
+        self.seat_ratings = seat_ratings = RatingsListener(
+            self.ratings, store.off_loop, cache.held_rooms, settings.public_history
+        )
         # The order is the order in which they hear of a change.
+        events.subscribe(seat_ratings)
         events.subscribe(news)
         # What other processes announce (with REDIS_URL): app/main.py starts the relay with it.
         self.cluster: Cluster | None = None
@@ -128,6 +137,7 @@ class RoomService:
             events.subscribe(push)
             self.turns.on_reminder = push.remind
         cache.on_close = computer.forget
+        cache.on_seats = seat_ratings.show
         if relay is not None:
             cache.on_load = lambda room: relay.announce({"t": "hello", "room": room.id})
 
@@ -192,6 +202,7 @@ class RoomService:
             private_chat=chat.private,
         )
         self.cache.add(room)
+        self.seat_ratings.show(room)
         logger.info("room created", extra={"room_id": room_id, "game": game.name})
         return room
 
@@ -313,6 +324,7 @@ class RoomService:
 
     async def shutdown(self) -> None:
         await self.computer.shutdown()
+        await self.seat_ratings.stop()
         if self.notifier is not None:
             await self.notifier.shutdown()
         self.cache.clear()

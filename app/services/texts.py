@@ -69,10 +69,11 @@ def takeback_status(room: LiveRoom) -> dict[str, Any]:
 
 
 # The fields of a state message that tell of the room at the moment it went out, not of the
-# match's step: who is at the table, the room's tally, rematch requests, a turn's deadline
-# and an open takeback request. The wire inspector (app/services/wire.py) shows them as
-# ``state_texts`` makes them for a room nobody sits in now.
-PER_CONNECTION = ("players", "tally", "rematch", "turn", "takeback.requested")
+# match's step: who is at the table, the room's tally, rematch requests, a turn's deadline,
+# an open takeback request and the players' ratings. The wire inspector
+# (app/services/wire.py) shows them as ``state_texts`` makes them for a room nobody sits
+# in now.
+PER_CONNECTION = ("players", "tally", "rematch", "turn", "takeback.requested", "ratings")
 
 
 def state_texts(room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience, str]:
@@ -114,6 +115,7 @@ def state_texts(room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience,
                 # How many cards of each place this viewer may not see, never which
                 # (Game.unseen; the table's developer panel shows them).
                 "unseen": [place.count() for place in game.unseen(match.state, seat)],
+                "ratings": room.seat_ratings(seat),
             }
         )
     return texts

@@ -153,7 +153,8 @@ class Table:
 def hidden_cards_seen(table: Table, room_id: str, sockets: list[Socket]) -> list[str]:
     """States received since the last check that change when what their reader may not see
     is dealt again (the information-set leak check, on what came over the wire). Presence
-    may have changed since a state was sent; it is public, so it is taken as received."""
+    and the ratings (taken up again once a match ends) may have changed since a state was
+    sent; neither is a card, so both are taken as received."""
     room = table.app.state.rooms.room(room_id)
     match = room.match
     leaks = []
@@ -168,7 +169,8 @@ def hidden_cards_seen(table: Table, room_id: str, sockets: list[Socket]) -> list
                 continue
             for other in hidden_variants(room.game, match.state, socket.seat, match.version):
                 again = json.loads(rendered(room, other, socket.seat))
-                if {**again, "players": message["players"]} != message:
+                received = {"players": message["players"], "ratings": message["ratings"]}
+                if {**again, **received} != message:
                     leaks.append(f"seat {socket.seat} at version {match.version}")
     return leaks
 

@@ -48,17 +48,35 @@ function outcome(match) {
 }
 
 function matchItem(match) {
+  // The whole row opens the replay (the title's link stretches over it); each person's name
+  // opens their record (/players/{id}).
   return h(
     "li",
     { class: "match-item" },
     h(
-      "a",
-      { href: `/matches/${encodeURIComponent(match.match_id)}` },
-      h("span", { class: "match-game" }, gameTitle(match.game)),
+      "div",
+      { class: "match-row" },
+      h(
+        "a",
+        { class: "match-game match-open", href: `/matches/${encodeURIComponent(match.match_id)}` },
+        gameTitle(match.game),
+      ),
       h(
         "span",
         { class: "match-players" },
-        match.players.join(" · "),
+        ...match.players.flatMap((name, seat) => [
+          seat ? " · " : null,
+          match.player_ids?.[seat]
+            ? h(
+                "a",
+                {
+                  class: "match-player",
+                  href: `/players/${encodeURIComponent(match.player_ids[seat])}`,
+                },
+                name,
+              )
+            : name,
+        ]),
         h("br"),
         h("span", { class: "muted" }, outcome(match)),
       ),

@@ -268,7 +268,8 @@ function renderSeats() {
           data: { seat: String(player.seat) },
         },
         h("span", { class: "dot", "aria-hidden": "true" }),
-        h("span", { class: "seat-name" }, playerName(player.seat)),
+        seatName(player.seat),
+        seatRating(player.seat),
         isComputerSeat(player)
           ? h("span", { class: "seat-note seat-level" }, `(${levelName(player.computer)})`)
           : null,
@@ -297,6 +298,38 @@ function renderSeats() {
         h("span", { class: "seat-name" }, t("table.spectating")),
       ),
     );
+}
+
+/** A person's rating for the state's seat, if the server sent it (app/services/records.py). */
+function ratingOf(seat) {
+  return shell.state?.ratings?.[seat] ?? null;
+}
+
+/** A seat's name, a link to the person's record where the server sent their rating. */
+function seatName(seat) {
+  const rating = ratingOf(seat);
+  const name = playerName(seat);
+  if (!rating) return h("span", { class: "seat-name" }, name);
+  return h(
+    "a",
+    { class: "seat-name", href: `/players/${encodeURIComponent(rating.player_id)}` },
+    name,
+  );
+}
+
+/** Small beside the name: the rating and the matches it rests on. */
+function seatRating(seat) {
+  const rating = ratingOf(seat);
+  if (!rating) return null;
+  const title =
+    rating.rating === null
+      ? t("players.unrated_chip")
+      : t("players.rating_chip", { rating: rating.rating, n: rating.matches });
+  return h(
+    "span",
+    { class: "seat-rating", title, "aria-label": title },
+    rating.rating === null ? "–" : `${rating.rating} (${rating.matches})`,
+  );
 }
 
 /** A seat's matches won; where the seats are narrow, the number alone shows. */
