@@ -22,6 +22,7 @@ from app import observability
 from app.limits import ConnectionCaps, RoomCreationLimit
 from app.messaging import LocalBroadcaster
 from app.routes import api, pages, push, ws
+from app.services.daily import Dailies
 from app.services.identity import Identity
 from app.services.matches import MatchService
 from app.services.push import Notifier, PushStore
@@ -29,6 +30,7 @@ from app.services.rooms import RoomService, utc_now
 from app.services.searches import Searches
 from app.services.turns import ClockFile
 from app.settings import Settings, get_settings
+from app.storage.dailies import DailyStore
 from app.storage.db import create_db_engine, ensure_migrated, start_checkpoints
 from app.storage.players import PlayerStore
 from app.storage.repositories import Store
@@ -134,6 +136,18 @@ def create_app(
             on_deal=matches.foresee if settings.analysis_ahead else None,
             notifier=notifier,
         )
+        dailies = Dailies(
+            DailyStore(db_engine),
+            searches,
+            settings.secret_key,
+            settings.daily_time_zone,
+            lambda: rooms.clock(),  # a test may move the room service's clock
+            rooms.create_room,
+            rooms.open_room,
+            rooms.join,
+            store.off_loop,
+        )
+        matches.held_back = dailies.held_back
         cluster = rooms.cluster
         if relay is not None and cluster is not None:
             relay.start(cluster.on_event, cluster.resync, cluster.heartbeat)
@@ -142,6 +156,7 @@ def create_app(
         app.state.rooms = rooms
         app.state.identity = Identity(PlayerStore(db_engine), settings.secret_key, store.off_loop)
         app.state.matches = matches
+        app.state.dailies = dailies
         app.state.notifier = notifier
         app.state.connection_caps = ConnectionCaps(settings)
         app.state.room_creation_limit = RoomCreationLimit(settings.rooms_per_address_per_minute)

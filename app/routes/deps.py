@@ -13,6 +13,7 @@ from starlette.requests import HTTPConnection
 
 from app.limits import ConnectionCaps, RoomCreationLimit
 from app.protocol import ErrorCode
+from app.services.daily import Dailies
 from app.services.identity import COOKIE, Identity, SignedIn
 from app.services.live import LiveRoom
 from app.services.matches import MatchService
@@ -43,6 +44,11 @@ RoomsDep = Annotated[RoomService, Depends(room_service)]
 
 async def match_service(connection: HTTPConnection) -> MatchService:
     value: MatchService = connection.app.state.matches
+    return value
+
+
+async def dailies(connection: HTTPConnection) -> Dailies:
+    value: Dailies = connection.app.state.dailies
     return value
 
 
@@ -84,6 +90,7 @@ async def player(signed: Annotated[SignedIn | None, Depends(signed_in)]) -> str 
 
 SettingsDep = Annotated[Settings, Depends(settings)]
 MatchesDep = Annotated[MatchService, Depends(match_service)]
+DailiesDep = Annotated[Dailies, Depends(dailies)]
 RoomDep = Annotated[LiveRoom, Depends(open_room)]
 PlayerDep = Annotated[str | None, Depends(player)]
 SignedInDep = Annotated[SignedIn | None, Depends(signed_in)]
