@@ -48,12 +48,14 @@ function outcome(match) {
 }
 
 function matchItem(match) {
+  // A daily deal's replay opens once its day is over: no link before.
+  const held = Boolean(match.replay_from);
   return h(
     "li",
-    { class: "match-item" },
+    { class: `match-item${held ? " is-held" : ""}` },
     h(
-      "a",
-      { href: `/matches/${encodeURIComponent(match.match_id)}` },
+      held ? "div" : "a",
+      held ? { class: "match-held" } : { href: `/matches/${encodeURIComponent(match.match_id)}` },
       h("span", { class: "match-game" }, gameTitle(match.game)),
       h(
         "span",
@@ -62,7 +64,13 @@ function matchItem(match) {
         h("br"),
         h("span", { class: "muted" }, outcome(match)),
       ),
-      h("span", { class: "match-when" }, when(match.finished_at)),
+      h(
+        "span",
+        { class: "match-when" },
+        held
+          ? t("history.replay_from", { when: when(match.replay_from) })
+          : when(match.finished_at),
+      ),
     ),
   );
 }
