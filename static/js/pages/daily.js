@@ -36,6 +36,7 @@ function renderToday() {
   const items = todayItems(today, games, nameOf);
   for (const item of items) {
     const entry = today.games.find((e) => item.dataset.testid === `daily-${e.game}`);
+    if (entry.status === "done") continue; // its button opens the board
     item
       .querySelector(".room-title")
       .append(
