@@ -147,7 +147,7 @@ def create_app(
             rooms.join,
             store.off_loop,
         )
-        matches.held_back = dailies.held_back
+        matches.holds_back = dailies.held_back
         cluster = rooms.cluster
         if relay is not None and cluster is not None:
             relay.start(cluster.on_event, cluster.resync, cluster.heartbeat)

@@ -34,8 +34,8 @@ class MatchService:
         self.foreseen: dict[int, Future[BestLine[Any]]] = {}
         self._foreseen_lock = threading.Lock()
         # Of these matches, those whose replay is held back, and until when: a daily deal's
-        # until its day ends (app/services/daily.py sets it; Dailies.held_back).
-        self.held_back: Callable[[list[int]], dict[int, datetime]] = lambda match_ids: {}
+        # until its day ends (app/main.py sets it to Dailies.held_back).
+        self.holds_back: Callable[[list[int]], dict[int, datetime]] = lambda match_ids: {}
 
     def foresee(self, match_id: int, game: str, dealt: Any) -> None:
         """Starts a new match's analysis as it is dealt, when the search workers are idle:
@@ -108,6 +108,11 @@ class MatchService:
             }
             for match, players in found
         ]
+
+    def held_back(self, match_ids: list[int]) -> dict[int, datetime]:
+        """Of these matches, those whose replay is held back (a daily's while its day runs),
+        with the time it opens; ids no match can have are none of them."""
+        return self.holds_back([i for i in match_ids if 0 < i <= MAX_MATCH_ID])
 
     def may_see(self, match_id: int, player: str | None, public: bool) -> bool:
         """With a public history anyone may review a finished match, else only its players."""
