@@ -148,7 +148,7 @@ class RoomService:
         """A new room; with ``computer`` (a bot level) the computer holds its last seat;
         ``turn_based`` with ``move_days`` (None: no limit) for a game played over days;
         ``chat``: whether spectators may write, whether the chat stays out of public replays;
-        ``seed`` and ``daily``: a player's attempt at a daily deal (services/daily.py;
+        ``seed`` and ``daily``: a player's attempt at a daily deal (app/services/daily.py;
         DailyTaken when they have one, and no room is made)."""
         try:
             game = get_game(game_name)

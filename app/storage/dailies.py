@@ -1,4 +1,5 @@
-"""The daily deal's queries (see services/daily): players' attempts, the boards, the pars.
+"""The daily deal's queries (see app/services/daily.py): players' attempts, the boards,
+the pars.
 
 An attempt itself is stored with its room (``Store.create_room``), in one commit: the
 primary key (day, game, player) of ``dailies`` lets one of two racing requests in."""
@@ -14,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.storage.models import DAILIES, DAILY_PARS, MATCHES, ROOMS, SEATS
 
-# A daily's player holds seat 0 (the computer the last one): services/daily.py.
+# A daily's player holds seat 0 (the computer the last one): app/services/daily.py.
 PLAYER_SEAT = 0
 
 
