@@ -89,7 +89,7 @@ export function todayItems(today, games, nameOf) {
     return h(
       "li",
       {
-        class: `room-item daily-item is-${entry.status}`,
+        class: `daily-item is-${entry.status}`,
         "data-testid": `daily-${entry.game}`,
       },
       h(
