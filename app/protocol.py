@@ -450,6 +450,13 @@ class RoomCreated(BaseModel):
     url: str
 
 
+class DailyOfRoom(BaseModel):
+    day: str
+    number: int
+    game: str
+    match_id: int = Field(description="the daily's match (a rematch in its room is ordinary)")
+
+
 class RoomInfo(BaseModel):
     room_id: str
     game: str
@@ -464,6 +471,9 @@ class RoomInfo(BaseModel):
     turn: TurnInfo | None = None
     spectator_chat: bool = False
     private_chat: bool = False
+    daily: DailyOfRoom | None = Field(
+        None, description="a player's attempt at a daily deal: its day and match; else null"
+    )
 
 
 class JoinRoom(Strict):

@@ -160,8 +160,9 @@ async def create_room(
     responses=NOT_FOUND | UNPROCESSABLE,
     summary="A room: seats, status, tally",
 )
-async def get_room(room: RoomDep) -> RoomInfo:
-    return RoomInfo.model_validate(room.describe())
+async def get_room(room: RoomDep, dailies: DailiesDep) -> RoomInfo:
+    daily = await dailies.off_loop(dailies.of_room, room.id)
+    return RoomInfo.model_validate(room.describe() | {"daily": daily})
 
 
 @router.get(

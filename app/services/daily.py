@@ -256,6 +256,16 @@ class Dailies:
 
     # What a player sees
 
+    def of_room(self, room_id: str) -> dict[str, Any] | None:
+        """A daily's room: its day, number, game and the daily's match (a rematch there is
+        an ordinary match); None for any other room."""
+        found = self.store.of_room(room_id)
+        if found is None:
+            return None
+        day, game, match_id = found
+        number = daily_number(date.fromisoformat(day))
+        return {"day": day, "number": number, "game": game, "match_id": match_id}
+
     def overview(self, player_id: str | None) -> dict[str, Any]:
         """Today's dailies for this player: per game, to play, running (its room) or done
         (the result and the text to share); and the streak."""

@@ -79,6 +79,15 @@ class DailyStore:
         with self.engine.connect() as connection:
             return [_attempt(row) for row in connection.execute(query)]
 
+    def of_room(self, room_id: str) -> tuple[str, str, int] | None:
+        """The day, game and match of the daily played in this room, if it is one's."""
+        query = select(DAILIES.c.day, DAILIES.c.game, DAILIES.c.match_id).where(
+            DAILIES.c.room_id == room_id
+        )
+        with self.engine.connect() as connection:
+            row = connection.execute(query).first()
+        return None if row is None else (row[0], row[1], row[2])
+
     def days_of_matches(self, match_ids: list[int]) -> dict[int, str]:
         """The day of each of these matches that is a daily."""
         if not match_ids:

@@ -376,7 +376,7 @@ DAILIES = Table(
     Column("day", String(10), primary_key=True),
     Column("game", String(32), primary_key=True),
     Column("player_id", String(64), primary_key=True),
-    Column("room_id", String(64), ForeignKey("rooms.id"), nullable=False),
+    Column("room_id", String(64), ForeignKey("rooms.id"), nullable=False, index=True),
     Column("match_id", Integer, ForeignKey("matches.id"), nullable=False, unique=True),
     Column("created_at", UtcDateTime, nullable=False),
 )

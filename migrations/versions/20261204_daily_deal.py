@@ -32,6 +32,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("day", "game", "player_id", name=op.f("pk_dailies")),
         sa.UniqueConstraint("match_id", name=op.f("uq_dailies_match_id")),
     )
+    op.create_index(op.f("ix_dailies_room_id"), "dailies", ["room_id"], unique=False)
     op.create_table(
         "daily_pars",
         sa.Column("day", sa.String(length=10), nullable=False),
@@ -43,4 +44,5 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("daily_pars")
+    op.drop_index(op.f("ix_dailies_room_id"), table_name="dailies")
     op.drop_table("dailies")

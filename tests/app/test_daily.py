@@ -117,6 +117,20 @@ def test_a_daily_for_two_is_against_the_strong_computer_and_the_player_moves_fir
         assert room.match.status == "playing" and room.to_move() == 0
 
 
+def test_a_dailys_room_says_so_and_an_ordinary_room_does_not(daily: Table) -> None:
+    room_id, _ = started(daily, "scoundrel")
+    match_id = daily.app.state.rooms.room(room_id).match.id
+    info = call(daily, "GET", f"/api/rooms/{room_id}", None).json()
+    assert info["daily"] == {
+        "day": "2026-12-04",
+        "number": 338,
+        "game": "scoundrel",
+        "match_id": match_id,
+    }
+    other = daily.create_room("scoundrel")
+    assert call(daily, "GET", f"/api/rooms/{other}", None).json()["daily"] is None
+
+
 def test_starting_again_while_it_runs_leads_back_to_the_same_room_on_another_device(
     daily: Table,
 ) -> None:

@@ -78,6 +78,8 @@ def play_out_away(page: Page, base_url: str, room_id: str, seed: int) -> None:
     play_out(base_url, room_id, cookie_of(page.context), seed)
     page.goto(f"/r/{room_id}")
     expect(page.locator("#end")).to_be_visible()
+    expect(page.get_by_test_id("daily-board")).to_be_visible()  # its board, no rematch
+    expect(page.locator("#rematch")).to_have_count(0)
 
 
 def start_on_home_page(page: Page, game: str) -> str:
@@ -134,6 +136,8 @@ def test_two_players_play_each_daily_and_the_board_shows_scores_without_lines(
     wait_for_state(laptop)
     play_to_the_end(laptop)
     expect(laptop.get_by_test_id("daily-link")).to_be_visible()  # no best line today
+    expect(laptop.locator("#end")).to_contain_text("Daily deal #")
+    expect(laptop.locator("#rematch")).to_have_count(0)
 
     # A second attempt is refused, also from the phone; its home page offers the board.
     refused = phone.request.post("/api/daily/scoundrel", data={"name": "Ada"})
