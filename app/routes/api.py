@@ -167,10 +167,14 @@ async def get_room(room: RoomDep, dailies: DailiesDep) -> RoomInfo:
 
 @router.get(
     "/rooms/{room_id}/moves",
-    responses=NOT_FOUND | UNPROCESSABLE,
+    responses=NOT_FOUND | UNPROCESSABLE | FORBIDDEN,
     summary="The moves of the room's current match so far (public information only)",
 )
-async def room_moves(room: RoomDep, matches: MatchesDep) -> RoomMoves:
+async def room_moves(
+    room: RoomDep, matches: MatchesDep, dailies: DailiesDep, me: PlayerDep
+) -> RoomMoves:
+    if room.seat_of(me) is None and await dailies.off_loop(dailies.running_room, room.id):
+        fail(403, "daily_running", "a daily's moves are its player's while its day runs")
     match = room.match
     moves = matches.moves(room.game, match.id, match.version, room.move_days)
     return RoomMoves.model_validate(

@@ -256,6 +256,11 @@ class Dailies:
 
     # What a player sees
 
+    def running_room(self, room_id: str) -> bool:
+        """A daily's room whose day still runs: nobody but its player may watch it."""
+        found = self.store.of_room(room_id)
+        return found is not None and not self.over(date.fromisoformat(found[0]))
+
     def of_room(self, room_id: str) -> dict[str, Any] | None:
         """A daily's room: its day, number, game and the daily's match (a rematch there is
         an ordinary match); None for any other room."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import random
 import threading
 import time
@@ -129,6 +130,23 @@ def test_a_dailys_room_says_so_and_an_ordinary_room_does_not(daily: Table) -> No
     }
     other = daily.create_room("scoundrel")
     assert call(daily, "GET", f"/api/rooms/{other}", None).json()["daily"] is None
+
+
+def test_nobody_but_its_player_watches_a_daily_while_the_day_runs(daily: Table) -> None:
+    room_id, cookie = started(daily, "scoundrel")
+    _, (stranger,) = daily.seated_room("scoundrel", ("Eve",))
+    with daily.client.websocket_connect(
+        f"/ws/rooms/{room_id}", headers={"cookie": f"kr_player={stranger}"}
+    ) as ws:
+        assert json.loads(ws.receive_text())["code"] == "daily_running"
+    for browser in (None, stranger):
+        refused = call(daily, "GET", f"/api/rooms/{room_id}/moves", browser)
+        assert refused.status_code == 403
+    assert call(daily, "GET", f"/api/rooms/{room_id}/moves", cookie).status_code == 200
+    with daily.socket(room_id, cookie) as own:
+        assert own.state["seat"] == 0
+    at(daily, NOON + DAY)
+    assert call(daily, "GET", f"/api/rooms/{room_id}/moves", stranger).status_code == 200
 
 
 def test_starting_again_while_it_runs_leads_back_to_the_same_room_on_another_device(
