@@ -22,6 +22,7 @@ from app import observability
 from app.limits import ConnectionCaps, RoomCreationLimit
 from app.messaging import LocalBroadcaster
 from app.routes import api, pages, push, ws
+from app.services.daily import Dailies
 from app.services.identity import Identity
 from app.services.matches import MatchService
 from app.services.push import Notifier, PushStore
@@ -31,6 +32,7 @@ from app.services.searches import Searches
 from app.services.turns import ClockFile
 from app.services.wire import WireInspector
 from app.settings import Settings, get_settings
+from app.storage.dailies import DailyStore
 from app.storage.db import create_db_engine, ensure_migrated, start_checkpoints
 from app.storage.players import PlayerStore
 from app.storage.records import RecordStore
@@ -139,6 +141,18 @@ def create_app(
         )
         # Every rating replayed from the database once (app/services/records.py).
         await asyncio.to_thread(rooms.ratings.refresh)
+        dailies = Dailies(
+            DailyStore(db_engine),
+            searches,
+            settings.secret_key,
+            settings.daily_time_zone,
+            lambda: rooms.clock(),  # a test may move the room service's clock
+            rooms.create_room,
+            rooms.open_room,
+            rooms.join,
+            store.off_loop,
+        )
+        matches.holds_back = dailies.held_back
         cluster = rooms.cluster
         if relay is not None and cluster is not None:
             relay.start(cluster.on_event, cluster.resync, cluster.heartbeat)
@@ -149,6 +163,7 @@ def create_app(
         app.state.matches = matches
         app.state.wire = WireInspector(store)
         app.state.records = Records(RecordStore(db_engine), rooms.ratings, settings.public_history)
+        app.state.dailies = dailies
         app.state.notifier = notifier
         app.state.connection_caps = ConnectionCaps(settings)
         app.state.room_creation_limit = RoomCreationLimit(settings.rooms_per_address_per_minute)

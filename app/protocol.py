@@ -57,6 +57,9 @@ ErrorCode = Literal[
     "bad_text",
     "too_fast",
     "unknown_player",
+    "daily_played",
+    "unknown_daily",
+    "daily_running",
 ]
 
 # Websocket close codes (4000-4999 are free for applications).
@@ -476,6 +479,13 @@ class RoomCreated(BaseModel):
     url: str
 
 
+class DailyOfRoom(BaseModel):
+    day: str
+    number: int
+    game: str
+    match_id: int = Field(description="the daily's match (a rematch in its room is ordinary)")
+
+
 class RoomInfo(BaseModel):
     room_id: str
     game: str
@@ -490,6 +500,9 @@ class RoomInfo(BaseModel):
     turn: TurnInfo | None = None
     spectator_chat: bool = False
     private_chat: bool = False
+    daily: DailyOfRoom | None = Field(
+        None, description="a player's attempt at a daily deal: its day and match; else null"
+    )
 
 
 class JoinRoom(Strict):
@@ -540,6 +553,11 @@ class MatchSummary(BaseModel):
     )
     result: dict[str, Any]
     finished_at: datetime
+    replay_from: datetime | None = Field(
+        None,
+        description="a daily deal whose day still runs: its replay opens at this time "
+        "(the day's end); until then /api/matches/{id} answers 403 daily_running",
+    )
 
 
 class Step(BaseModel):
@@ -667,6 +685,77 @@ class RoomMoves(BaseModel):
     match_number: int
     version: int = Field(description="the match's version these moves are complete up to")
     moves: list[Move]
+
+
+# The daily deal (app/services/daily.py)
+
+
+class StartDaily(Strict):
+    name: PlayerName
+
+
+class DailyStarted(BaseModel):
+    room_id: str
+    url: str
+    new: bool = Field(description="false: back to this player's running attempt")
+
+
+class DailyResult(BaseModel):
+    outcome: Literal["win", "draw", "loss", "resigned", "aborted", "abandoned"] = Field(
+        description="for the player (seat 0); alone at the table a lost game is a loss"
+    )
+    score: int | None = Field(description="the player's points; null after a resignation")
+    opponent_score: int | None = Field(description="the computer's points (a game for two)")
+
+
+class DailyGame(BaseModel):
+    game: str
+    status: Literal["new", "running", "done"] = Field(
+        description="new: to play; running: the attempt's room is open (room_id); done: "
+        "finished (result, share), a new attempt is refused"
+    )
+    room_id: str | None
+    result: DailyResult | None = None
+    share: dict[str, str] | None = Field(
+        None, description='the text to share per language, e.g. "Scoundrel #214: 27/30"'
+    )
+
+
+class DailyToday(BaseModel):
+    day: str = Field(description="today in DAILY_TIME_ZONE, YYYY-MM-DD")
+    number: int = Field(description="the day's number: 2026-01-01 is #1, on every server")
+    ends_at: datetime
+    time_zone: str
+    streak: int = Field(description="consecutive days with a daily finished, up to today")
+    games: list[DailyGame]
+
+
+class DailyEntry(DailyResult):
+    name: str
+    you: bool
+
+
+class DailyYou(BaseModel):
+    result: DailyResult
+    share: dict[str, str]
+    streak: int
+    game_streak: int = Field(description="the streak of this game's dailies alone")
+
+
+class DailyBoard(BaseModel):
+    """A day's board of one game: finished attempts, best first; scores only, never a line."""
+
+    day: str
+    number: int
+    game: str
+    over: bool = Field(description="the day has ended: its dailies' replays are open")
+    ends_at: datetime
+    par: int | None = Field(
+        description="Scoundrel: the best score the deal allowed; null while it is searched "
+        "or for a game without one"
+    )
+    entries: list[DailyEntry]
+    you: DailyYou | None = Field(description="this player's attempt, once finished")
 
 
 # Web Push (app/routes/push.py)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -137,6 +138,11 @@ class Settings(BaseSettings):
         False,
         description="the history may list every finished match (off: only your own matches)",
     )
+    daily_time_zone: str = Field(
+        "UTC",
+        description="the IANA time zone whose midnight starts a new daily deal "
+        "(e.g. Europe/Berlin)",
+    )
     vapid_private_key: str | None = Field(
         None,
         description="Web Push: the server's VAPID private key (PEM, or raw base64url); "
@@ -164,6 +170,17 @@ class Settings(BaseSettings):
     @classmethod
     def known_proxy_entries(cls, value: str) -> str:
         proxies.parse(value)
+        return value
+
+    @field_validator("daily_time_zone")
+    @classmethod
+    def known_time_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(
+                f"unknown time zone {value!r}; an IANA name like Europe/Berlin"
+            ) from None
         return value
 
     @model_validator(mode="after")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
+from datetime import date
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Path, Query, Request, Response, status
@@ -15,6 +16,9 @@ from app.protocol import (
     AddComputer,
     ComputerAdded,
     CreateRoom,
+    DailyBoard,
+    DailyStarted,
+    DailyToday,
     DeviceInfo,
     DeviceLink,
     ErrorResponse,
@@ -37,9 +41,11 @@ from app.protocol import (
     RoomHint,
     RoomInfo,
     RoomMoves,
+    StartDaily,
 )
 from app.routes.deps import (
     CreationLimitDep,
+    DailiesDep,
     IdentityDep,
     MatchesDep,
     PlayerDep,
@@ -159,16 +165,21 @@ async def create_room(
     responses=NOT_FOUND | UNPROCESSABLE,
     summary="A room: seats, status, tally",
 )
-async def get_room(room: RoomDep) -> RoomInfo:
-    return RoomInfo.model_validate(room.describe())
+async def get_room(room: RoomDep, dailies: DailiesDep) -> RoomInfo:
+    daily = await dailies.off_loop(dailies.of_room, room.id)
+    return RoomInfo.model_validate(room.describe() | {"daily": daily})
 
 
 @router.get(
     "/rooms/{room_id}/moves",
-    responses=NOT_FOUND | UNPROCESSABLE,
+    responses=NOT_FOUND | UNPROCESSABLE | FORBIDDEN,
     summary="The moves of the room's current match so far (public information only)",
 )
-async def room_moves(room: RoomDep, matches: MatchesDep) -> RoomMoves:
+async def room_moves(
+    room: RoomDep, matches: MatchesDep, dailies: DailiesDep, me: PlayerDep
+) -> RoomMoves:
+    if room.seat_of(me) is None and await dailies.off_loop(dailies.running_room, room.id):
+        fail(403, "daily_running", "a daily's moves are its player's while its day runs")
     match = room.match
     moves = matches.moves(room.game, match.id, match.version, room.move_days)
     return RoomMoves.model_validate(
@@ -440,11 +451,75 @@ def visible_match(
     read: Callable[[int], dict[str, Any] | None],
 ) -> dict[str, Any]:
     """What `read` answers for a finished match this browser may see; else 404 (a running
-    match, or another's with PUBLIC_HISTORY=false, looks the same as none)."""
-    found = read(match_id) if matches.may_see(match_id, me, settings.public_history) else None
+    match, or another's with PUBLIC_HISTORY=false, looks the same as none); 403 for a
+    daily deal's match while its day runs (app/services/daily.py)."""
+    seen = matches.may_see(match_id, me, settings.public_history)
+    held = matches.held_back([match_id]).get(match_id) if seen else None
+    if held is not None:  # asked before reading: an analysis would search
+        fail(
+            403,
+            "daily_running",
+            f"a daily's replay opens once its day is over, at {held.isoformat()}",
+            match_id=match_id,
+        )
+    found = read(match_id) if seen else None
     if found is None:
         fail(404, "unknown_match", "no finished match with this id", match_id=match_id)
     return found
+
+
+# The daily deal (app/services/daily.py)
+
+DAY = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+
+
+@router.get("/daily", summary="Today's daily deals: for each game, to play, running or done")
+async def daily_today(dailies: DailiesDep, me: PlayerDep) -> DailyToday:
+    return DailyToday.model_validate(await dailies.off_loop(dailies.overview, me))
+
+
+@router.post(
+    "/daily/{game}",
+    responses=NOT_FOUND | UNPROCESSABLE | CONFLICT,
+    summary="Play today's daily of a game: a new room, or this player's running one; "
+    "refused (409 daily_played) once it ended",
+)
+async def start_daily(
+    game: str,
+    body: StartDaily,
+    request: Request,
+    response: Response,
+    dailies: DailiesDep,
+    identity: IdentityDep,
+    signed: SignedInDep,
+    settings: SettingsDep,
+) -> DailyStarted:
+    if signed is None:
+        signed = await new_player(request, response, identity, settings)
+    try:
+        room, new = await dailies.start(game, signed.player_id, body.name)
+    except Refusal as refusal:
+        status_code = {"daily_played": 409, "unknown_game": 404}.get(refusal.code, 503)
+        fail(status_code, refusal.code, refusal.message, game=game)
+    await identity.seated_as(signed.player_id, body.name)
+    return DailyStarted(room_id=room.id, url=room_url(settings, room.id), new=new)
+
+
+@router.get(
+    "/daily/{day}/{game}",
+    responses=NOT_FOUND | UNPROCESSABLE,
+    summary="A day's board of a game's daily: names and results, best first, never a line",
+)
+async def daily_board(
+    day: Annotated[str, Path(pattern=DAY)], game: str, dailies: DailiesDep, me: PlayerDep
+) -> DailyBoard:
+    try:
+        board = await dailies.off_loop(dailies.board, date.fromisoformat(day), game, me)
+    except ValueError:
+        fail(404, "unknown_daily", "no such day", day=day)
+    except Refusal as refusal:
+        fail(404, refusal.code, refusal.message, day=day, game=game)
+    return DailyBoard.model_validate(board)
 
 
 def set_player_cookie(request: Request, response: Response, settings: Settings, token: str) -> None:

@@ -13,6 +13,7 @@ from starlette.requests import HTTPConnection
 
 from app.limits import ConnectionCaps, RoomCreationLimit
 from app.protocol import ErrorCode
+from app.services.daily import Dailies
 from app.services.identity import COOKIE, Identity, SignedIn
 from app.services.live import LiveRoom
 from app.services.matches import MatchService
@@ -50,6 +51,11 @@ async def match_service(connection: HTTPConnection) -> MatchService:
 
 async def records(connection: HTTPConnection) -> Records:
     value: Records = connection.app.state.records
+    return value
+
+
+async def dailies(connection: HTTPConnection) -> Dailies:
+    value: Dailies = connection.app.state.dailies
     return value
 
 
@@ -98,6 +104,7 @@ SettingsDep = Annotated[Settings, Depends(settings)]
 MatchesDep = Annotated[MatchService, Depends(match_service)]
 WireDep = Annotated[WireInspector, Depends(wire_inspector)]
 RecordsDep = Annotated[Records, Depends(records)]
+DailiesDep = Annotated[Dailies, Depends(dailies)]
 RoomDep = Annotated[LiveRoom, Depends(open_room)]
 PlayerDep = Annotated[str | None, Depends(player)]
 SignedInDep = Annotated[SignedIn | None, Depends(signed_in)]

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.routes.api import set_player_cookie
+from app.routes.api import DAY, set_player_cookie
 from app.routes.deps import (
     IdentityDep,
     MatchesDep,
@@ -128,6 +129,16 @@ def replay(
         return not_found(request, "match")
     if not matches.may_see(int(match_id), me, settings.public_history):
         return not_found(request, "match")
+    held = matches.held_back([int(match_id)]).get(int(match_id))
+    if held is not None:  # a daily's replay opens once its day is over
+        return page(
+            request,
+            "not_found.html",
+            status_code=403,
+            what="daily",
+            page_name="not_found",
+            opens=held.isoformat(),
+        )
     return page(request, "replay.html", page_name="replay", match_id=match_id)
 
 
@@ -142,6 +153,19 @@ def player_page(
     if len(player_id) > 64 or not records.exists(me, player_id):
         return not_found(request, "player")
     return page(request, "players.html", page_name="players", player_id=player_id)
+
+
+@router.get("/daily", response_class=HTMLResponse)
+def daily_today(request: Request) -> HTMLResponse:
+    return page(request, "daily.html", page_name="daily", day=None, game=None)
+
+
+@router.get("/daily/{day}/{game}", response_class=HTMLResponse)
+def daily_board(request: Request, day: str, game: str) -> HTMLResponse:
+    """A day's board of a game (its data from /api/daily/{day}/{game})."""
+    if game not in {known.name for known in games()} or not re.fullmatch(DAY, day):
+        return not_found(request, "page")
+    return page(request, "daily.html", page_name="daily", day=day, game=game)
 
 
 @router.get("/rules/{game}", response_class=HTMLResponse)

@@ -138,6 +138,15 @@ async def serve(
     )
     try:
         room = await rooms.open_room(room_id)
+        if room.seat_of(player) is None and await watching_a_daily(websocket, room_id):
+            await refuse(
+                websocket,
+                room_id,
+                "daily_running",
+                "nobody watches a daily deal while its day runs",
+                CLOSE_UNKNOWN_ROOM,
+            )
+            return None
         await rooms.connect(room, connection)
     except (RoomNotFound, Refusal):
         await refuse(
@@ -177,6 +186,13 @@ async def serve(
         log_unreported(room, connection)
         await connection.stop()
     return connection.close_code
+
+
+async def watching_a_daily(websocket: WebSocket, room_id: str) -> bool:
+    """A daily deal's room while its day runs: its player's alone, nobody watches the line
+    being played (app/services/daily.py)."""
+    dailies = await deps.dailies(websocket)
+    return bool(await dailies.off_loop(dailies.running_room, room_id))
 
 
 async def receive(

@@ -21,6 +21,7 @@ from app.storage.models import COMPUTER, Match, TakebackRequestRow
 from app.storage.repositories import LoadedRoom, StoredAction
 from engine import AnyGame, Outcome, Reason, get_game, resolve_options
 
+SEED_BITS = 63  # a match's seed: the matches.seed column is a signed 64-bit integer
 ABORT_BEFORE_MOVES = 2  # a match may be aborted while each seat has made fewer moves
 
 
@@ -298,9 +299,11 @@ def new_match(
     number: int,
     status: str,
     now: datetime,
+    seed: int | None = None,
 ) -> tuple[Match, Any]:
-    """A match row to store, and its first state (the seed never leaves the row)."""
-    seed = secrets.randbits(63)
+    """A match row to store, and its first state (the seed never leaves the row); a random
+    seed unless one is given (a daily deal's)."""
+    seed = secrets.randbits(SEED_BITS) if seed is None else seed
     state = game.new(seed=seed, options=options)
     row = Match(
         room_id=room_id,

@@ -6,10 +6,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from collections.abc import Callable
 from concurrent.futures import CancelledError, Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import astuple
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
@@ -32,6 +33,9 @@ class MatchService:
         self.analyses: dict[int, dict[str, Any]] = {}
         self.foreseen: dict[int, Future[BestLine[Any]]] = {}
         self._foreseen_lock = threading.Lock()
+        # Of these matches, those whose replay is held back, and until when: a daily deal's
+        # until its day ends (app/main.py sets it to Dailies.held_back).
+        self.holds_back: Callable[[list[int]], dict[int, datetime]] = lambda match_ids: {}
 
     def foresee(self, match_id: int, game: str, dealt: Any) -> None:
         """Starts a new match's analysis as it is dealt, when the search workers are idle:
@@ -90,6 +94,7 @@ class MatchService:
     ) -> list[dict[str, Any]]:
         """Finished matches, newest first: all of them, or (held_by) those of one player."""
         found = self.store.finished_matches(game, player, limit, offset, held_by)
+        held = self.held_back([match.id for match, _players in found])
         return [
             {
                 "match_id": match.id,
@@ -99,9 +104,15 @@ class MatchService:
                 "players": players,
                 "result": match.result,
                 "finished_at": match.finished_at,
+                "replay_from": held.get(match.id),
             }
             for match, players in found
         ]
+
+    def held_back(self, match_ids: list[int]) -> dict[int, datetime]:
+        """Of these matches, those whose replay is held back (a daily's while its day runs),
+        with the time it opens; ids no match can have are none of them."""
+        return self.holds_back([i for i in match_ids if 0 < i <= MAX_MATCH_ID])
 
     def may_see(self, match_id: int, player: str | None, public: bool) -> bool:
         """With a public history anyone may review a finished match, else only its players."""

@@ -62,7 +62,7 @@ from app.services.seats import COMPUTER_NAME, ComputerSeats, check_computer, com
 from app.services.takebacks import Takebacks
 from app.services.turns import Turn, Turns, check_turn_based, turn_of
 from app.settings import Settings
-from app.storage.models import COMPUTER, Room
+from app.storage.models import COMPUTER, DailyRow, Room
 from app.storage.records import RecordStore
 from app.storage.repositories import HeldRoom, Store
 from engine import get_game
@@ -152,10 +152,14 @@ class RoomService:
         turn_based: bool = False,
         move_days: int | None = None,
         chat: ChatChoices = NO_CHOICES,
+        seed: int | None = None,
+        daily: DailyRow | None = None,
     ) -> LiveRoom:
         """A new room; with ``computer`` (a bot level) the computer holds its last seat;
         ``turn_based`` with ``move_days`` (None: no limit) for a game played over days;
-        ``chat``: whether spectators may write, whether the chat stays out of public replays."""
+        ``chat``: whether spectators may write, whether the chat stays out of public replays;
+        ``seed`` and ``daily``: a player's attempt at a daily deal (app/services/daily.py;
+        DailyTaken when they have one, and no room is made)."""
         try:
             game = get_game(game_name)
         except KeyError as error:
@@ -178,13 +182,13 @@ class RoomService:
             spectator_chat=chat.spectators_write,
             private_chat=chat.private,
         )
-        match, state = new_match(room_id, game, resolved, 1, "waiting", now)
+        match, state = new_match(room_id, game, resolved, 1, "waiting", now, seed)
         seats: list[Holder | None] = [None] * game.seats
         stored = []
         if computer is not None:
             seats[-1] = Holder(COMPUTER_NAME, COMPUTER, computer)
             stored.append(computer_seat(room_id, game.seats - 1, computer))
-        self.store.create_room(row, match, stored)
+        self.store.create_room(row, match, stored, daily)
         self.on_deal(match.id, game.name, state)
         room = LiveRoom(
             id=room_id,

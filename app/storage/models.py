@@ -365,3 +365,39 @@ DEVICE_LINKS = Table(
     Column("next", String(200)),
     Column("expires_at", UtcDateTime, nullable=False),
 )
+
+
+# The daily deal (app/services/daily.py): a player's attempt at one game's daily of one day
+# (the day in DAILY_TIME_ZONE, as YYYY-MM-DD) is a room like any other. The primary key
+# admits one attempt per player, day and game, even when two requests race for it.
+DAILIES = Table(
+    "dailies",
+    METADATA,
+    Column("day", String(10), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("player_id", String(64), primary_key=True),
+    Column("room_id", String(64), ForeignKey("rooms.id"), nullable=False, index=True),
+    Column("match_id", Integer, ForeignKey("matches.id"), nullable=False, unique=True),
+    Column("created_at", UtcDateTime, nullable=False),
+)
+
+
+class DailyRow(Base):
+    __table__ = DAILIES
+    day: str
+    game: str
+    player_id: str
+    room_id: str
+    match_id: int
+    created_at: datetime
+
+
+# The best score a day's deal allowed (Scoundrel's par), searched once per day and game;
+# best_score None: the search gave up.
+DAILY_PARS = Table(
+    "daily_pars",
+    METADATA,
+    Column("day", String(10), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("best_score", Integer),
+)

@@ -41,6 +41,7 @@ from app.storage.models import (
     SEATS,
     TAKEBACK_REQUESTS,
     Base,
+    DailyRow,
     Match,
     Room,
     Seat,
@@ -122,6 +123,11 @@ def _driver(connection: Connection) -> Any:
 
 class SeatTaken(Exception):
     """Another player (maybe through another server process) took the seat first."""
+
+
+class DailyTaken(Exception):
+    """This player's attempt at the day's daily of this game is stored already (perhaps
+    by a request at the same moment): nothing of the new room was stored."""
 
 
 class PlyTaken(Exception):
@@ -229,14 +235,26 @@ class Store:
 
     # Rooms and seats
 
-    def create_room(self, room: Room, match: Match, seats: Sequence[Seat] = ()) -> None:
-        """The room, its first match and the seats taken from the start (the computer's)."""
-        with self.engine.begin() as connection:
-            _insert(connection, room)
-            _insert(connection, match)
-            for seat in seats:
-                seat.name_folded = fold_name(seat.name)
-                _insert(connection, seat)
+    def create_room(
+        self, room: Room, match: Match, seats: Sequence[Seat] = (), daily: DailyRow | None = None
+    ) -> None:
+        """The room, its first match and the seats taken from the start (the computer's);
+        with ``daily``, that match as a player's attempt at a daily, in the same commit:
+        DailyTaken (and nothing stored) when the player has one already."""
+        try:
+            with self.engine.begin() as connection:
+                _insert(connection, room)
+                _insert(connection, match)
+                for seat in seats:
+                    seat.name_folded = fold_name(seat.name)
+                    _insert(connection, seat)
+                if daily is not None:
+                    daily.room_id, daily.match_id = room.id, match.id
+                    _insert(connection, daily)
+        except IntegrityError as error:
+            if daily is None:
+                raise
+            raise DailyTaken(daily.day, daily.game) from error
 
     def load_room(self, room_id: str) -> LoadedRoom | None:
         """An open room with its seats, its newest match and that match's actions."""

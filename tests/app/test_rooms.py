@@ -197,9 +197,9 @@ def test_openapi_describes_every_api_route_with_a_summary_and_a_response_model(
     paths = table.client.get("/openapi.json").json()["paths"]
     api = {path: ops for path, ops in paths.items() if path.startswith("/api/")}
     # .../moves, .../computer, .../hint, .../leave, /api/matches/{id}/analysis and /wire,
-    # /api/me/games, the three of Web Push, the five of a player's devices and name, and a
-    # player's record too
-    assert len(api) == 25
+    # /api/me/games, the three of Web Push, the five of a player's devices and name, a
+    # player's record, and the three of the daily deal
+    assert len(api) == 27
     for operations in api.values():
         for operation in operations.values():
             assert operation["summary"]

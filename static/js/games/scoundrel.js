@@ -40,6 +40,7 @@ async function patiently(path, again, wanted = () => true) {
     try {
       return await api(path);
     } catch (error) {
+      if (error.code === "daily_running") return { daily_running: true };
       if (!again.has(error.status) || attempt === RETRIES || !wanted()) return null;
       await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
     }
@@ -418,6 +419,15 @@ export function analysisOf(matchId) {
 function analysisText(analysis, state, ctx) {
   // in the replay, state may be the best line's end
   if (!analysis) return [t("sc.best.none")];
+  if (analysis.daily_running)
+    return [
+      h("p", {}, t("sc.best.daily")),
+      h(
+        "a",
+        { class: "btn btn-small", href: "/daily", "data-testid": "daily-link" },
+        t("sc.best.daily_board"),
+      ),
+    ];
   if (!analysis.solved) return [t("sc.best.unsolved")];
   const found = analysis.best_score === analysis.your_score;
   return [

@@ -70,6 +70,9 @@ export default {
     "sc.best.step_through": "Step through the best line",
     "sc.best.unsolved": "This deal was too hard to solve in time.",
     "sc.best.none": "No analysis of this deal is available.",
+    "sc.best.daily":
+      "A daily deal: its best line stays hidden until the day is over; the board shows the scores and par.",
+    "sc.best.daily_board": "Daily deal boards",
   },
   de: {
     "game.scoundrel.blurb": "Kämpf dich durch ein Verlies aus 44 Karten.",
@@ -141,5 +144,8 @@ export default {
     "sc.best.step_through": "Den besten Weg ansehen",
     "sc.best.unsolved": "Dieses Blatt war zu schwer, um es rechtzeitig zu lösen.",
     "sc.best.none": "Zu diesem Blatt gibt es keine Auswertung.",
+    "sc.best.daily":
+      "Eine Tagesaufgabe: Der beste Weg bleibt bis zum Ende des Tages verborgen; die Tabelle zeigt Punkte und Bestwert.",
+    "sc.best.daily_board": "Tabellen der Tagesaufgabe",
   },
 };

@@ -49,18 +49,25 @@ function outcome(match) {
 
 function matchItem(match) {
   // The whole row opens the replay (the title's link stretches over it); each person's name
-  // opens their record (/players/{id}).
+  // opens their record (/players/{id}). A daily deal's replay opens once its day is over:
+  // no link before.
+  const held = Boolean(match.replay_from);
   return h(
     "li",
-    { class: "match-item" },
+    { class: `match-item${held ? " is-held" : ""}` },
     h(
       "div",
-      { class: "match-row" },
-      h(
-        "a",
-        { class: "match-game match-open", href: `/matches/${encodeURIComponent(match.match_id)}` },
-        gameTitle(match.game),
-      ),
+      { class: held ? "match-row match-held" : "match-row" },
+      held
+        ? h("span", { class: "match-game" }, gameTitle(match.game))
+        : h(
+            "a",
+            {
+              class: "match-game match-open",
+              href: `/matches/${encodeURIComponent(match.match_id)}`,
+            },
+            gameTitle(match.game),
+          ),
       h(
         "span",
         { class: "match-players" },
@@ -80,7 +87,13 @@ function matchItem(match) {
         h("br"),
         h("span", { class: "muted" }, outcome(match)),
       ),
-      h("span", { class: "match-when" }, when(match.finished_at)),
+      h(
+        "span",
+        { class: "match-when" },
+        held
+          ? t("history.replay_from", { when: when(match.replay_from) })
+          : when(match.finished_at),
+      ),
     ),
   );
 }

@@ -1,6 +1,7 @@
 // Home: choose a game, a variant or options, create a room and go to the table; list your rooms.
 
 import { card } from "../cards.js";
+import { loadToday, todayItems, todayTitle } from "../daily.js";
 import { loadGameStrings, localized, t } from "../i18n.js";
 import { boot } from "../page.js";
 import { api, fill, h, offeredLevels, storedName, storeName, toast } from "../ui.js";
@@ -13,6 +14,7 @@ const form = document.getElementById("create-form");
 const nameInput = document.getElementById("player-name");
 let games = [];
 let rooms = []; // your games (/api/me/games)
+let today = null; // today's daily deals (/api/daily)
 let fetchedAt = Date.now();
 const MOVE_DAYS = [1, 2, 3, 7, null];
 let chosen = { game: null, preset: STANDARD, options: {}, computer: null };
@@ -250,15 +252,31 @@ function renderRooms() {
   countWaiting(rooms);
 }
 
-async function createRoom(event) {
-  event.preventDefault();
+/** The player's name from the form, or null (it is asked for). */
+function givenName() {
   const name = nameInput.value.trim();
   if (!name) {
     nameInput.focus();
     toast(t("name.required"));
-    return;
+    return null;
   }
   storeName(name);
+  return name;
+}
+
+/** Today's daily deal of each game: play, continue, or done with the score. */
+function renderDaily() {
+  const panel = document.getElementById("daily-panel");
+  panel.hidden = today === null;
+  if (today === null) return;
+  document.getElementById("daily-title").textContent = todayTitle(today);
+  fill(document.getElementById("daily-today"), ...todayItems(today, games, givenName));
+}
+
+async function createRoom(event) {
+  event.preventDefault();
+  const name = givenName();
+  if (!name) return;
   const body = { game: chosen.game };
   if (chosen.preset === CUSTOM) body.options = chosen.options;
   else if (chosen.preset !== STANDARD) body.preset = chosen.preset;
@@ -295,6 +313,7 @@ async function start() {
   boot(() => {
     renderForm();
     renderRooms();
+    renderDaily();
   });
   renderHero();
   nameInput.value = storedName();
@@ -306,6 +325,12 @@ async function start() {
   } catch (error) {
     toast(error.message);
   }
+  try {
+    today = await loadToday();
+  } catch (error) {
+    toast(error.message);
+  }
+  renderDaily();
   try {
     rooms = await loadGames();
     fetchedAt = Date.now();

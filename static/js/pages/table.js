@@ -1051,7 +1051,21 @@ function choiceNote(result) {
   return t("end.resigned_note", { name: playerName(result.winner) });
 }
 
+/** The end of a daily deal's match: once only, so no rematch; its board instead of the
+ * replay, which opens the next day. */
+function dailyControls(daily) {
+  const board = `/daily/${encodeURIComponent(daily.day)}/${encodeURIComponent(daily.game)}`;
+  return h(
+    "div",
+    { class: "end-actions" },
+    h("span", { class: "muted" }, t("daily.number", { n: daily.number })),
+    h("a", { class: "btn btn-turn", href: board, "data-testid": "daily-board" }, t("daily.board")),
+  );
+}
+
 function rematchControls(state) {
+  const daily = shell.room?.daily;
+  if (daily && daily.match_id === state.match_id) return dailyControls(daily);
   const asked = shell.rematch?.requested_by ?? [];
   const askedByMe = asked.includes(state.seat);
   const others = asked.filter((seat) => seat !== state.seat).map(playerName);
