@@ -153,6 +153,7 @@ def create_app(
             store.off_loop,
         )
         matches.holds_back = dailies.held_back
+        rooms.rematches.one_match_only = dailies.is_daily_room
         cluster = rooms.cluster
         if relay is not None and cluster is not None:
             relay.start(cluster.on_event, cluster.resync, cluster.heartbeat)

@@ -261,9 +261,13 @@ class Dailies:
         found = self.store.of_room(room_id)
         return found is not None and not self.over(date.fromisoformat(found[0]))
 
+    def is_daily_room(self, room_id: str) -> bool:
+        """A daily's room, which holds its one match and no rematch."""
+        return self.store.of_room(room_id) is not None
+
     def of_room(self, room_id: str) -> dict[str, Any] | None:
-        """A daily's room: its day, number, game and the daily's match (a rematch there is
-        an ordinary match); None for any other room."""
+        """A daily's room: its day, number, game and the daily's match; None for any other
+        room."""
         found = self.store.of_room(room_id)
         if found is None:
             return None

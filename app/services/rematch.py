@@ -41,6 +41,8 @@ class Rematches:
         self.events = events
         self.clock = clock
         self.on_deal = on_deal
+        # Rooms of one match only, a daily deal's (set by app/main.py; the deal is the day's).
+        self.one_match_only: Callable[[str], bool] = lambda room_id: False
 
     async def ask(self, room: LiveRoom, connection: Connection) -> None:
         async with room.lock:
@@ -50,6 +52,8 @@ class Rematches:
             self.events.check_ready()
             if room.match.status != "finished":
                 raise Refusal("illegal", "a rematch can be asked for once the match is over")
+            if self.one_match_only(room.id):
+                raise Refusal("illegal", "a daily deal is played once: its room has no rematch")
             computers = {seat for seat, h in enumerate(room.seats) if h and h.is_computer}
             # Dealt now, stored only if this request is the last one (in the same commit).
             row, state = self._next_match(room)

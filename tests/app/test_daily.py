@@ -132,6 +132,16 @@ def test_a_dailys_room_says_so_and_an_ordinary_room_does_not(daily: Table) -> No
     assert call(daily, "GET", f"/api/rooms/{other}", None).json()["daily"] is None
 
 
+def test_a_dailys_room_refuses_a_rematch_and_deals_nothing_new(daily: Table) -> None:
+    room_id, cookie = started(daily, "scoundrel")
+    finish(daily, room_id, cookie)
+    match_id = daily.app.state.rooms.room(room_id).match.id
+    with daily.socket(room_id, cookie) as socket:
+        socket.send({"type": "rematch"})
+        assert socket.next("error")["code"] == "illegal"
+    assert daily.app.state.rooms.room(room_id).match.id == match_id
+
+
 def test_nobody_but_its_player_watches_a_daily_while_the_day_runs(daily: Table) -> None:
     room_id, cookie = started(daily, "scoundrel")
     _, (stranger,) = daily.seated_room("scoundrel", ("Eve",))
