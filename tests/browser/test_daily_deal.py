@@ -198,7 +198,7 @@ def test_two_players_play_each_daily_and_the_board_shows_scores_without_lines(
     # No replay while the day runs: the history shows when it opens, the page refuses.
     phone.goto("/history")
     expect(phone.locator(".match-item.is-held")).to_have_count(3)
-    expect(phone.locator(".match-item a")).to_have_count(0)
+    expect(phone.locator(".match-item a[href^='/matches/']")).to_have_count(0)
     match_id = api(phone, "/api/matches")[0]["match_id"]
     assert phone.goto(f"/matches/{match_id}").status == 403  # type: ignore[union-attr]
     expect(phone.locator("h1")).to_have_text("This daily's replay opens tomorrow")
@@ -207,7 +207,7 @@ def test_two_players_play_each_daily_and_the_board_shows_scores_without_lines(
     ends = datetime.fromisoformat(api(phone, f"/api/daily/{day}/scoundrel")["ends_at"])
     clock.write_text(str((ends - datetime.now(ends.tzinfo)).total_seconds() + 60))
     phone.goto("/history")
-    expect(phone.locator(".match-item a")).to_have_count(3)
+    expect(phone.locator(".match-item a[href^='/matches/']")).to_have_count(3)
     assert phone.goto(f"/matches/{match_id}").status == 200  # type: ignore[union-attr]
     phone.goto(f"/daily/{day}/scoundrel")
     expect(phone.locator("#no-lines")).to_contain_text("The day is over")
