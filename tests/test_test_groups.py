@@ -15,11 +15,14 @@ TWO_DAYS = Path("tests/browser/test_over_two_days.py")
 
 
 def pytest(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    """pytest in a process of its own, without the cache (its files would land in `cwd`)."""
+    """pytest in a process of its own, without the cache (its files would land in `cwd`),
+    with the plugins these tests are about, not every one installed (Playwright's,
+    schemathesis' and hypothesis' took 4 of the first test's 4.7 CPU-s)."""
+    plugins = ["-p", "no:cacheprovider", "-p", "xdist", "-p", "pytest_timeout"]
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+        [sys.executable, "-m", "pytest", *plugins, *args],
         cwd=cwd,
-        env={**os.environ, **env},
+        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", **env},
         capture_output=True,
         text=True,
         timeout=60,
