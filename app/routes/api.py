@@ -368,7 +368,7 @@ def list_matches(
         found = matches.history(game, player, limit, offset, held_by=me)
     else:
         found = matches.history(game, player, limit, offset)
-    holders = records.store.seat_holders({m["room_id"] for m in found})
+    holders = records.player_ids({m["room_id"] for m in found})
     return [
         MatchSummary.model_validate({**m, "player_ids": holders.get(m["room_id"], [])})
         for m in found

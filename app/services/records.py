@@ -333,6 +333,10 @@ class Records:
             return True
         return viewer is not None and self.store.played_together(viewer, player_id)
 
+    def player_ids(self, room_ids: set[str]) -> dict[str, list[str | None]]:
+        """Per room, who holds each seat (None: the computer's own), for links to records."""
+        return self.store.seat_holders(room_ids)
+
     def exists(self, viewer: str | None, player_id: str) -> bool:
         """A player this viewer may see (``record`` would answer)."""
         if len(player_id) > 64 or not self.may_see(viewer, player_id):
