@@ -6,6 +6,7 @@ import multiprocessing
 import random
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
@@ -290,14 +291,18 @@ LEFT_AT: dict[str, float] = {}  # when the absent player's socket closed, by roo
 @pytest.fixture
 def duel(table: Table) -> Iterator[tuple[str, list[str], Socket, int]]:
     """Two players; the one to move has just left (``LEFT_AT``). Yields the room, the
-    cookies, the socket of the one who stayed, and the absent seat."""
+    cookies, the socket of the one who stayed, and the absent seat.
+
+    The one who leaves comes first: a seat is away from its seating on, so on a busy
+    machine the one who stays could otherwise hear an offer before the other arrives."""
     room_id, cookies = table.seated_room("expeditionen", preset="short")
     absent = table.app.state.rooms.room(room_id).to_move()
-    with table.socket(room_id, cookies[1 - absent]) as present:
-        with table.socket(room_id, cookies[absent]):
-            pass
-        LEFT_AT[room_id] = time.monotonic()
-        yield room_id, cookies, present, absent
+    with ExitStack() as leaving:
+        leaving.enter_context(table.socket(room_id, cookies[absent]))
+        with table.socket(room_id, cookies[1 - absent]) as present:
+            leaving.close()
+            LEFT_AT[room_id] = time.monotonic()
+            yield room_id, cookies, present, absent
 
 
 def offer(socket: Socket) -> dict[str, Any]:
