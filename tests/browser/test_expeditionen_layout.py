@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from engine import get_game
 from tests.browser.conftest import PHONE, SCREENSHOTS, NewPage, shoot
-from tests.browser.layout import SIZES, check_fits, overlapping_parts, render_state
+from tests.browser.layout import SIZES, check_fits, overlapping_parts, render_state, resize
 from tests.browser.players import (
     StateLog,
     act_and_wait,
@@ -119,7 +119,7 @@ def test_a_small_phone_draws_no_part_of_the_table_over_another(
     page, other = mover(duel)
     sizes = {page: page.viewport_size, other: other.viewport_size}
     for each in (page, other):
-        each.set_viewport_size(PHONE)
+        resize(each, PHONE)
     problems = [f"start: {p}" for p in overlapping_parts(page) + overlapping_parts(other)]
     page.locator("#board button.card[data-testid^='hand-']").first.click()
     act_and_wait(page, page.get_by_test_id("discard").click, (other,))
@@ -130,7 +130,7 @@ def test_a_small_phone_draws_no_part_of_the_table_over_another(
     for each, size in sizes.items():
         if size:
             each.set_viewport_size(size)
-    anna.set_viewport_size(PHONE)
+    resize(anna, PHONE)
     shoot(anna, SCREENSHOTS / "expeditionen-small-phone.png")
     render_state(anna, "expeditionen", long_expeditions(log.latest), ["Anna", "Benedikt"])
     problems += [f"long: {p}" for p in overlapping_parts(anna)]

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE, SCREENSHOTS, NewPage, shoot
-from tests.browser.layout import PHONES, SIZES, check_fits, overlapping_parts
+from tests.browser.layout import PHONES, SIZES, check_fits, overlapping_parts, resize
 from tests.browser.players import act_and_wait, create_room, is_my_turn, join_by_link
 from tests.browser.test_pilzwanderung_layout import pilz_ply
 
@@ -77,7 +77,7 @@ def test_the_banner_says_what_to_do_and_what_happened_one_line_each(
     for scheme in SCHEMES:
         page.emulate_media(color_scheme=scheme)
         for label, size in SIZES.items():
-            page.set_viewport_size(size)
+            resize(page, size)
             lines = banner_lines(page)
             for part, count in lines.items():
                 if count == 0:
@@ -102,7 +102,7 @@ def test_the_header_shows_the_players_names_in_full(tables: dict[str, Page], gam
     for lang in ("de", "en"):
         page.locator(f".lang-switch [data-lang='{lang}']").click()
         for label, size in SIZES.items():
-            page.set_viewport_size(size)
+            resize(page, size)
             shoot(page, SCREENSHOTS / f"phone-names-{game}-{lang}-{label}.png")
             problems += [f"{lang} {label}: {name} is cut" for name in cut_names(page)]
     assert problems == [], "; ".join(problems)
@@ -136,7 +136,7 @@ def test_only_a_really_long_name_is_cut_and_only_on_a_phone(new_page: NewPage) -
     page = new_page(viewport=SIZES["laptop"])
     create_room(page, "expeditionen", "Maximiliane Wolkenstein")  # 24 characters at most
     for label in ("laptop", "desktop"):
-        page.set_viewport_size(SIZES[label])
+        resize(page, SIZES[label])
         assert cut_names(page) == [], label
     page.set_viewport_size(SIZES["phone"])
     name = page.locator(".seat-name").first
@@ -183,7 +183,7 @@ def test_an_offer_above_the_board_pushes_the_table_down_on_a_phone(
     for scheme in SCHEMES:
         page.emulate_media(color_scheme=scheme)
         for label, size in sizes.items():
-            page.set_viewport_size(size)
+            resize(page, size)
             page.evaluate("document.querySelector('main').scrollTop = 0")
             problems += [f"{scheme} {label}: {p}" for p in overlapping_parts(page)]
             problems += [f"{scheme} {label}: {p}" for p in page.evaluate(OUT_OF_REACH)]

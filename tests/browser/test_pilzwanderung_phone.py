@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from engine import get_game
 from tests.browser.conftest import SCREENSHOTS, NewPage, shoot
-from tests.browser.layout import SIZES, check_fits, render_state
+from tests.browser.layout import SIZES, check_fits, render_state, resize
 from tests.browser.players import StateLog, create_room
 
 THEMES = ("light", "dark")
@@ -93,11 +93,11 @@ def test_the_decay_pile_reads_on_a_phone_and_its_take_label_is_uncovered(
     for theme in THEMES:
         set_theme(page, theme)
         for size in ("phone", "phone-landscape"):
-            page.set_viewport_size(SIZES[size])
+            resize(page, SIZES[size])
             card = page.locator("[data-testid='decay'] .card").first.bounding_box()
             assert card and card["width"] >= 32, (size, card)
             assert uncovered(page, ".pw-take-cue"), size
-    page.set_viewport_size(SIZES["phone"])
+    resize(page, SIZES["phone"])
     card = page.locator("[data-testid='decay'] .card").first.bounding_box()
     assert card and card["width"] >= 44, card
     fits_in_both_themes(page, "pw-phone-decay")
@@ -112,7 +112,7 @@ def test_the_took_tag_marks_the_decay_pile_not_the_card_that_came_after(
     tag = page.get_by_test_id("decay-took")
     expect(tag).to_have_text("Benedikt took")
     for size in SIZES:
-        page.set_viewport_size(SIZES[size])
+        resize(page, SIZES[size])
         box = tag.bounding_box()
         card = page.locator("[data-testid='decay'] .card").bounding_box()
         assert box and card
@@ -218,7 +218,7 @@ def test_the_cook_dialog_leaves_the_hand_it_chooses_from_in_sight(
     page.get_by_test_id("open-cook").click()
     expect(page.locator(".pw-dialog .pw-field")).to_have_count(6)
     for size in SIZES:
-        page.set_viewport_size(SIZES[size])
+        resize(page, SIZES[size])
         for card in page.get_by_test_id("dialog-hand").locator(".card").all():
             box = card.bounding_box()
             assert box and box["y"] >= 0 and box["y"] + box["height"] <= SIZES[size]["height"]
