@@ -16,6 +16,25 @@
     return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
   };
   const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  // The images of a background, the topmost first (commas inside colours do not split).
+  const images = (image) => {
+    const parts = [''];
+    let depth = 0;
+    for (const c of image) {
+      depth += c === '(' ? 1 : c === ')' ? -1 : 0;
+      if (c === ',' && depth === 0) parts.push('');
+      else parts[parts.length - 1] += c;
+    }
+    return parts.map((part) => (part.match(/rgba?\([^)]+\)/g) ?? []).map(parse));
+  };
+  // The colours of stacked gradients: each stop of the lowest, alone or under any stop of an
+  // image above it (the felt's edges are shaded by gradients that cover only a strip).
+  const stacked = (image) => {
+    const [lowest, ...above] = images(image).reverse();
+    let colours = lowest.map((stop) => over(stop, { r: 255, g: 255, b: 255, a: 1 }));
+    for (const stops of above) colours = colours.flatMap((c) => [c, ...stops.map((stop) => over(stop, c))]);
+    return colours;
+  };
   // The backgrounds under an element, as the possible colours (a gradient gives each of its stops).
   const backgrounds = (el) => {
     const layers = [];
@@ -23,8 +42,7 @@
       const style = getComputedStyle(node);
       const image = style.backgroundImage;
       if (image && image !== 'none') {
-        const stops = (image.match(/rgba?\([^)]+\)/g) ?? []).map(parse);
-        return stops.map((stop) => layers.reduceRight((acc, layer) => over(layer, acc), over(stop, { r: 255, g: 255, b: 255, a: 1 })));
+        return stacked(image).map((colour) => layers.reduceRight((acc, layer) => over(layer, acc), colour));
       }
       const colour = parse(style.backgroundColor);
       if (colour && colour.a > 0) {
