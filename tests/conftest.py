@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from sqlalchemy.engine import make_url
 
 from app.settings import Settings
 from app.storage.db import AT_HEAD, migrate
+from tests.server import migrated_sqlite
 
 POSTGRES_URL = os.environ.get(
     "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -107,15 +107,6 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
             admin.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
-@pytest.fixture(scope="session")
-def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("migrated") / "kartenrunde.db"
-    migrate(f"sqlite:///{path}")
-    with sqlite3.connect(path) as connection:  # everything in the file, nothing in the log
-        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    return path
-
-
 class MigratedSchemas:
     """PostgreSQL schemas at the newest schema: a test takes one, and gives it back emptied
     (or, if it cannot be emptied or its tables changed, it is dropped at the end)."""
@@ -168,13 +159,11 @@ def migrated_schemas() -> Iterator[MigratedSchemas]:
 
 
 @pytest.fixture
-def migrated_url(
-    request: pytest.FixtureRequest, tmp_path: Path, migrated_sqlite: Path
-) -> Iterator[str]:
+def migrated_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """An empty database at the newest schema, which the server will not migrate again."""
     if request.param == "sqlite":
         path = tmp_path / "kartenrunde.db"
-        shutil.copyfile(migrated_sqlite, path)
+        shutil.copyfile(migrated_sqlite(), path)
         url = f"sqlite:///{path}"
         AT_HEAD.add(url)
         yield url

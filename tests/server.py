@@ -3,18 +3,38 @@ launcher `make run`, the image and Compose start) on a port of its own."""
 
 from __future__ import annotations
 
+import atexit
+import functools
+import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 
+from app.storage.db import migrate
+
 ROOT = Path(__file__).resolve().parents[1]
 STARTUP_SECONDS = 60  # a hang guard while waiting for start-up, not a measured figure
+
+
+@functools.cache
+def migrated_sqlite() -> Path:
+    """A SQLite file at the newest schema, made once per test process: a server started on
+    a copy starts without a migrating process of its own (app/storage/db.py)."""
+    folder = Path(tempfile.mkdtemp(prefix="kartenrunde-schema-"))
+    atexit.register(shutil.rmtree, folder, True)
+    path = folder / "kartenrunde.db"
+    migrate(f"sqlite:///{path}")
+    with sqlite3.connect(path) as connection:  # everything in the file, nothing in the log
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path
 
 
 def free_port() -> int:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -21,6 +22,7 @@ from app.messaging import LocalBroadcaster
 from app.services.cache import RoomCache
 from app.services.live import LiveRoom
 from app.settings import Settings
+from app.storage import db
 from app.storage.batching import BatchWriter
 from app.storage.db import create_db_engine, migrate, normalise_url, start_checkpoints
 from app.storage.models import METADATA, Match, Room
@@ -87,6 +89,27 @@ def test_the_launcher_migrates_in_a_child_and_never_loads_alembic(database_url: 
     with engine.connect() as connection:
         assert MigrationContext.configure(connection).get_current_revision() is not None
     engine.dispose()
+
+
+def test_the_schema_revision_the_launcher_knows_is_alembics_head(database_url: str) -> None:
+    head = ScriptDirectory.from_config(db.alembic_config(database_url)).get_current_head()
+    assert db.SCHEMA_REVISION == head
+
+
+def test_the_launcher_starts_no_migrating_process_for_a_database_at_the_newest_schema(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    children: list[list[str]] = []
+    monkeypatch.setattr(db.subprocess, "run", lambda command, **_: children.append(command))
+    migrate(database_url)
+    db.migrate_in_child(database_url)
+    assert children == []
+    engine = create_db_engine(database_url)
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE alembic_version SET version_num = '0009'"))
+    engine.dispose()
+    db.migrate_in_child(database_url)  # one revision behind: migrated
+    assert len(children) == 1
 
 
 @pytest.fixture

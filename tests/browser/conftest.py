@@ -6,6 +6,7 @@ Screenshots go to artifacts/screenshots/ (git-ignored): people look at them.
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,7 +22,7 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
-from tests.server import AppProcess, free_port
+from tests.server import AppProcess, free_port, migrated_sqlite
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -49,12 +50,16 @@ UNCAPPED = {"ROOMS_PER_ADDRESS_PER_MINUTE": "10000", "MAX_CONNECTIONS_PER_ADDRES
 
 @contextmanager
 def serve(folder: Path, **settings: str) -> Iterator[str]:
-    """The real server (uvicorn, app.main:app) on a fresh SQLite file in `folder`; its
-    address while the block runs. `settings` are environment variables for it."""
+    """The real server (uvicorn, app.main:app) on a fresh SQLite file in `folder` (at the
+    newest schema, or the one there); its address while the block runs. `settings` are
+    environment variables for it."""
+    database = folder / "kartenrunde.db"
+    if not database.exists():
+        shutil.copyfile(migrated_sqlite(), database)
     port = free_port()
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{folder}/kartenrunde.db",
+        "DATABASE_URL": f"sqlite:///{database}",
         "SECRET_KEY": "browser-tests-" + "s" * 32,
         "ENVIRONMENT": "development",
         "LOG_LEVEL": "WARNING",
