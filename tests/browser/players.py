@@ -46,10 +46,18 @@ def create_room(
     if computer is not None:
         choose(page, f"input[name='opponent'][value='{computer}']")
     page.fill("#player-name", name)
+    still_chosen(page, preset)
     page.click("#create-room")
     page.wait_for_url("**/r/**")
     wait_for_state(page)
     return page.url
+
+
+def still_chosen(page: Page, preset: str | None) -> None:
+    """The variant chosen is still the one sent: a full suite run made a 3-round room of
+    a "short" one twice, once after `choose` had seen it checked."""
+    if preset is not None:
+        choose(page, f"input[name='preset'][value='{preset}']")
 
 
 def choose(page: Page, radio: str) -> None:
@@ -75,6 +83,7 @@ def create_turn_based_room(
     choose(page, "input[name='opponent'][value='turn']")
     page.select_option("#move-days", label=days)
     page.fill("#player-name", name)
+    still_chosen(page, preset)
     page.click("#create-room")
     page.wait_for_url("**/r/**")
     wait_for_state(page)
