@@ -262,7 +262,7 @@ cdef int medium_play(Round* r, int mover, bint* discard):
                 if not fits(&r.laid[mover][s], w):
                     continue
                 laid = laid_with(r.laid[mover][s], w)
-                v = changed_value(&o, s, prospect(&laid, rest, &unseen, s, o.chance)) - 0.0
+                v = changed_value(&o, s, prospect(&laid, rest, &unseen, s, o.chance))
             else:
                 v = changed_value(&o, s, prospect(&r.laid[mover][s], rest, &unseen, s, o.chance))
                 v -= windfall(r, mover, &unseen, chance, r.hands[mover][i])
