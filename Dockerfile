@@ -17,9 +17,9 @@ COPY requirements.lock /tmp/requirements.lock
 RUN python -m venv --without-pip /opt/venv \
     && python -m pip --python /opt/venv/bin/python install --no-deps --require-hashes \
         -r /tmp/requirements.lock
-# The Scoundrel solver's search is the one compiled module (setup.py): a C++ compiler and
-# Cython (pinned in requirements-build.lock) live in this stage only, and Python's headers
-# where the base image has none.
+# The Scoundrel solver's search and the Expeditionen rollout are the compiled modules
+# (setup.py): a C++ compiler and Cython (pinned in requirements-build.lock) live in this
+# stage only, and Python's headers where the base image has none.
 RUN apt-get update && apt-get install -y --no-install-recommends g++ \
     && (python -c "import sysconfig, pathlib, sys; \
             sys.exit(not pathlib.Path(sysconfig.get_path('include'), 'Python.h').exists())" \

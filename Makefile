@@ -11,23 +11,24 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 # What running needs: the exact versions (with hashes) of requirements.lock, the ones the
-# image installs, then the project itself, editable and without dependencies. Its one
-# compiled module, the solver's search (setup.py), is built where a C++ compiler and
-# Python's headers are present; without them Python's reference search answers (slower).
-$(RUN_STAMP): requirements.lock pyproject.toml setup.py engine/scoundrel_search.pyx | $(PY)
+# image installs, then the project itself, editable and without dependencies. Its
+# compiled modules, the solver's search and the Expeditionen rollout (setup.py), are built
+# where a C++ compiler and Python's headers are present; without them Python's reference
+# code answers (slower).
+$(RUN_STAMP): requirements.lock pyproject.toml setup.py $(wildcard engine/*.pyx) | $(PY)
 	$(PY) -m pip install --quiet --require-hashes -r requirements.lock
 	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
 
 # The tests' pins, requirements-dev.lock (a superset of the runtime's), into the same
-# virtualenv; and the compiled search, which the tests compare with the reference, so
+# virtualenv; and the compiled modules, which the tests compare with the references, so
 # the compiler is installed and the build must have succeeded.
-$(TEST_STAMP): requirements-dev.lock pyproject.toml setup.py engine/scoundrel_search.pyx \
+$(TEST_STAMP): requirements-dev.lock pyproject.toml setup.py $(wildcard engine/*.pyx) \
 		| compiler $(PY)
 	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
 	$(PY) -m pip install --quiet --no-deps -e .
-	$(PY) -c "import engine.scoundrel_search" || \
-		(echo "the solver's compiled search was not built (setup.py)" >&2; exit 1)
+	$(PY) -c "import engine.scoundrel_search, engine.expeditionen_rollout" || \
+		(echo "the compiled modules were not built (setup.py)" >&2; exit 1)
 	touch $@
 
 # After changing the dependencies in pyproject.toml: pins what is new and keeps the rest.

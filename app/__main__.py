@@ -40,6 +40,11 @@ def main() -> None:
             "Scoundrel's solver uses its Python reference search, some 18 times slower: "
             "the compiled one was not built at install (no C++ compiler or Python headers)"
         )
+    if importlib.util.find_spec("engine.expeditionen_rollout") is None:
+        logger.warning(
+            "The strong Expeditionen computer plays its rollouts in Python, some 150 times "
+            "slower and so much weaker: the compiled rollout was not built at install"
+        )
     # Before serving, in a process of its own: the server's lifespan then skips it.
     db.migrate_in_child(settings.database_url)
     # The modules live as long as the process: the collector's full passes (pauses of

@@ -12,6 +12,8 @@ round's deal comes from the seed, which no seat knows): a rollout is at most one
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 import random
 import time
@@ -534,20 +536,17 @@ def medium_action(sight: Sight, phase: str) -> ExpeditionenAction:
     return medium_draw(sight) if phase == "draw" else medium_play(sight)
 
 
-# The strong bot's rules
+# The strong bot's rules: rollouts in which both seats play medium to the round's end.
 
-ROLLOUT_PLIES = 1000  # policy steps of a rollout before the outlooks score it
-MEDIUM_ROLLOUT = 0
-HINT_MEDIUM = 0
-RANDOM_MOVES = 0.1
-TRUST = 0.02  # share of rollout moves chosen at random, so rollouts vary
+ROLLOUT_TURNS = 80  # turns of a rollout after which both seats draw only from the deck
+TRUST = 0.02  # the reward by which medium's own choice leads before the rollouts
 WON_WEIGHT = 0.5  # after the last round: the share of the reward that is winning itself
 
 
 def rollout_policy(state: ExpeditionenState, seat: int, rng: random.Random) -> ExpeditionenAction:
-    if rng.random() < RANDOM_MOVES:
-        return rng.choice(GAME.legal_actions(state, seat))
-    return easy_action(Table.of_state(state, seat), state.phase)
+    """The rollout's move through the engine: ``medium_round``'s, one step."""
+    sight = Sight.of_state(state, seat)
+    return medium_draw(sight) if state.phase == "draw" else medium_play(sight, pairs=False)
 
 
 def round_over(start: ExpeditionenState, state: ExpeditionenState) -> bool:
@@ -578,52 +577,44 @@ def current_points(state: ExpeditionenState, seat: int) -> int:
 
 
 def fast_rollout(state: ExpeditionenState, seat: int, rng: random.Random) -> float:
-    """The round played on by the rollout policy for ``ROLLOUT_PLIES`` steps, on the
-    state's lists directly (one copy, no action dicts checked), then scored by both seats'
-    outlooks; a round that ends sooner is scored as ``margin_reward`` scores it."""
+    """The round played on to its end by medium on both sides, scored as the match's
+    standing; the compiled round (engine/expeditionen_rollout.pyx) where it was built."""
+    if state.phase == "over":
+        return margin_reward(state, seat)
+    points = round_player()(state)
+    before = totals(state)
+    margin = before[seat] + points[seat] - before[1 - seat] - points[1 - seat]
+    return squash(margin, len(state.finished) + 1 >= state.rounds)
+
+
+@functools.cache
+def round_player() -> Callable[[ExpeditionenState], tuple[int, int]]:
+    """The compiled ``medium_round``, or this module's where no compiler built it."""
+    try:
+        from engine.expeditionen_rollout import medium_round as compiled
+    except ImportError:
+        return medium_round
+    return compiled
+
+
+def medium_round(state: ExpeditionenState) -> tuple[int, int]:
+    """Both seats' points at the end of the state's round, both playing medium from here
+    (a play chosen as if a deck draw followed), on a copy of the state's lists. Two seats
+    can pass a card to and fro for ever: after ``ROLLOUT_TURNS`` turns they take the deck."""
     table = state.clone()
-    if table.phase == "over":
-        return margin_reward(table, seat)
-    for _ in range(ROLLOUT_PLIES):
+    for turn in itertools.count():
         mover = table.to_move
         if table.phase == "play":
-            play_step(table, mover, rollout_play(table, mover, rng))
-            continue
-        source = rollout_draw(table, mover)
+            play_step(table, mover, medium_play(Sight.of_state(table, mover), pairs=False))
+        stalling = turn >= ROLLOUT_TURNS
+        source = "deck" if stalling else medium_draw(Sight.of_state(table, mover))["source"]
         pile = table.draw_pile if source == "deck" else table.discards[source]
         table.hands[mover].append(pile.pop(0) if source == "deck" else pile.pop())
         table.discarded = None
         if not table.draw_pile:
-            return round_end_reward(table, seat)
+            break
         table.to_move, table.phase = 1 - mover, "play"
-    return outlook_reward(table, seat)
-
-
-def outlook_reward(table: ExpeditionenState, seat: int) -> float:
-    before = totals(table)
-    margin = (
-        before[seat] + seat_outlook(table, seat) - before[1 - seat] - seat_outlook(table, 1 - seat)
-    )
-    return squash(margin, len(table.finished) + 1 >= table.rounds)
-
-
-def seat_outlook(table: ExpeditionenState, side: int) -> float:
-    """The outlook of one seat of a sampled state, from what that seat sees."""
-    return Outlook(Sight.of_state(table, side)).base
-
-
-def rollout_play(table: ExpeditionenState, mover: int, rng: random.Random) -> PlayOrDiscard:
-    if rng.random() < RANDOM_MOVES:
-        return {"type": "discard", "card": rng.choice(table.hands[mover])}
-    if MEDIUM_ROLLOUT:
-        return medium_play(Sight.of_state(table, mover), pairs=False)
-    return easy_play(Table.of_state(table, mover))
-
-
-def rollout_draw(table: ExpeditionenState, mover: int) -> Source:
-    if MEDIUM_ROLLOUT:
-        return medium_draw(Sight.of_state(table, mover))["source"]
-    return easy_draw(Table.of_state(table, mover))["source"]
+    return current_points(table, 0), current_points(table, 1)
 
 
 def play_step(table: ExpeditionenState, mover: int, action: PlayOrDiscard) -> None:
@@ -638,20 +629,10 @@ def play_step(table: ExpeditionenState, mover: int, action: PlayOrDiscard) -> No
     table.phase = "draw"
 
 
-def round_end_reward(table: ExpeditionenState, seat: int) -> float:
-    points = [current_points(table, side) for side in (0, 1)]
-    before = totals(table)
-    margin = before[seat] + points[seat] - before[1 - seat] - points[1 - seat]
-    last = len(table.finished) + 1 >= table.rounds
-    return squash(margin, last)
-
-
 def view_hint(
     view: ExpeditionenView, history: History[ExpeditionenAction], seat: int
 ) -> ExpeditionenAction:
-    if HINT_MEDIUM:
-        return medium_action(Sight.of_view(view, history, seat), view["phase"])
-    return easy_action(Table.of_view(view, seat), view["phase"])
+    return medium_action(Sight.of_view(view, history, seat), view["phase"])
 
 
 RULES: SearchRules[ExpeditionenState, ExpeditionenAction, ExpeditionenView] = SearchRules(

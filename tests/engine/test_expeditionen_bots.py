@@ -210,11 +210,10 @@ def test_easy_bot_answers_from_the_view() -> None:
 # The strong bot's machinery
 
 
-def test_the_fast_rollout_plays_the_round_as_the_engine_does(monkeypatch: Any) -> None:
+def test_the_fast_rollout_plays_the_round_as_the_engine_does() -> None:
     from engine.bots import expeditionen as bots
     from engine.bots.search import StrongBot
 
-    monkeypatch.setattr(bots, "RANDOM_MOVES", 0.0)
     through_engine = StrongBot(GAME, replace(bots.RULES, rollout=None), playouts=1)
     fast = StrongBot(GAME, bots.RULES, playouts=1)
     checked = 0

@@ -1,0 +1,3 @@
+from engine.expeditionen import ExpeditionenState
+
+def medium_round(state: ExpeditionenState) -> tuple[int, int]: ...
