@@ -150,6 +150,18 @@ export function storeName(name) {
   }
 }
 
+/** The name typed into `input`, remembered; or null, and the name is asked for. */
+export function givenName(input) {
+  const name = input.value.trim();
+  if (!name) {
+    input.focus();
+    toast(t("name.required"));
+    return null;
+  }
+  storeName(name);
+  return name;
+}
+
 /** The share link of a room, on this site. */
 export function roomLink(roomId) {
   return `${location.origin}/r/${encodeURIComponent(roomId)}`;

@@ -5,7 +5,7 @@ import { boardPath, loadToday, scoreText, todayItems, todayTitle } from "../dail
 import { num } from "../games/common.js";
 import { localized, t } from "../i18n.js";
 import { boot } from "../page.js";
-import { api, copyText, fill, gameList, h, storedName, storeName, toast, when } from "../ui.js";
+import { api, copyText, fill, gameList, givenName, h, storedName, toast, when } from "../ui.js";
 
 const { day, game } = document.body.dataset;
 let games = [];
@@ -17,23 +17,11 @@ function title(name) {
   return found ? localized(found.title) : name;
 }
 
-function nameOf() {
-  const input = document.getElementById("player-name");
-  const name = input.value.trim();
-  if (!name) {
-    input.focus();
-    toast(t("name.required"));
-    return null;
-  }
-  storeName(name);
-  return name;
-}
-
 function renderToday() {
   if (!today) return;
   document.title = `${t("daily.title")} — Kartenrunde`;
   document.getElementById("today-title").textContent = todayTitle(today);
-  const items = todayItems(today, games, nameOf);
+  const items = todayItems(today, games, () => givenName(document.getElementById("player-name")));
   for (const item of items) {
     const entry = today.games.find((e) => item.dataset.testid === `daily-${e.game}`);
     if (entry.status === "done") continue; // its button opens the board

@@ -4,7 +4,7 @@ import { card } from "../cards.js";
 import { loadToday, todayItems, todayTitle } from "../daily.js";
 import { loadGameStrings, localized, t } from "../i18n.js";
 import { boot } from "../page.js";
-import { api, fill, h, offeredLevels, storedName, storeName, toast } from "../ui.js";
+import { api, fill, givenName, h, offeredLevels, storedName, toast } from "../ui.js";
 import { countWaiting, gameItem, loadGames } from "../your-games.js";
 
 const CUSTOM = "custom";
@@ -252,30 +252,21 @@ function renderRooms() {
   countWaiting(rooms);
 }
 
-/** The player's name from the form, or null (it is asked for). */
-function givenName() {
-  const name = nameInput.value.trim();
-  if (!name) {
-    nameInput.focus();
-    toast(t("name.required"));
-    return null;
-  }
-  storeName(name);
-  return name;
-}
-
 /** Today's daily deal of each game: play, continue, or done with the score. */
 function renderDaily() {
   const panel = document.getElementById("daily-panel");
   panel.hidden = today === null;
   if (today === null) return;
   document.getElementById("daily-title").textContent = todayTitle(today);
-  fill(document.getElementById("daily-today"), ...todayItems(today, games, givenName));
+  fill(
+    document.getElementById("daily-today"),
+    ...todayItems(today, games, () => givenName(nameInput)),
+  );
 }
 
 async function createRoom(event) {
   event.preventDefault();
-  const name = givenName();
+  const name = givenName(nameInput);
   if (!name) return;
   const body = { game: chosen.game };
   if (chosen.preset === CUSTOM) body.options = chosen.options;
