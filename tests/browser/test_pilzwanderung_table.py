@@ -504,9 +504,10 @@ EXPLORE = (
     """async ({ message, kind }) => {
 """
     + LOAD_GAME
-    + """  const root = document.createElement('div');
+    + """  // Walked apart from the page (no style or layout for each of the thousands of steps:
+  // the dialog's focus() asked for both), shown on it at the end.
+  const root = document.createElement('div');
   root.className = 'board felt';
-  document.querySelector('main').prepend(root);
   const sent = [];
   const ctx = { seat: 0, readOnly: false, pending: false, ui: {}, recent: [],
     act: (action) => sent.push(action), name: (seat) => ['Anna', 'Ben'][seat] };
@@ -536,6 +537,7 @@ EXPLORE = (
   };
   open();
   walk([]);
+  document.querySelector('main').prepend(root);
   open();
   const shown = root.querySelector('.pw-dialog') !== null;
   return { sent, shown };
