@@ -12,7 +12,6 @@ round's deal comes from the seed, which no seat knows): a rollout is at most one
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import itertools
 import math
@@ -108,17 +107,15 @@ def knowledge(view: ExpeditionenView, history: History[ExpeditionenAction], seat
     return Knowledge(view, seat, piles, known, unseen)
 
 
-def deal_world(known: Knowledge, rng: random.Random, shuffle: bool = True) -> ExpeditionenState:
-    """One state the seat cannot tell from the real one: the unseen cards dealt at random
-    (without ``shuffle``, in the order given: the opponent's hidden cards first)."""
+def deal_world(known: Knowledge, rng: random.Random) -> ExpeditionenState:
+    """One state the seat cannot tell from the real one: the unseen cards dealt at random."""
     view, seat = known.view, known.seat
     mover = view["to_move"]
     if mover is None:
         raise ValueError("the match is over: there is no world to play on")
     opponent = 1 - seat
     pool = list(known.unseen)
-    if shuffle:
-        rng.shuffle(pool)
+    rng.shuffle(pool)
     hidden = view["hand_counts"][opponent] - len(known.known)
     hands: list[list[str]] = [[], []]
     hands[seat] = own_hand(view)
@@ -539,152 +536,6 @@ def medium_action(sight: Sight, phase: str) -> ExpeditionenAction:
     return medium_draw(sight) if phase == "draw" else medium_play(sight)
 
 
-# What the opponent's last turn says about their hand: a hand with which medium would have
-# played that turn is the likelier (``LIKELY``), the others count ``UNLIKELY`` as much.
-
-LIKELY = 1.0
-UNLIKELY = 0.1  # a play or a draw medium would not have made, with such a hand
-CLUE_TRIES = 120  # hands tried against the opponent's last turn, at most
-CLUE_SHARE = 0.15  # of the decision's seconds, at most spent reading the clue
-
-
-@dataclass(frozen=True)
-class LastTurn:
-    """The opponent's last completed turn of this round, and the table as they saw it."""
-
-    before: Table  # from the opponent's side, before the play; its hand left empty
-    seen: list[str]  # the cards laid or on a discard pile then
-    their_hand: list[str]  # our cards the opponent knew of then (picked up from a pile)
-    kept: list[str]  # the opponent's cards we knew of then (picked up from a pile)
-    action: PlayOrDiscard
-    source: str  # where they drew from after it
-
-
-def last_turn(
-    view: ExpeditionenView, history: History[ExpeditionenAction], seat: int
-) -> LastTurn | None:
-    """The opponent's last play and draw of this round, replayed from the public history."""
-    opponent = 1 - seat
-    piles: dict[str, list[str]] = {s: [] for s in SUITS}
-    laid: list[dict[str, list[str]]] = [{s: [] for s in SUITS} for _ in range(2)]
-    known: list[list[str]] = [[], []]
-    pile = len(deck_for(view["with_aces"])) - 2 * HAND_SIZE
-    actions = round_actions(history, view["with_aces"])
-    found: LastTurn | None = None
-    for index, (mover, action) in enumerate(actions):
-        if action["type"] == "draw":
-            if action["source"] == "deck":
-                pile -= 1
-                continue
-            known[mover].append(piles[action["source"]].pop())
-            continue
-        card = action["card"]
-        if mover == opponent and index + 1 < len(actions):
-            follow = actions[index + 1][1]
-            found = LastTurn(
-                before=Table(
-                    hand=[],
-                    mine={s: list(cards) for s, cards in laid[opponent].items()},
-                    theirs={s: list(cards) for s, cards in laid[seat].items()},
-                    tops={s: cards[-1] if cards else None for s, cards in piles.items()},
-                    pile=pile,
-                    discarded=None,
-                ),
-                seen=[c for side in laid for cards in side.values() for c in cards]
-                + [c for cards in piles.values() for c in cards],
-                their_hand=list(known[seat]),
-                kept=list(known[opponent]),
-                action=action,
-                source=cast(Draw, follow)["source"],
-            )
-        if card in known[mover]:
-            known[mover].remove(card)
-        (laid[mover] if action["type"] == "play" else piles)[card[-1]].append(card)
-    return found
-
-
-def same_move(a: PlayOrDiscard, b: PlayOrDiscard) -> bool:
-    """The same kind of move with the same card, the three wagers of a suit being alike."""
-    return (
-        a["type"] == b["type"]
-        and a["card"][-1] == b["card"][-1]
-        and (worth(a["card"]) == worth(b["card"]))
-    )
-
-
-def likelihood(turn: LastTurn, hand: list[str], deck: list[str]) -> float:
-    """How well the hand explains the turn: whether medium, holding it, would have made
-    the same play and then the same draw."""
-    unseen = [card for card in deck if card not in hand and card not in turn.seen]
-    before = Sight(dataclasses.replace(turn.before, hand=hand), unseen, turn.their_hand)
-    weight = LIKELY if same_move(medium_play(before), turn.action) else UNLIKELY
-    card = turn.action["card"]
-    rest = list(hand)
-    rest.remove(card)
-    table = turn.before
-    played = turn.action["type"] == "play"
-    mine = {**table.mine, card[-1]: [*table.mine[card[-1]], card]} if played else table.mine
-    tops = table.tops if played else {**table.tops, card[-1]: card}
-    after = Table(rest, mine, table.theirs, tops, table.pile, None if played else card)
-    drew = medium_draw(Sight(after, unseen, turn.their_hand))["source"]
-    return weight * (LIKELY if drew == turn.source else UNLIKELY)
-
-
-def clued_hands(
-    known: Knowledge,
-    turn: LastTurn,
-    rng: random.Random,
-    in_time: Callable[[], bool] = lambda: True,
-    tries: int = CLUE_TRIES,
-) -> tuple[list[list[str]], list[float]]:
-    """Hands the opponent may have held before their last turn (less the cards we knew
-    of and the card played), drawn from the unseen cards, each with its likelihood."""
-    card = turn.action["card"]
-    shown = [*turn.kept, card] if card not in turn.kept else list(turn.kept)
-    hidden = HAND_SIZE - len(shown)
-    deck = deck_for(known.view["with_aces"])
-    now = known.view["hand_counts"][1 - known.seat] - len(known.known)
-    hands: list[list[str]] = []
-    weights: list[float] = []
-    if hidden < 0 or now != hidden + (turn.source == "deck"):
-        return hands, weights
-    while len(hands) < tries and in_time():
-        cards = rng.sample(known.unseen, hidden)
-        hands.append(cards)
-        weights.append(likelihood(turn, shown + cards, deck))
-    return hands, weights
-
-
-def deal_clued(
-    known: Knowledge, hidden: list[str], deck_draw: bool, rng: random.Random
-) -> ExpeditionenState:
-    """A world whose opponent held ``hidden`` (besides the cards we know of) before their
-    last turn, plus a card from the deck if they drew one."""
-    pool = [card for card in known.unseen if card not in hidden]
-    rng.shuffle(pool)
-    clued = Knowledge(known.view, known.seat, known.piles, known.known, hidden + pool)
-    return deal_world(clued, rng, shuffle=False)
-
-
-def clued_sampler(
-    view: ExpeditionenView,
-    history: History[ExpeditionenAction],
-    seat: int,
-    rng: random.Random,
-    in_time: Callable[[], bool] = lambda: True,
-    tries: int = CLUE_TRIES,
-) -> Callable[[random.Random], Any]:
-    """Worlds dealt by what the opponent's last turn says of their hand; uniform ones where
-    the round has no such turn yet."""
-    known = knowledge(view, history, seat)
-    turn = last_turn(view, history, seat)
-    hands, weights = clued_hands(known, turn, rng, in_time, tries) if turn else ([], [])
-    if not hands:
-        return lambda rng: deal_world(known, rng)
-    deck_draw = turn is not None and turn.source == "deck"
-    return lambda rng: deal_clued(known, rng.choices(hands, weights)[0], deck_draw, rng)
-
-
 # The strong bot's rules: rollouts in which both seats play medium to the round's end.
 
 ROLLOUT_TURNS = 80  # turns of a rollout after which both seats draw only from the deck
@@ -795,50 +646,10 @@ RULES: SearchRules[ExpeditionenState, ExpeditionenAction, ExpeditionenView] = Se
 )
 
 
-class StrongExpeditionenBot:
-    """The generic search on worlds dealt by the opponent's last turn (``clued_sampler``):
-    it reads the clue first, in at most ``CLUE_SHARE`` of the decision's seconds, and the
-    search thinks for what is left."""
-
-    def __init__(
-        self, seconds: float = 1.0, playouts: int | None = None, clock: Clock = time.perf_counter
-    ) -> None:
-        self.seconds = seconds
-        self.playouts = playouts
-        self.clock = clock
-        self.last_playouts = 0
-
-    def choose(
-        self,
-        view: ExpeditionenView,
-        legal: list[ExpeditionenAction],
-        history: History[ExpeditionenAction],
-        seat: int,
-        rng: random.Random,
-    ) -> ExpeditionenAction:
-        self.last_playouts = 0
-        if len(legal) == 1:
-            return legal[0]
-        started = self.clock()
-        share = CLUE_SHARE * self.seconds
-
-        def in_time() -> bool:
-            return self.playouts is not None or self.clock() - started < share
-
-        tries = CLUE_TRIES if self.playouts is None else min(CLUE_TRIES, self.playouts)
-        sample = clued_sampler(view, history, seat, rng, in_time, tries)
-        rules = dataclasses.replace(RULES, sampler=lambda *_: sample)
-        left = self.seconds - (self.clock() - started)
-        search = StrongBot(GAME, rules, seconds=left, playouts=self.playouts, clock=self.clock)
-        action = search.choose(view, legal, history, seat, rng)
-        self.last_playouts = search.last_playouts
-        return action
-
-
 def strong_bot(
     seconds: float = 1.0, playouts: int | None = None, clock: Clock = time.perf_counter
-) -> StrongExpeditionenBot:
-    return StrongExpeditionenBot(seconds=seconds, playouts=playouts, clock=clock)
+) -> StrongBot[ExpeditionenState, ExpeditionenAction, ExpeditionenView]:
+    return StrongBot(GAME, RULES, seconds=seconds, playouts=playouts, clock=clock)
 
 
 register_bot("expeditionen", "easy", lambda **budget: EasyBot())  # needs no budget

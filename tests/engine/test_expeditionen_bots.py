@@ -14,19 +14,12 @@ import pytest
 from engine import get_game
 from engine.bots import Bot, bot_levels, get_bot
 from engine.bots.expeditionen import (
-    CLUE_SHARE,
-    LIKELY,
     EasyBot,
     Sight,
     Table,
-    clued_hands,
-    deal_clued,
     determinize,
     easy_draw,
     easy_play,
-    knowledge,
-    last_turn,
-    likelihood,
     medium_draw,
     medium_play,
 )
@@ -146,75 +139,6 @@ def test_a_card_the_opponent_picked_up_stays_in_its_sampled_hand() -> None:
     for copy in range(5):
         world = determinize(GAME.view(state, 0), history, 0, random.Random(copy))
         assert picked in world.hands[1]
-
-
-# What the opponent's last turn says about their hand
-
-
-def medium_match(seed: int) -> Iterator[tuple[ExpeditionenState, int, History, list[str]]]:
-    """Before each play of a medium-against-medium round, also the hand the opponent held
-    before their last play."""
-    held: dict[int, list[str]] = {}
-    for state, seat, history in match([get_bot("expeditionen", "medium")] * 2, seed, {"rounds": 1}):
-        if state.phase == "play":
-            if 1 - seat in held:
-                yield state, seat, history, held[1 - seat]
-            held[seat] = list(state.hands[seat])
-
-
-def test_the_opponents_last_turn_is_read_from_the_public_history() -> None:
-    for state, seat, history, _ in medium_match(3):
-        turn = last_turn(GAME.view(state, seat), history, seat)
-        assert turn is not None
-        (_, play), (_, draw) = history[-2:]  # the turn just before this seat's play
-        assert (turn.action, turn.source) == (play, draw["source"])
-        assert turn.before.pile == len(state.draw_pile) + (draw["source"] == "deck")
-
-
-def test_the_hand_the_opponent_held_explains_their_last_turn() -> None:
-    explained = checked = 0
-    for state, seat, history, hand in medium_match(5):
-        turn = last_turn(GAME.view(state, seat), history, seat)
-        assert turn is not None
-        explained += likelihood(turn, hand, deck_for(False)) == LIKELY * LIKELY
-        checked += 1
-    assert explained >= 0.95 * checked > 20
-
-
-def test_hands_that_explain_the_last_turn_weigh_more_than_others() -> None:
-    true_share = uniform_share = 0.0
-    for state, seat, history, _ in list(medium_match(7))[5:30:4]:
-        view = GAME.view(state, seat)
-        known, turn = knowledge(view, history, seat), last_turn(view, history, seat)
-        assert turn is not None
-        hands, weights = clued_hands(known, turn, random.Random(0), tries=60)
-        held = state.hands[1 - seat]
-        share = [sum(card in held for card in hand) / len(hand) for hand in hands]
-        true_share += sum(w * s for w, s in zip(weights, share, strict=True)) / sum(weights)
-        uniform_share += sum(share) / len(share)
-    assert true_share > uniform_share
-
-
-def test_a_clued_world_shows_the_seat_exactly_its_view() -> None:
-    for state, seat, history, _ in list(medium_match(4))[::6]:
-        view = GAME.view(state, seat)
-        known, turn = knowledge(view, history, seat), last_turn(view, history, seat)
-        assert turn is not None
-        hands, _ = clued_hands(known, turn, random.Random(1), tries=5)
-        world = deal_clued(known, hands[0], turn.source == "deck", random.Random(2))
-        assert GAME.view(world, seat) == view
-        assert set(hands[0]) <= set(world.hands[1 - seat])
-
-
-def test_the_strong_bot_reads_the_clue_within_its_seconds() -> None:
-    from engine.bots.expeditionen import strong_bot
-
-    state, seat, history, _ = list(medium_match(6))[10]
-    ticks = iter(range(10**6))  # every reading of the clock takes a second
-    bot = strong_bot(seconds=100.0, clock=lambda: float(next(ticks)))
-    legal = GAME.legal_actions(state, seat)
-    assert bot.choose(GAME.view(state, seat), legal, history, seat, random.Random(0)) in legal
-    assert CLUE_SHARE * 100 <= next(ticks) <= 100 + 3  # the clue's share, then the search
 
 
 # The easy heuristic, rule by rule
