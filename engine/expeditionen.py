@@ -129,6 +129,20 @@ def expedition_count(cards: list[str]) -> tuple[int, int]:
     return (total - EXPEDITION_COST) * (1 + wagers) + bonus, 1 + wagers
 
 
+# What each card adds to its expedition (``number_value``), looked up for the legal plays.
+VALUE = {code: RANK_ORDER[rank(code)] for code in ALL_CODES}
+
+
+def may_play(expedition: list[str], card: str) -> bool:
+    """``play_refusal(expedition, card) is None`` without writing the reason (the legal
+    actions ask it of every card in hand, for every view): on an empty expedition or after
+    a wager any card, after a number card only a higher one (a wager counts 0)."""
+    if not expedition:
+        return True
+    last = VALUE[expedition[-1]]
+    return last == 0 or VALUE[card] > last
+
+
 def play_refusal(expedition: list[str], card: str) -> str | None:
     """Why ``card`` may not go onto ``expedition`` now, or None if it may."""
     if not expedition:
@@ -357,7 +371,7 @@ class ExpeditionenGame(Game[ExpeditionenState, ExpeditionenAction, ExpeditionenV
         plays: list[ExpeditionenAction] = [
             {"type": "play", "card": card}
             for card in hand
-            if play_refusal(expeditions[suit(card)], card) is None
+            if may_play(expeditions[suit(card)], card)
         ]
         return plays + [{"type": "discard", "card": card} for card in hand]
 
