@@ -69,11 +69,10 @@ class RoomCache:
         if room is not None and not room.behind:
             return room
         loaded = self.store.load_room(room_id) if ROOM_ID.fullmatch(room_id) else None
-        if room is not None:  # behind: caught up, as the room it is
+        if room is not None:  # behind: the room as stored, never changing the loop's own
             if loaded is None:
                 raise RoomNotFound(room_id)
-            self._take(room, loaded)
-            return room
+            return rebuild(loaded)
         return self._loaded(room_id, loaded)
 
     async def load(self, room_id: str) -> LiveRoom:

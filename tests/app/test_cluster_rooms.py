@@ -219,3 +219,23 @@ def test_a_room_caught_up_from_the_database_starts_the_wait_for_an_absent_mover_
         assert offer is None or offer["seat"] is None  # awaited, not offered
 
     run(settings, scenario)
+
+
+def test_a_threads_look_at_a_room_that_fell_behind_is_the_room_as_stored(
+    settings: Settings,
+) -> None:
+    """``RoomService.room`` (from a thread) reads the database and leaves the event loop's
+    room as it is: only the loop catches it up, under its lock."""
+
+    async def scenario(first: Process, second: Process) -> None:
+        room, sockets = await seated_here(first)
+        held = await second.rooms.open_room(room.id)
+        await second.hear(first)
+        version = held.match.version
+        await move(first, room, sockets)
+        await second.hear(first)
+        seen = second.rooms.room(room.id)
+        assert seen.match.version == room.match.version
+        assert held.behind and held.match.version == version
+
+    run(settings, scenario)
