@@ -51,6 +51,9 @@ SEATS = (0, 1)
 # Wagers sort below every number card (the ace included): they may only start an expedition.
 RANK_ORDER = {"J": 0, "Q": 0, "K": 0, ACE: 1} | {r: int(r) for r in NUMBERS}
 SORT_ORDER = {r: i for i, r in enumerate((*WAGERS, ACE, *NUMBERS))}
+# What each card adds to its expedition (``number_value``), looked up where every view and
+# the legal plays count (no rank parsed from the code).
+VALUE = {code: RANK_ORDER[rank(code)] for code in ALL_CODES}
 
 
 # One string object per card code, shared by every deck, hand and pile of every match (a
@@ -122,11 +125,21 @@ def expedition_count(cards: list[str]) -> tuple[int, int]:
         return 0, 1
     total = wagers = 0
     for card in cards:
-        value = RANK_ORDER[card[:-1]]
+        value = VALUE[card]
         total += value
         wagers += value == 0
     bonus = BONUS if len(cards) >= BONUS_CARDS else 0
     return (total - EXPEDITION_COST) * (1 + wagers) + bonus, 1 + wagers
+
+
+def may_play(expedition: list[str], card: str) -> bool:
+    """``play_refusal(expedition, card) is None`` without writing the reason (the legal
+    actions ask it of every card in hand, for every view): on an empty expedition or after
+    a wager any card, after a number card only a higher one (a wager counts 0)."""
+    if not expedition:
+        return True
+    last = VALUE[expedition[-1]]
+    return last == 0 or VALUE[card] > last
 
 
 def play_refusal(expedition: list[str], card: str) -> str | None:
@@ -357,7 +370,7 @@ class ExpeditionenGame(Game[ExpeditionenState, ExpeditionenAction, ExpeditionenV
         plays: list[ExpeditionenAction] = [
             {"type": "play", "card": card}
             for card in hand
-            if play_refusal(expeditions[suit(card)], card) is None
+            if may_play(expeditions[suit(card)], card)
         ]
         return plays + [{"type": "discard", "card": card} for card in hand]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 import weakref
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -65,9 +66,13 @@ class RoomCache:
         """The live room, rebuilt from the database on first access (from a thread, or
         where waiting on the database is fine; the event loop uses ``load``)."""
         room = self.rooms.get(room_id)
-        if room is not None:
+        if room is not None and not room.behind:
             return room
         loaded = self.store.load_room(room_id) if ROOM_ID.fullmatch(room_id) else None
+        if room is not None:  # behind: the room as stored, never changing the loop's own
+            if loaded is None:
+                raise RoomNotFound(room_id)
+            return rebuild(loaded)
         return self._loaded(room_id, loaded)
 
     async def load(self, room_id: str) -> LiveRoom:
@@ -75,6 +80,8 @@ class RoomCache:
         many sockets and requests ask for the room at the same moment."""
         room = self.rooms.get(room_id)
         if room is not None:
+            if room.behind:
+                await self._current(room)
             return room
         if not ROOM_ID.fullmatch(room_id):
             raise RoomNotFound(room_id)
@@ -103,15 +110,32 @@ class RoomCache:
             self.on_load(room)
         return room
 
+    async def _current(self, room: LiveRoom) -> None:
+        """A room that fell behind, caught up before anyone reads it."""
+        async with room.lock:
+            if room.closed or not room.behind:
+                return
+            try:
+                await self.catch_up(room)
+            except Refusal:
+                raise RoomNotFound(room.id) from None
+
     async def catch_up(self, room: LiveRoom) -> None:
         """Take the match, seats and tally from the database (the source of truth)."""
         loaded = await self.store.off_loop(self.store.load_room, room.id)
         if loaded is None:
             raise Refusal("unknown_room", "this room was closed")
+        self._take(room, loaded)
+
+    def _take(self, room: LiveRoom, loaded: LoadedRoom) -> None:
         fresh = rebuild(loaded)
+        moved = (fresh.match.id, fresh.match.version) != (room.match.id, room.match.version)
         room.match, room.seats, room.rematch = fresh.match, fresh.seats, fresh.rematch
         room.wins, room.draws, room.finished = fresh.wins, fresh.draws, fresh.finished
         room.turn_started = fresh.turn_started  # a start or a wait stored by another process
+        if moved:  # the wait for an absent mover starts now, as after a replayed move
+            room.turn_since = time.monotonic()
+        room.behind = False
         self.on_seats(room)
         logger.info("room caught up", extra={"room_id": room.id, "version": room.match.version})
 

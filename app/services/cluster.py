@@ -6,7 +6,10 @@ holds:
 
 - ``action``: another process stored the action of version ``v``: replay it through the
   engine when it is the next one here, else catch the room up from the database; then
-  every local audience gets its new view.
+  every local audience gets its new view. Without a socket of the room here, no work is
+  done for it: the room is marked behind (``LiveRoom.behind``) and caught up from the
+  database before anything reads it; only a move that ends the match (``ends``) is
+  replayed, so that this process hears of every end (the ratings).
 - ``seat``, ``rematch``, ``takeback``: seats, a match's end by a player's choice, rematch
   and takeback requests and takebacks are stored; catch up and tell (sockets of a seat its
   player left watch from then on).
@@ -74,7 +77,13 @@ class Cluster:
             if room.closed:
                 return
             if kind == "action":
-                await self._on_action(room, event)
+                if self._follows(room, event):
+                    await self._on_action(room, event)
+                else:
+                    if not room.behind:
+                        room.behind = True
+                        self.events.fell_behind(room)
+                    return
             elif kind == "seat":
                 await self._catch_up(room)
                 unseat_leavers(room, self.news.broadcaster)
@@ -96,6 +105,11 @@ class Cluster:
             elif kind == "hello" and any(room.local_online()):
                 self.relay.online(room)
             self.events.changed_elsewhere(room)
+
+    def _follows(self, room: LiveRoom, event: dict[str, Any]) -> bool:
+        """Whether this process replays another's move: when it has a socket of the room,
+        or the move ends the match (or the sender does not say: a previous release)."""
+        return event.get("ends", True) is not False or bool(self.news.audiences(room))
 
     async def _on_action(self, room: LiveRoom, event: dict[str, Any]) -> None:
         match, version = room.match, event["v"]

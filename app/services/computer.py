@@ -110,10 +110,18 @@ class ComputerPlayers(RoomListener):
         # watches for absent players (presence is the same sum in every process).
         self.update(room, think=False)
 
+    def fell_behind(self, room: LiveRoom) -> None:
+        # No wait and no offer stand for a room this process no longer follows: they are
+        # worked out afresh once it is caught up (a socket joining here hears no stale one).
+        self._drop_offer(room.id)
+
     def update(self, room: LiveRoom, think: bool = True) -> None:
         """Start the computer's move when it is its turn (``think``: only the process that
         made the change does, so several processes do not think twice), and offer or
         withdraw a takeover."""
+        if room.behind:  # news of a room this process does not follow (no socket here)
+            self._drop_offer(room.id)
+            return
         seat = room.to_move()
         if think and seat is not None and room.played_by_computer(seat):
             moving = self.moves.get(room.id)
@@ -230,7 +238,7 @@ class ComputerPlayers(RoomListener):
     async def _offer_at(self, room: LiveRoom, deadline: float) -> None:
         await asyncio.sleep(deadline - time.monotonic())
         async with room.lock:
-            if not room.closed:
+            if not room.closed and not room.behind:
                 self._watch_absence(room)
 
     def _tell_offer(self, room: LiveRoom, seat: int | None) -> None:
@@ -263,10 +271,15 @@ class ComputerPlayers(RoomListener):
 
     def forget(self, room_id: str) -> None:
         """The room closed: its computer stops thinking and no offer waits."""
-        for tasks in (self.moves, self.waits):
-            task = tasks.pop(room_id, None)
-            if task is not None:
-                task.cancel()
+        task = self.moves.pop(room_id, None)
+        if task is not None:
+            task.cancel()
+        self._drop_offer(room_id)
+
+    def _drop_offer(self, room_id: str) -> None:
+        waiting = self.waits.pop(room_id, None)
+        if waiting is not None and waiting is not asyncio.current_task():
+            waiting.cancel()
         self.offered.pop(room_id, None)
         self.awaited.pop(room_id, None)
 

@@ -69,6 +69,10 @@ class RoomListener:
     def changed_elsewhere(self, room: LiveRoom) -> None:
         """Another process changed the room, and this one has taken over its change."""
 
+    def fell_behind(self, room: LiveRoom) -> None:
+        """Another process stored a move that this one, with no socket of the room, did not
+        replay: the room is caught up from the database before it is read again."""
+
     def chatted(self, room: LiveRoom, line: dict[str, Any]) -> None:
         """A chat line was stored (published without the room's lock: it is no change of
         the match, app/services/chat.py)."""
@@ -145,6 +149,10 @@ class RoomEvents:
     def changed_elsewhere(self, room: LiveRoom) -> None:
         for listener in self.listeners:
             listener.changed_elsewhere(room)
+
+    def fell_behind(self, room: LiveRoom) -> None:
+        for listener in self.listeners:
+            listener.fell_behind(room)
 
     def chatted(self, room: LiveRoom, line: dict[str, Any]) -> None:
         for listener in self.listeners:

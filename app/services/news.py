@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from app.messaging import Broadcaster
+from app.messaging import Audience, Broadcaster
 from app.services import texts
 from app.services.events import RoomListener
 from app.services.live import LiveRoom
@@ -25,10 +25,15 @@ class RoomNews(RoomListener):
     def __init__(self, broadcaster: Broadcaster) -> None:
         self.broadcaster = broadcaster
 
+    def audiences(self, room: LiveRoom) -> list[Audience]:
+        """The audiences this process has sockets of in the room (none: no socket here)."""
+        return self.broadcaster.audiences(room.id)
+
     def state(self, room: LiveRoom) -> None:
         """Each audience (a seat, the spectators) its own ``state``."""
         audiences = self.broadcaster.audiences(room.id)
-        self.broadcaster.publish(room.id, texts.state_texts(room, audiences))
+        if audiences:  # nobody here: no text to build
+            self.broadcaster.publish(room.id, texts.state_texts(room, audiences))
 
     def presence(self, room: LiveRoom) -> None:
         self.to_everyone(room, texts.presence_text(room))
@@ -119,6 +124,9 @@ class RelayNews(RoomListener):
                 "action": action,
                 "computer": by_computer,
                 "at": room.turn_started and room.turn_started.isoformat(),
+                # Whether it ended the match: a process without a socket of the room
+                # replays only such a move (app/services/cluster.py).
+                "ends": match.status == "finished",
             }
         )
 

@@ -124,6 +124,8 @@ class Players:
         """Seat the connection by its token (or not: a spectator) and send a full sync."""
         async with room.lock:
             check_open(room)
+            if room.behind:  # moves stored elsewhere while no socket was here
+                await self.cache.catch_up(room)
             connection.seat = room.seat_of(connection.player_id)
             if connection.seat is None and connection.player_id and self.shared:
                 # Seated through another process a moment ago? The database knows.

@@ -20,10 +20,13 @@ import pytest
 from engine import IllegalAction, InvalidAction, Outcome, get_game
 from engine.cards import SUITS, suit
 from engine.expeditionen import (
+    ALL_CODES,
     ExpeditionenState,
     breakdown,
     deck_for,
     expedition_score,
+    may_play,
+    play_refusal,
     shuffled,
 )
 
@@ -741,3 +744,10 @@ def test_parse_notation_refuses_junk(text: str) -> None:
 def test_registered_with_title_and_two_seats() -> None:
     assert GAME.title == {"de": "Expeditionen", "en": "Expeditions"}
     assert GAME.seats == 2
+
+
+def test_a_card_may_be_played_exactly_when_no_refusal_gives_a_reason() -> None:
+    """``may_play``, which the legal actions ask, says what ``play_refusal`` says."""
+    for card in ALL_CODES:
+        for below in [[], *([last] for last in ALL_CODES if suit(last) == suit(card))]:
+            assert may_play(below, card) == (play_refusal(below, card) is None), (below, card)

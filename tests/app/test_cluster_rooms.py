@@ -1,0 +1,241 @@
+"""Two server processes' room services in one test, over one database, with the events of
+one handed to the other by hand (app/services/cluster.py): what a process does for the moves
+of a room it has no socket of."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+
+from app.limits import RefusalLog, TokenBucket
+from app.messaging import Audience, LocalBroadcaster
+from app.relay import Event
+from app.services.live import LiveRoom
+from app.services.rooms import RoomService
+from app.settings import Settings
+from app.storage.db import create_db_engine
+from app.storage.repositories import Store
+
+
+class Relay:
+    """Redis as one process sees it: what it announces is kept for the test to hand on."""
+
+    def __init__(self, name: str) -> None:
+        self.process = name
+        self.connected = True
+        self.sent: list[Event] = []
+
+    def announce(self, event: Event) -> None:
+        self.sent.append({"proc": self.process, **event})
+
+
+class Socket:
+    """A connection that keeps every text it was sent."""
+
+    def __init__(self, player_id: str | None) -> None:
+        self.player_id = player_id
+        self.visible = True
+        self.seat: Audience = None
+        self.bucket = TokenBucket(1e9)
+        self.refusals = RefusalLog()
+        self.texts: list[dict[str, Any]] = []
+
+    def send(self, text: str) -> None:
+        self.texts.append(orjson.loads(text))
+
+    def close(self, code: int, reason: str) -> None:
+        pass
+
+    def last(self, kind: str) -> dict[str, Any] | None:
+        found = [text for text in self.texts if text["type"] == kind]
+        return found[-1] if found else None
+
+
+class Process:
+    def __init__(self, name: str, settings: Settings) -> None:
+        self.relay = Relay(name)
+        self.rooms = RoomService(
+            settings,
+            Store(create_db_engine(settings.database_url)),
+            LocalBroadcaster(),
+            relay=self.relay,  # type: ignore[arg-type]
+        )
+
+    async def hear(self, other: Process) -> None:
+        """Every event the other process announced so far, as Redis would hand it on."""
+        cluster = self.rooms.cluster
+        assert cluster is not None
+        events, other.relay.sent = other.relay.sent, []
+        for event in events:
+            await cluster.on_event(event)
+
+
+def run(settings: Settings, scenario: Callable[[Process, Process], Awaitable[None]]) -> None:
+    async def both() -> None:
+        first, second = Process("first", settings), Process("second", settings)
+        try:
+            await scenario(first, second)
+        finally:
+            await first.rooms.shutdown()
+            await second.rooms.shutdown()
+
+    asyncio.run(both())
+
+
+async def seated_here(process: Process) -> tuple[LiveRoom, list[Socket]]:
+    """A running Expeditionen room with both players' sockets in ``process``."""
+    rooms = process.rooms
+    room = rooms.create_room("expeditionen", {}, None)
+    sockets = [Socket(f"player-{room.id}-{seat}") for seat in range(2)]
+    for seat, socket in enumerate(sockets):
+        await rooms.join(room, f"P{seat}", socket.player_id or "")
+        await rooms.connect(room, socket)  # type: ignore[arg-type]
+    return room, sockets
+
+
+async def move(process: Process, room: LiveRoom, sockets: list[Socket]) -> None:
+    """The seat to move plays its first legal action."""
+    seat = room.to_move()
+    assert seat is not None
+    state = sockets[seat].last("state")
+    assert state is not None
+    action = state["legal_actions"][0]
+    await process.rooms.actions.play(room, seat, state["version"], action)
+
+
+def test_a_process_without_a_socket_of_a_room_replays_none_of_its_moves(
+    settings: Settings,
+) -> None:
+    async def scenario(first: Process, second: Process) -> None:
+        room, sockets = await seated_here(first)
+        held = await second.rooms.open_room(room.id)  # loaded, but no socket here
+        await second.hear(first)
+        version = held.match.version
+        for _ in range(3):
+            await move(first, room, sockets)
+        await second.hear(first)
+        assert held.match.version == version  # not replayed
+        assert held.behind
+
+    run(settings, scenario)
+
+
+def test_a_room_that_fell_behind_is_caught_up_before_anything_reads_it(
+    settings: Settings,
+) -> None:
+    async def scenario(first: Process, second: Process) -> None:
+        room, sockets = await seated_here(first)
+        held = await second.rooms.open_room(room.id)
+        await second.hear(first)
+        for _ in range(3):
+            await move(first, room, sockets)
+        await second.hear(first)
+        assert held.behind
+        assert (await second.rooms.open_room(room.id)) is held
+        assert not held.behind
+        assert held.match.version == room.match.version
+        assert held.match.state == room.match.state
+
+        # A socket joining there sees the match as it stands, and replays from then on.
+        for _ in range(2):
+            await move(first, room, sockets)
+        await second.hear(first)
+        assert held.behind
+        watcher = Socket(None)
+        await second.rooms.connect(held, watcher)  # type: ignore[arg-type]
+        state = watcher.last("state")
+        assert state is not None and state["version"] == room.match.version
+        await move(first, room, sockets)
+        await second.hear(first)
+        assert not held.behind
+        state = watcher.last("state")
+        assert state is not None and state["version"] == room.match.version
+
+    run(settings, scenario)
+
+
+def test_a_move_that_ends_the_match_is_replayed_without_a_socket_of_the_room(
+    settings: Settings,
+) -> None:
+    async def scenario(first: Process, second: Process) -> None:
+        room, _ = await seated_here(first)
+        held = await second.rooms.open_room(room.id)
+        await second.hear(first)
+        ends = [{"t": "action", "ends": True}, {"t": "action"}]  # a previous release: no "ends"
+        for event in ends:
+            assert second.rooms.cluster is not None
+            assert second.rooms.cluster._follows(held, event)
+        assert not second.rooms.cluster._follows(held, {"t": "action", "ends": False})
+
+    run(settings, scenario)
+
+
+def test_no_takeover_wait_or_offer_stands_for_a_room_that_fell_behind(
+    settings: Settings,
+) -> None:
+    async def scenario(first: Process, second: Process) -> None:
+        room, sockets = await seated_here(first)
+        held = await second.rooms.open_room(room.id)
+        await second.hear(first)
+        held.remote.clear()  # the first process's sockets went away, as this one knows
+        computer = second.rooms.computer
+        computer.update(held, think=False)
+        assert held.id in computer.awaited  # the absent mover's offer is on its way here
+        await move(first, room, sockets)
+        await second.hear(first)
+        assert held.behind
+        assert held.id not in computer.awaited and held.id not in computer.waits
+        assert computer.open_offer(held) is None
+
+    run(settings, scenario)
+
+
+def test_a_room_caught_up_from_the_database_starts_the_wait_for_an_absent_mover_afresh(
+    settings: Settings,
+) -> None:
+    """As a replayed move does: the turn began when this process learned of it, so a wait
+    begun long before (the room fell behind meanwhile) brings no offer at once."""
+
+    async def scenario(first: Process, second: Process) -> None:
+        room, sockets = await seated_here(first)
+        held = await second.rooms.open_room(room.id)
+        await second.hear(first)
+        long_ago = time.monotonic() - 10 * settings.takeover_seconds
+        for _ in range(2):
+            await move(first, room, sockets)
+        await second.hear(first)
+        held.remote.clear()  # the first process's sockets went away, as this one knows
+        held.turn_since = long_ago
+        held.away_since = {0: long_ago, 1: long_ago}
+        await second.rooms.open_room(room.id)
+        assert held.turn_since > long_ago
+        watcher = Socket(None)  # a spectator: both players are away
+        await second.rooms.connect(held, watcher)  # type: ignore[arg-type]
+        offer = watcher.last("takeover")
+        assert offer is None or offer["seat"] is None  # awaited, not offered
+
+    run(settings, scenario)
+
+
+def test_a_threads_look_at_a_room_that_fell_behind_is_the_room_as_stored(
+    settings: Settings,
+) -> None:
+    """``RoomService.room`` (from a thread) reads the database and leaves the event loop's
+    room as it is: only the loop catches it up, under its lock."""
+
+    async def scenario(first: Process, second: Process) -> None:
+        room, sockets = await seated_here(first)
+        held = await second.rooms.open_room(room.id)
+        await second.hear(first)
+        version = held.match.version
+        await move(first, room, sockets)
+        await second.hear(first)
+        seen = second.rooms.room(room.id)
+        assert seen.match.version == room.match.version
+        assert held.behind and held.match.version == version
+
+    run(settings, scenario)
