@@ -51,8 +51,8 @@ SEATS = (0, 1)
 # Wagers sort below every number card (the ace included): they may only start an expedition.
 RANK_ORDER = {"J": 0, "Q": 0, "K": 0, ACE: 1} | {r: int(r) for r in NUMBERS}
 SORT_ORDER = {r: i for i, r in enumerate((*WAGERS, ACE, *NUMBERS))}
-# What each card adds to its expedition (``number_value``), looked up where every view and
-# the legal plays count (no rank parsed from the code).
+# What each card adds to its expedition: the number, 1 for an ace, 0 for a wager. Looked up
+# where every view and the legal plays count (no rank parsed from the code).
 VALUE = {code: RANK_ORDER[rank(code)] for code in ALL_CODES}
 
 
@@ -77,11 +77,6 @@ def is_wager(card: str) -> bool:
     return rank(card) in WAGERS
 
 
-def number_value(card: str) -> int:
-    """What a card adds to its expedition: the number, 1 for an ace, 0 for a wager."""
-    return RANK_ORDER[rank(card)]
-
-
 @functools.cache  # every view sorts a hand: some 60 codes, looked up instead of parsed
 def sort_key(card: str) -> tuple[int, int]:
     return SUITS.index(suit(card)), SORT_ORDER[rank(card)]
@@ -93,7 +88,7 @@ def breakdown(cards: list[str]) -> dict[str, Any]:
     It names ranks, not card codes: a finished round's cards are dealt again in the next
     round, and a code in the history must not read like a card someone holds now.
     """
-    total = sum(number_value(card) for card in cards)
+    total = sum(VALUE[card] for card in cards)
     wagers = sum(1 for card in cards if is_wager(card))
     bonus = BONUS if len(cards) >= BONUS_CARDS else 0
     ranks = [rank(card) for card in cards]
