@@ -97,6 +97,25 @@ async def seated_here(process: Process) -> tuple[LiveRoom, list[Socket]]:
     return room, sockets
 
 
+async def held_without_a_socket(
+    first: Process, second: Process
+) -> tuple[LiveRoom, list[Socket], LiveRoom]:
+    """A room seated on the first process, and the second's copy of it: loaded, no socket."""
+    room, sockets = await seated_here(first)
+    held = await second.rooms.open_room(room.id)
+    await second.hear(first)
+    return room, sockets, held
+
+
+async def moves_heard(
+    first: Process, second: Process, room: LiveRoom, sockets: list[Socket], count: int
+) -> None:
+    """``count`` moves on the first process, then the second hears of them."""
+    for _ in range(count):
+        await move(first, room, sockets)
+    await second.hear(first)
+
+
 async def move(process: Process, room: LiveRoom, sockets: list[Socket]) -> None:
     """The seat to move plays its first legal action."""
     seat = room.to_move()
@@ -111,13 +130,9 @@ def test_a_process_without_a_socket_of_a_room_replays_none_of_its_moves(
     settings: Settings,
 ) -> None:
     async def scenario(first: Process, second: Process) -> None:
-        room, sockets = await seated_here(first)
-        held = await second.rooms.open_room(room.id)  # loaded, but no socket here
-        await second.hear(first)
+        room, sockets, held = await held_without_a_socket(first, second)
         version = held.match.version
-        for _ in range(3):
-            await move(first, room, sockets)
-        await second.hear(first)
+        await moves_heard(first, second, room, sockets, 3)
         assert held.match.version == version  # not replayed
         assert held.behind
 
@@ -128,12 +143,8 @@ def test_a_room_that_fell_behind_is_caught_up_before_anything_reads_it(
     settings: Settings,
 ) -> None:
     async def scenario(first: Process, second: Process) -> None:
-        room, sockets = await seated_here(first)
-        held = await second.rooms.open_room(room.id)
-        await second.hear(first)
-        for _ in range(3):
-            await move(first, room, sockets)
-        await second.hear(first)
+        room, sockets, held = await held_without_a_socket(first, second)
+        await moves_heard(first, second, room, sockets, 3)
         assert held.behind
         assert (await second.rooms.open_room(room.id)) is held
         assert not held.behind
@@ -141,16 +152,13 @@ def test_a_room_that_fell_behind_is_caught_up_before_anything_reads_it(
         assert held.match.state == room.match.state
 
         # A socket joining there sees the match as it stands, and replays from then on.
-        for _ in range(2):
-            await move(first, room, sockets)
-        await second.hear(first)
+        await moves_heard(first, second, room, sockets, 2)
         assert held.behind
         watcher = Socket(None)
         await second.rooms.connect(held, watcher)  # type: ignore[arg-type]
         state = watcher.last("state")
         assert state is not None and state["version"] == room.match.version
-        await move(first, room, sockets)
-        await second.hear(first)
+        await moves_heard(first, second, room, sockets, 1)
         assert not held.behind
         state = watcher.last("state")
         assert state is not None and state["version"] == room.match.version
@@ -162,9 +170,7 @@ def test_a_move_that_ends_the_match_is_replayed_without_a_socket_of_the_room(
     settings: Settings,
 ) -> None:
     async def scenario(first: Process, second: Process) -> None:
-        room, _ = await seated_here(first)
-        held = await second.rooms.open_room(room.id)
-        await second.hear(first)
+        _, _, held = await held_without_a_socket(first, second)
         ends = [{"t": "action", "ends": True}, {"t": "action"}]  # a previous release: no "ends"
         for event in ends:
             assert second.rooms.cluster is not None
@@ -178,15 +184,12 @@ def test_no_takeover_wait_or_offer_stands_for_a_room_that_fell_behind(
     settings: Settings,
 ) -> None:
     async def scenario(first: Process, second: Process) -> None:
-        room, sockets = await seated_here(first)
-        held = await second.rooms.open_room(room.id)
-        await second.hear(first)
+        room, sockets, held = await held_without_a_socket(first, second)
         held.remote.clear()  # the first process's sockets went away, as this one knows
         computer = second.rooms.computer
         computer.update(held, think=False)
         assert held.id in computer.awaited  # the absent mover's offer is on its way here
-        await move(first, room, sockets)
-        await second.hear(first)
+        await moves_heard(first, second, room, sockets, 1)
         assert held.behind
         assert held.id not in computer.awaited and held.id not in computer.waits
         assert computer.open_offer(held) is None
@@ -201,13 +204,9 @@ def test_a_room_caught_up_from_the_database_starts_the_wait_for_an_absent_mover_
     begun long before (the room fell behind meanwhile) brings no offer at once."""
 
     async def scenario(first: Process, second: Process) -> None:
-        room, sockets = await seated_here(first)
-        held = await second.rooms.open_room(room.id)
-        await second.hear(first)
+        room, sockets, held = await held_without_a_socket(first, second)
         long_ago = time.monotonic() - 10 * settings.takeover_seconds
-        for _ in range(2):
-            await move(first, room, sockets)
-        await second.hear(first)
+        await moves_heard(first, second, room, sockets, 2)
         held.remote.clear()  # the first process's sockets went away, as this one knows
         held.turn_since = long_ago
         held.away_since = {0: long_ago, 1: long_ago}
@@ -228,12 +227,9 @@ def test_a_threads_look_at_a_room_that_fell_behind_is_the_room_as_stored(
     room as it is: only the loop catches it up, under its lock."""
 
     async def scenario(first: Process, second: Process) -> None:
-        room, sockets = await seated_here(first)
-        held = await second.rooms.open_room(room.id)
-        await second.hear(first)
+        room, sockets, held = await held_without_a_socket(first, second)
         version = held.match.version
-        await move(first, room, sockets)
-        await second.hear(first)
+        await moves_heard(first, second, room, sockets, 1)
         seen = second.rooms.room(room.id)
         assert seen.match.version == room.match.version
         assert held.behind and held.match.version == version
