@@ -134,6 +134,7 @@ def test_two_players_play_each_daily_and_the_board_shows_scores_without_lines(
     laptop.get_by_test_id("daily-continue-scoundrel").click()
     laptop.wait_for_url(f"**/r/{room_id}")
     wait_for_state(laptop)
+    expect(laptop.locator("#share")).to_be_hidden()  # nobody to invite to a daily
     play_to_the_end(laptop)
     expect(laptop.get_by_test_id("daily-link")).to_be_visible()  # no best line today
     expect(laptop.locator("#end")).to_contain_text("Daily deal #")

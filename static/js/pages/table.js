@@ -1743,6 +1743,9 @@ async function loadRoom() {
   const info = games.find((game) => game.name === room.game);
   shell.title = info ? localized(info.title) : room.game;
   document.getElementById("rules-link").href = `/rules/${encodeURIComponent(room.game)}`;
+  // A daily is its player's alone: nobody may watch it while its day runs (the server
+  // refuses), so there is nobody to invite; its board is shared instead.
+  document.getElementById("share").hidden = Boolean(room.daily);
   document.body.dataset.game = room.game;
   loadStyles(room.game);
   shell.game = await import(`../games/${encodeURIComponent(room.game)}.js`);
