@@ -540,7 +540,7 @@ def medium_action(sight: Sight, phase: str) -> ExpeditionenAction:
 
 ROLLOUT_TURNS = 80  # turns of a rollout after which both seats draw only from the deck
 TRUST = 0.02  # the reward by which medium's own choice leads before the rollouts
-WON_WEIGHT = 0.5  # after the last round: the share of the reward that is winning itself
+WON_WEIGHT = 0.8  # after the last round: the share of the reward that is winning itself
 
 
 def rollout_policy(state: ExpeditionenState, seat: int, rng: random.Random) -> ExpeditionenAction:
