@@ -31,6 +31,8 @@ from engine.scoundrel_solver import (
     worth,
 )
 
+# One worker runs the module, so both searches are checked against one walk (``walked``).
+pytestmark = pytest.mark.xdist_group("scoundrel_solver")
 GAME = get_game("scoundrel")
 SolverClass = type[Solver] | type[FastSolver]
 
@@ -53,7 +55,6 @@ def table(room: list[str], dungeon: list[str], **fields: Any) -> ScoundrelState:
     return ScoundrelState(dungeon=dungeon, room=room, **fields)
 
 
-pytestmark = pytest.mark.xdist_group("scoundrel_solver")
 walked: dict[str, int] = {}  # brute force's score of each table walked, by its JSON
 
 
