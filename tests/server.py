@@ -82,6 +82,7 @@ class AppProcess:
             except httpx.TransportError:
                 pass
             time.sleep(0.1)
+        self.stop(timeout=5)  # not left running after the test
         raise AssertionError(f"the server on {self.port} did not start:\n{self.log.read_text()}")
 
     def log_lines(self) -> list[str]:

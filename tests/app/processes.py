@@ -52,10 +52,15 @@ def start_apps(
         "LOG_LEVEL": "INFO",
         **settings,
     }
-    apps = []
-    for _ in range(count):
-        port = free_port()
-        apps.append(AppProcess(port, env, tmp / f"app-{port}.log").start())
+    apps: list[AppProcess] = []
+    try:
+        for _ in range(count):
+            port = free_port()
+            apps.append(AppProcess(port, env, tmp / f"app-{port}.log").start())
+    except BaseException:
+        for app in apps:  # the test never gets them to stop
+            app.stop(timeout=5)
+        raise
     return apps
 
 
