@@ -1,13 +1,17 @@
 """Room changes between server processes, over Redis publish/subscribe (``REDIS_URL``).
 
 The database stays the source of truth: a process stores first, then announces what it
-stored here. Announcing never waits: events go on a bounded outbox that a publisher task
-drains in order, everything that queued during the previous publish in one message (so a
-busy process pays one round trip for many moves), on a connection of its own: redis-py's
-client takes a pooled connection per command, which cost more CPU than the publish itself
-(bench/relay.py). Every process subscribes to one channel, also on a connection of its
-own that it reads directly, and hands each event of another process to the room service
-(``app/services/cluster.py``), which delivers to its own sockets.
+stored here. Announcing never waits: events collect on an outbox that is published once
+per turn of the event loop, everything announced meanwhile in one message (so a busy
+process pays one publish for many moves). Every process subscribes to one channel and
+hands each event of another process to the room service (``app/services/cluster.py``),
+which delivers to its own sockets.
+
+Both connections are plain asyncio protocols speaking Redis's protocol through hiredis
+(which packs the commands and parses the replies): redis-py's layers cost more CPU than
+the event itself, some 60 us to publish and 35 us to hear one, on a process woken for it
+(bench/relay.py). The publishing connection asks Redis for no replies (``CLIENT REPLY
+OFF``), so a publish is one write and never wakes the process again.
 
 When Redis goes away, events are dropped (they are only news of what is stored); once it
 is back, ``on_resync`` runs so that every process catches its rooms up from the database
@@ -21,13 +25,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import uuid
+from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
+from urllib.parse import unquote, urlsplit
 
+import hiredis
 import orjson
-import redis.asyncio as redis
-from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
 
@@ -35,31 +41,111 @@ CHANNEL = "kartenrunde:rooms"
 HEARTBEAT_SECONDS = 1.0
 OUTBOX_EVENTS = 10_000
 RETRY_SECONDS = 0.5
+CONNECT_SECONDS = 2.0
+# Unsent bytes beyond which a publish is dropped: Redis is frozen or far behind.
+PUBLISH_BUFFER_BYTES = 1 << 20
 
 Event = dict[str, Any]
 
 
+class Link(asyncio.Protocol):
+    """One connection to Redis: commands packed and replies parsed by hiredis, each reply
+    handed to ``on_reply`` as soon as it is parsed."""
+
+    def __init__(self, on_reply: Callable[[Any], None], on_lost: Callable[[Link], None]) -> None:
+        self.on_reply = on_reply
+        self.on_lost = on_lost
+        self.parser = hiredis.Reader()
+        self.transport: asyncio.Transport | None = None
+        self.heard = time.monotonic()  # when Redis last sent anything
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # (uvloop's is no subclass)
+
+    def data_received(self, data: bytes) -> None:
+        self.heard = time.monotonic()
+        self.parser.feed(data)
+        try:
+            while (reply := self.parser.gets()) is not False:
+                self.on_reply(reply)
+        except hiredis.ProtocolError:
+            logger.warning("redis sent what is not its protocol; reconnecting")
+            self.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.on_lost(self)
+
+    @property
+    def open(self) -> bool:
+        return self.transport is not None and not self.transport.is_closing()
+
+    def send(self, *command: str | bytes) -> None:
+        if not self.open:
+            raise ConnectionError("the connection to redis is closed")
+        assert self.transport is not None
+        # (hiredis's stub types the command as a tuple of one item)
+        self.transport.write(hiredis.pack_command(command))  # type: ignore[arg-type]
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+
+async def connect(url: str, link: Link) -> Link:
+    """``link`` connected to the Redis of ``url`` (redis:// or rediss://, with a password or a
+    user and password if given: the channel is the same in every database); OSError or
+    TimeoutError when it cannot be reached."""
+    parts = urlsplit(url)
+    loop = asyncio.get_running_loop()
+    async with asyncio.timeout(CONNECT_SECONDS):
+        await loop.create_connection(
+            lambda: link,
+            parts.hostname or "localhost",
+            parts.port or 6379,
+            ssl=parts.scheme == "rediss" or None,
+        )
+    if parts.password is not None:
+        user = [unquote(parts.username)] if parts.username else []
+        link.send("AUTH", *user, unquote(parts.password))
+    return link
+
+
 class RedisRelay:
     def __init__(self, url: str) -> None:
+        scheme = urlsplit(url).scheme
+        if scheme not in ("redis", "rediss"):
+            raise ValueError(f"REDIS_URL must start with redis:// or rediss://, not {scheme}://")
         self.url = url
         self.process = uuid.uuid4().hex[:12]
         # How this process's messages begin: its own echoes are skipped unparsed.
         self._own = b'[{"proc":"' + self.process.encode() + b'"'
-        self.client: redis.Redis = redis.Redis.from_url(
-            url, socket_connect_timeout=2, socket_timeout=None, health_check_interval=5
-        )
-        # redis-py leaves make_connection unannotated.
-        self._publisher = self.client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
-        self._outbox: asyncio.Queue[Event] = asyncio.Queue(OUTBOX_EVENTS)
+        self._outbox: list[Event] = []
+        self._publisher: Link | None = None
+        self._connecting: asyncio.Task[None] | None = None  # a publisher that connects anew
+        self._warned = 0.0  # when a dropped publish was last logged
+        self._inbox: deque[bytes] = deque()
+        self._listener: Link | None = None
+        self._subscribed: asyncio.Future[None] | None = None
+        self._waiting: asyncio.Future[None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.connected = False
 
     def announce(self, event: Event) -> None:
-        """Queue an event for the other processes; never waits."""
+        """Queue an event for the other processes; never waits. From a thread (a room that
+        ``RoomCache.get`` loads there), the event loop queues it."""
         try:
-            self._outbox.put_nowait({"proc": self.process, **event})
-        except asyncio.QueueFull:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            if self._loop is not None:
+                self._loop.call_soon_threadsafe(self.announce, event)
+            return
+        if len(self._outbox) >= OUTBOX_EVENTS:
             logger.warning("redis outbox full; dropping an event", extra={"event": event["t"]})
+            return
+        if not self._outbox:
+            loop.call_soon(self._publish)
+        self._outbox.append({"proc": self.process, **event})
 
     def start(
         self,
@@ -67,41 +153,80 @@ class RedisRelay:
         on_resync: Callable[[], Awaitable[None]],
         on_heartbeat: Callable[[], Awaitable[None]],
     ) -> None:
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
         self._tasks = [
-            loop.create_task(self._publish()),
             loop.create_task(self._subscribe(on_event, on_resync)),
             loop.create_task(self._beat(on_heartbeat)),
         ]
 
     async def stop(self) -> None:
-        for task in self._tasks:
+        tasks = [*self._tasks, *([self._connecting] if self._connecting else [])]
+        for task in tasks:
             task.cancel()
-        for task in self._tasks:
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        with contextlib.suppress(Exception):
-            await self._publisher.disconnect()
-        with contextlib.suppress(Exception):
-            await self.client.aclose()
+        for link in (self._publisher, self._listener):
+            if link is not None:
+                link.close()
 
-    async def _publish(self) -> None:
+    # Publishing
+
+    def _publish(self) -> None:
+        """Everything announced since the last publish, in one message."""
+        events, self._outbox = self._outbox, []
+        link = self._publisher
+        if link is None or not link.open or link.transport is None:
+            self._drop(events, "not connected")
+        elif link.transport.get_write_buffer_size() > PUBLISH_BUFFER_BYTES:
+            self._drop(events, "redis takes no writes")  # frozen: its news would be stale
+        else:
+            link.send("PUBLISH", CHANNEL, orjson.dumps(events))
+
+    def _drop(self, events: list[Event], why: str) -> None:
+        """They are news of stored changes: the others catch up from the database once
+        Redis is back. One warning a second at most."""
+        now = time.monotonic()
+        # Without a subscription, its loss was logged already.
+        if self.connected and now - self._warned >= 1:
+            self._warned = now
+            logger.warning("publishing to redis failed (%s); dropped %d events", why, len(events))
+
+    async def _connect_publisher(self) -> None:
+        """A new publishing connection, retried until Redis answers."""
+        old, self._publisher = self._publisher, None
+        if old is not None:
+            old.close()
         while True:
-            events = [await self._outbox.get()]
-            while not self._outbox.empty():
-                events.append(self._outbox.get_nowait())
+            link = Link(self._publisher_replied, self._publisher_lost)
             try:
-                await self._publisher.send_command("PUBLISH", CHANNEL, orjson.dumps(events))
-                await self._publisher.read_response()
-            except (RedisError, OSError) as error:
-                # Drop what waits: it is news of stored changes, and the others catch up
-                # from the database once Redis is back. (redis-py has dropped a broken
-                # connection already; the next publish connects afresh.)
-                dropped = self._outbox.qsize() + len(events)
-                while not self._outbox.empty():
-                    self._outbox.get_nowait()
-                logger.warning("publishing to redis failed (%s); dropped %d events", error, dropped)
+                await connect(self.url, link)
+            except (OSError, TimeoutError) as error:
+                logger.warning("connecting to redis to publish failed (%s); retrying", error)
+                link.close()
                 await asyncio.sleep(RETRY_SECONDS)
+                continue
+            # Redis sends nothing back from now on (but an error about the AUTH before).
+            link.send("CLIENT", "REPLY", "OFF")
+            self._publisher = link
+            return
+
+    def _publisher_replied(self, reply: Any) -> None:
+        if isinstance(reply, hiredis.ReplyError):
+            logger.warning("redis refused the publishing connection: %s", reply)
+            if self._publisher is not None:
+                self._publisher.close()
+
+    def _publisher_lost(self, link: Link) -> None:
+        """The publishing connection dropped while the subscription stands: connect anew.
+        (Without a subscription the next one connects the publisher too.)"""
+        if link is self._publisher and self.connected and not self._reconnecting():
+            self._connecting = asyncio.get_running_loop().create_task(self._connect_publisher())
+
+    def _reconnecting(self) -> bool:
+        return self._connecting is not None and not self._connecting.done()
+
+    # Listening
 
     async def _subscribe(
         self,
@@ -110,41 +235,81 @@ class RedisRelay:
     ) -> None:
         first = True
         while True:
-            # A connection of its own, read directly: PubSub.get_message's layers (health
-            # check, retry and timing wrappers per read) cost more CPU than the event.
-            listener = self.client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
             try:
-                await listener.send_command("SUBSCRIBE", CHANNEL)
-                await listener.read_response(push_request=True)  # the confirmation
+                await self._listen()
                 if not first:
                     logger.info("redis is back; catching up every room from the database")
                     await on_resync()
                     self.announce({"t": "resync"})
                 first = False
                 self.connected = True
-                while True:
-                    # Every process (this one too) beats each HEARTBEAT_SECONDS: silence
-                    # this long means the connection is gone.
-                    message = await listener.read_response(
-                        timeout=HEARTBEAT_SECONDS * 5, push_request=True
-                    )
-                    if message is None:
-                        raise TimeoutError("no heartbeat on the channel")
-                    if message[0] != b"message" or message[2].startswith(self._own):
-                        continue  # a (un)subscribe confirmation, or this process's own
-                    await handle(events_of(message[2]), on_event)
-            except (RedisError, OSError) as error:
+                await self._deliver(on_event)
+            except (OSError, TimeoutError) as error:
                 if self.connected:
                     logger.warning("redis subscription lost (%s); retrying", error)
                 self.connected = False
+                if self._listener is not None:
+                    self._listener.close()
                 await asyncio.sleep(RETRY_SECONDS)
-            finally:
-                with contextlib.suppress(Exception):
-                    await listener.disconnect()
+
+    async def _listen(self) -> None:
+        """Connected and subscribed, and the publishing connection anew."""
+        self._inbox.clear()
+        self._subscribed = asyncio.get_running_loop().create_future()
+        self._listener = await connect(self.url, Link(self._heard, self._listener_lost))
+        self._listener.send("SUBSCRIBE", CHANNEL)
+        async with asyncio.timeout(HEARTBEAT_SECONDS * 5):
+            await self._subscribed
+        if self._reconnecting():
+            assert self._connecting is not None
+            self._connecting.cancel()
+        await self._connect_publisher()
+
+    def _heard(self, reply: Any) -> None:
+        if isinstance(reply, list) and len(reply) == 3 and reply[0] == b"message":
+            if not reply[2].startswith(self._own):
+                self._inbox.append(reply[2])
+                self._wake()
+        elif isinstance(reply, list) and reply and reply[0] == b"subscribe":
+            if self._subscribed is not None and not self._subscribed.done():
+                self._subscribed.set_result(None)
+        elif isinstance(reply, hiredis.ReplyError):
+            logger.warning("redis refused the subscription: %s", reply)
+            assert self._listener is not None
+            self._listener.close()
+
+    def _listener_lost(self, link: Link) -> None:
+        if link is not self._listener:
+            return
+        if self._subscribed is not None and not self._subscribed.done():
+            self._subscribed.set_exception(ConnectionError("redis closed the connection"))
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._waiting is not None and not self._waiting.done():
+            self._waiting.set_result(None)
+
+    async def _deliver(self, on_event: Callable[[Event], Awaitable[None]]) -> None:
+        """Hand over what arrives until the connection is lost or silent (then raise)."""
+        listener = self._listener
+        assert listener is not None
+        loop = asyncio.get_running_loop()
+        while True:
+            while self._inbox:
+                await handle(events_of(self._inbox.popleft()), on_event)
+            if not listener.open:
+                raise ConnectionError("redis closed the connection")
+            # Every process (this one too) beats each HEARTBEAT_SECONDS: silence this long
+            # means the connection is gone. (The beat wakes this loop to look.)
+            if time.monotonic() - listener.heard > HEARTBEAT_SECONDS * 5:
+                raise TimeoutError("no heartbeat on the channel")
+            self._waiting = loop.create_future()
+            await self._waiting
 
     async def _beat(self, on_heartbeat: Callable[[], Awaitable[None]]) -> None:
         while True:
             self.announce({"t": "alive"})
+            self._wake()
             try:
                 await on_heartbeat()
             except Exception:

@@ -1,24 +1,36 @@
 """What a room event costs a server process in Redis, per message, in CPU.
 
 The relay (``app/relay.py``) publishes one message per batch of room events and every
-other process receives it. This prints the CPU of one PUBLISH through redis-py's client
-(a pooled connection per command) and through one connection of its own (what the relay
-does), and of receiving one message through a ``PubSub`` and straight off a connection of
-its own (what the relay does), each alternating twice in one run. Needs Redis on
-127.0.0.1:6379 (``make services``).
+process hears it. Under play a process is woken for almost every message, so this paces
+them (``--rate`` a second, as 100 rooms with a second's thought make them) and counts the
+CPU a message adds to a process that otherwise only waits: for a publish, the same paced
+loop without Redis taken off; a subscriber only waits between messages, so all of its CPU
+counts. Both ways, alternating twice in one run:
 
-    .venv/bin/python bench/relay.py --messages 10000
+- redis-py: a connection of its own, PUBLISH then its reply; the subscriber reading each
+  message with a timeout (the relay before 5 December 2026);
+- the relay's ``Link``: hiredis on a plain asyncio protocol, the publisher asking for no
+  replies (``CLIENT REPLY OFF``), the subscriber handed each message as it is parsed.
+
+The messages heard are published by a child process. Needs Redis on 127.0.0.1:6379
+(``make services``).
+
+    .venv/bin/python bench/relay.py --messages 1000
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import multiprocessing
 import time
 from collections.abc import Awaitable, Callable
 
 import orjson
 import redis.asyncio as redis
 import uvloop
+
+from app.relay import Link, connect
 
 URL = "redis://127.0.0.1:6379/0"
 CHANNEL = "kartenrunde:bench"
@@ -36,84 +48,101 @@ EVENT = orjson.dumps(
         }
     ]
 )
+END = b"end"
 
 
-async def cpu_per_call(call: Callable[[], Awaitable[object]], count: int) -> float:
-    await call()
+async def paced(step: Callable[[], Awaitable[object] | None], count: int, rate: float) -> float:
+    """CPU microseconds of `count` paced rounds of `step` (None: the waiting alone)."""
     started = time.process_time()
     for _ in range(count):
-        await call()
+        done = step()
+        if done is not None:
+            await done
+        await asyncio.sleep(1 / rate)
     return (time.process_time() - started) / count * 1e6
 
 
-async def publish_figures(count: int) -> dict[str, float]:
+async def publish_figures(count: int, rate: float) -> dict[str, float]:
     client = redis.Redis.from_url(URL)
     own = client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
+    await own.connect()
 
-    async def on_own_connection() -> None:
+    async def redis_py() -> None:
         await own.send_command("PUBLISH", CHANNEL, EVENT)
         await own.read_response()
 
+    link = await connect(URL, Link(lambda _reply: None, lambda _link: None))
+    link.send("CLIENT", "REPLY", "OFF")
+    waiting = await paced(lambda: None, count, rate)
     figures = {
-        "client.publish": await cpu_per_call(lambda: client.publish(CHANNEL, EVENT), count),
-        "own connection": await cpu_per_call(on_own_connection, count),
+        "redis-py": await paced(redis_py, count, rate) - waiting,
+        "Link": await paced(lambda: link.send("PUBLISH", CHANNEL, EVENT), count, rate) - waiting,
     }
+    link.close()
     await own.disconnect()
     await client.aclose()
     return figures
 
 
-async def receive_figures(count: int) -> dict[str, float]:
-    """CPU of receiving one message, the messages published beforehand (unmeasured):
-    through a ``PubSub``, and read straight off a connection of its own (the relay's way)."""
-    listener, sender = redis.Redis.from_url(URL), redis.Redis.from_url(URL)
-    pubsub = listener.pubsub(ignore_subscribe_messages=True)
-    await pubsub.subscribe(CHANNEL)
-    while await pubsub.get_message(timeout=1) is not None:
-        pass
-    own = listener.connection_pool.make_connection()  # type: ignore[no-untyped-call]
-    await own.send_command("SUBSCRIBE", CHANNEL)
-    await own.read_response(push_request=True)
+def publisher(count: int, rate: float) -> None:
+    """The child: `count` messages at `rate`, then END."""
 
-    async def via_pubsub() -> None:
-        while await pubsub.get_message(timeout=1) is None:
-            pass
-
-    async def on_own_connection() -> None:
-        await own.read_response(timeout=1, push_request=True)
-
-    figures = {}
-    for name, receive, other in (
-        ("PubSub", via_pubsub, on_own_connection),
-        ("own connection", on_own_connection, via_pubsub),
-    ):
-        async with sender.pipeline(transaction=False) as pipe:
-            for _ in range(count):
-                pipe.publish(CHANNEL, EVENT)
-            await pipe.execute()
-        started = time.process_time()
+    async def publish() -> None:
+        client = redis.Redis.from_url(URL)
+        await asyncio.sleep(0.5)  # the parent subscribes meanwhile
         for _ in range(count):
-            await receive()
-        figures[name] = (time.process_time() - started) / count * 1e6
-        for _ in range(count):  # the other reader's copies, unmeasured
-            await other()
-    await own.disconnect()
-    await pubsub.aclose()  # type: ignore[no-untyped-call]
-    await listener.aclose()
-    await sender.aclose()
-    return figures
+            await client.publish(CHANNEL, EVENT)
+            await asyncio.sleep(1 / rate)
+        await client.publish(CHANNEL, END)
+        await client.aclose()
+
+    uvloop.run(publish())
 
 
-async def main(count: int) -> None:
+async def hear(count: int, rate: float, reader: str) -> float:
+    """CPU microseconds per message heard the `reader` way (the process only waits between
+    them, so all of it is the message's)."""
+    child = multiprocessing.get_context("spawn").Process(target=publisher, args=(count, rate))
+    child.start()
+    if reader == "redis-py":
+        client = redis.Redis.from_url(URL)
+        own = client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
+        await own.send_command("SUBSCRIBE", CHANNEL)
+        await own.read_response(push_request=True)
+        started = time.process_time()
+        while (await own.read_response(timeout=5, push_request=True))[2] != END:
+            pass
+        await own.disconnect()
+        await client.aclose()
+    else:
+        ended = asyncio.get_running_loop().create_future()
+
+        def heard(reply: list[bytes]) -> None:
+            if reply[0] == b"message" and reply[2] == END:
+                ended.set_result(None)
+
+        link = await connect(URL, Link(heard, lambda _link: None))
+        link.send("SUBSCRIBE", CHANNEL)
+        started = time.process_time()
+        await ended
+        link.close()
+    cpu = time.process_time() - started
+    child.join()
+    return cpu / count * 1e6
+
+
+async def main(count: int, rate: float) -> None:
     for round_ in (1, 2):
-        publish = await publish_figures(count)
-        receive = await receive_figures(count)
+        publish = await publish_figures(count, rate)
+        heard = {way: await hear(count, rate, way) for way in ("redis-py", "Link")}
         sent = "  ".join(f"{name} {us:.1f} us" for name, us in publish.items())
-        heard = "  ".join(f"{name} {us:.1f} us" for name, us in receive.items())
-        print(f"round {round_}: PUBLISH {sent}  |  receive {heard}")
+        got = "  ".join(f"{name} {us:.1f} us" for name, us in heard.items())
+        print(f"round {round_}: PUBLISH {sent}  |  hear {got}", flush=True)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--messages", type=int, default=10_000)
-    uvloop.run(main(parser.parse_args().messages))
+    parser.add_argument("--messages", type=int, default=1000)
+    parser.add_argument("--rate", type=float, default=100.0, help="messages a second")
+    arguments = parser.parse_args()
+    uvloop.run(main(arguments.messages, arguments.rate))

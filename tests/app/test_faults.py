@@ -42,9 +42,12 @@ MATCH_SECONDS = 90.0  # the whole match, faults included: a hang guard
 
 
 class Redis:
-    def __init__(self, tmp: Path) -> None:
+    """A redis-server of the test's own; ``options`` are more of its command line."""
+
+    def __init__(self, tmp: Path, *options: str) -> None:
         self.port = free_port()
         self.tmp = tmp
+        self.options = options
         self.process: subprocess.Popen[bytes] | None = None
         self.started = False
 
@@ -61,7 +64,7 @@ class Redis:
         for _attempt in range(3):
             self.process = subprocess.Popen(
                 [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                 "--appendonly", "no", "--dir", str(self.tmp)],
+                 "--appendonly", "no", "--dir", str(self.tmp), *self.options],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.STDOUT,
             )  # fmt: skip
@@ -92,7 +95,7 @@ class Redis:
 def _redis_answers(port: int) -> bool:
     with socket.create_connection(("127.0.0.1", port), timeout=1) as probe:
         probe.sendall(b"PING\r\n")
-        return probe.recv(16).startswith(b"+PONG")
+        return probe.recv(16).startswith((b"+PONG", b"-NOAUTH"))  # (with a password)
 
 
 class Table:

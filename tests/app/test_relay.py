@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import orjson
 import pytest
@@ -14,6 +15,7 @@ import redis.asyncio as redis
 from app import relay
 from app.relay import Event, RedisRelay
 from tests.app.processes import SHARED_REDIS
+from tests.app.test_faults import Redis
 
 
 async def until(condition: Callable[[], object], seconds: float = 10) -> None:
@@ -76,7 +78,9 @@ def test_a_process_hears_the_events_of_the_others_and_never_its_own(
         second.start(hearing("second"), nothing, nothing)
         try:
             await until(lambda: first.connected and second.connected)
-            first.announce({"t": "chat", "room": "r", "line": {"text": "from the first"}})
+            # From a thread, as a room loaded by RoomCache.get there announces itself.
+            line = {"t": "chat", "room": "r", "line": {"text": "from the first"}}
+            await asyncio.to_thread(first.announce, line)
             second.announce({"t": "chat", "room": "r", "line": {"text": "from the second"}})
             await until(lambda: heard["first"] and heard["second"])
             await asyncio.sleep(0.2)  # time for an echo to arrive, if one did
@@ -88,3 +92,54 @@ def test_a_process_hears_the_events_of_the_others_and_never_its_own(
             await second.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_redis_with_a_password_is_reached_with_the_one_in_the_url(tmp_path: Path) -> None:
+    """The password (and a user, if any) of REDIS_URL is sent before anything else; with a
+    wrong one the relay never counts as connected, so the process never counts as ready."""
+    server = Redis(tmp_path, "--requirepass", "s3cret/+")
+    server.start()
+    heard: dict[str, list[Event]] = {"right": [], "wrong": []}
+
+    def hearing(name: str) -> Callable[[Event], Awaitable[None]]:
+        async def on_event(event: Event) -> None:
+            if event["t"] == "chat":
+                heard[name].append(event)
+
+        return on_event
+
+    async def nothing() -> None:
+        pass
+
+    async def scenario() -> None:
+        right = RedisRelay(f"redis://:s3cret%2F%2B@127.0.0.1:{server.port}/0")
+        other = RedisRelay(f"redis://default:s3cret%2F%2B@127.0.0.1:{server.port}/0")
+        wrong = RedisRelay(f"redis://:guess@127.0.0.1:{server.port}/0")
+        right.start(hearing("right"), nothing, nothing)
+        other.start(nothing_heard, nothing, nothing)
+        wrong.start(hearing("wrong"), nothing, nothing)
+        try:
+            await until(lambda: right.connected and other.connected)
+            other.announce({"t": "chat", "room": "r", "line": {"text": "hello"}})
+            wrong.announce({"t": "chat", "room": "r", "line": {"text": "from outside"}})
+            await until(lambda: heard["right"])
+            await asyncio.sleep(0.3)
+            assert [event["line"]["text"] for event in heard["right"]] == ["hello"]
+            assert not wrong.connected
+            assert heard["wrong"] == []
+        finally:
+            for each in (right, other, wrong):
+                await each.stop()
+
+    async def nothing_heard(_event: Event) -> None:
+        pass
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        server.stop()
+
+
+def test_a_redis_url_of_another_kind_is_refused_at_start() -> None:
+    with pytest.raises(ValueError, match="redis:// or rediss://"):
+        RedisRelay("unix:///run/redis.sock")
