@@ -166,7 +166,9 @@ class RedisRelay:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        for link in (self._publisher, self._listener):
+        self.connected = False  # (so that no lost connection is replaced)
+        links, self._publisher, self._listener = (self._publisher, self._listener), None, None
+        for link in links:
             if link is not None:
                 link.close()
 

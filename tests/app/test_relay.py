@@ -143,3 +143,29 @@ def test_a_redis_with_a_password_is_reached_with_the_one_in_the_url(tmp_path: Pa
 def test_a_redis_url_of_another_kind_is_refused_at_start() -> None:
     with pytest.raises(ValueError, match="redis:// or rediss://"):
         RedisRelay("unix:///run/redis.sock")
+
+
+def test_a_stopped_relay_leaves_no_connection_to_redis(tmp_path: Path) -> None:
+    server = Redis(tmp_path)
+    server.start()
+
+    async def nothing() -> None:
+        pass
+
+    async def ignore(_event: Event) -> None:
+        pass
+
+    async def scenario() -> None:
+        url = f"redis://127.0.0.1:{server.port}/0"
+        stopped = RedisRelay(url)
+        stopped.start(ignore, nothing, nothing)
+        await until(lambda: stopped.connected)
+        await stopped.stop()
+        await asyncio.sleep(0.3)  # time for a closed connection to be replaced, if one were
+        async with redis.Redis.from_url(url) as probe:
+            assert (await probe.info("clients"))["connected_clients"] == 1  # the probe itself
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        server.stop()
