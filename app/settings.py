@@ -27,8 +27,9 @@ class Settings(BaseSettings):
     )
     redis_url: str | None = Field(
         None,
+        pattern=r"^rediss?://",
         description="Redis for several server processes: they share rooms, presence and "
-        "fan-out through it (optional; one process needs none)",
+        "fan-out through it (optional; one process needs none); redis:// or rediss://",
     )
     public_base_url: str | None = Field(
         None, description="base of share links behind a proxy, e.g. https://cards.example.org"

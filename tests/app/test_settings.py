@@ -85,6 +85,7 @@ def test_environment_variables_parse_into_their_types(monkeypatch: pytest.Monkey
         ("MAX_MESSAGE_BYTES", "100"),
         ("MESSAGES_PER_SECOND", "0"),
         ("ALLOWED_ORIGINS", "https://a.example"),
+        ("REDIS_URL", "unix:///run/redis.sock"),
     ],
 )
 def test_values_out_of_range_stop_the_start(
