@@ -24,6 +24,24 @@ async def until(condition: Callable[[], object], seconds: float = 10) -> None:
             await asyncio.sleep(0.02)
 
 
+async def nothing() -> None:
+    """A resync or heartbeat callback with nothing to do."""
+
+
+async def ignore(_event: Event) -> None:
+    """An event callback that keeps nothing."""
+
+
+def chats_into(lines: list[Event]) -> Callable[[Event], Awaitable[None]]:
+    """An event callback that keeps the chat events it hears in ``lines``."""
+
+    async def on_event(event: Event) -> None:
+        if event["t"] == "chat":
+            lines.append(event)
+
+    return on_event
+
+
 def test_a_stray_message_on_the_channel_reaches_no_room_and_ends_no_subscription(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -32,9 +50,6 @@ def test_a_stray_message_on_the_channel_reaches_no_room_and_ends_no_subscription
 
     async def on_event(event: Event) -> None:
         heard.append(event)
-
-    async def nothing() -> None:
-        pass
 
     async def scenario() -> None:
         listener = RedisRelay(SHARED_REDIS)
@@ -62,20 +77,10 @@ def test_a_process_hears_the_events_of_the_others_and_never_its_own(
     monkeypatch.setattr(relay, "CHANNEL", f"kartenrunde:test:{uuid.uuid4().hex}")
     heard: dict[str, list[Event]] = {"first": [], "second": []}
 
-    def hearing(name: str) -> Callable[[Event], Awaitable[None]]:
-        async def on_event(event: Event) -> None:
-            if event["t"] == "chat":
-                heard[name].append(event)
-
-        return on_event
-
-    async def nothing() -> None:
-        pass
-
     async def scenario() -> None:
         first, second = RedisRelay(SHARED_REDIS), RedisRelay(SHARED_REDIS)
-        first.start(hearing("first"), nothing, nothing)
-        second.start(hearing("second"), nothing, nothing)
+        first.start(chats_into(heard["first"]), nothing, nothing)
+        second.start(chats_into(heard["second"]), nothing, nothing)
         try:
             await until(lambda: first.connected and second.connected)
             # From a thread, as a room loaded by RoomCache.get there announces itself.
@@ -101,23 +106,13 @@ def test_a_redis_with_a_password_is_reached_with_the_one_in_the_url(tmp_path: Pa
     server.start()
     heard: dict[str, list[Event]] = {"right": [], "wrong": []}
 
-    def hearing(name: str) -> Callable[[Event], Awaitable[None]]:
-        async def on_event(event: Event) -> None:
-            if event["t"] == "chat":
-                heard[name].append(event)
-
-        return on_event
-
-    async def nothing() -> None:
-        pass
-
     async def scenario() -> None:
         right = RedisRelay(f"redis://:s3cret%2F%2B@127.0.0.1:{server.port}/0")
         other = RedisRelay(f"redis://default:s3cret%2F%2B@127.0.0.1:{server.port}/0")
         wrong = RedisRelay(f"redis://:guess@127.0.0.1:{server.port}/0")
-        right.start(hearing("right"), nothing, nothing)
-        other.start(nothing_heard, nothing, nothing)
-        wrong.start(hearing("wrong"), nothing, nothing)
+        right.start(chats_into(heard["right"]), nothing, nothing)
+        other.start(ignore, nothing, nothing)
+        wrong.start(chats_into(heard["wrong"]), nothing, nothing)
         try:
             await until(lambda: right.connected and other.connected)
             other.announce({"t": "chat", "room": "r", "line": {"text": "hello"}})
@@ -130,9 +125,6 @@ def test_a_redis_with_a_password_is_reached_with_the_one_in_the_url(tmp_path: Pa
         finally:
             for each in (right, other, wrong):
                 await each.stop()
-
-    async def nothing_heard(_event: Event) -> None:
-        pass
 
     try:
         asyncio.run(scenario())
@@ -148,12 +140,6 @@ def test_a_redis_url_of_another_kind_is_refused_at_start() -> None:
 def test_a_stopped_relay_leaves_no_connection_to_redis(tmp_path: Path) -> None:
     server = Redis(tmp_path)
     server.start()
-
-    async def nothing() -> None:
-        pass
-
-    async def ignore(_event: Event) -> None:
-        pass
 
     async def scenario() -> None:
         url = f"redis://127.0.0.1:{server.port}/0"
