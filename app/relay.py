@@ -80,6 +80,11 @@ class Link(asyncio.Protocol):
     def open(self) -> bool:
         return self.transport is not None and not self.transport.is_closing()
 
+    @property
+    def unsent(self) -> int:
+        """Bytes written but not yet taken by the socket."""
+        return 0 if self.transport is None else self.transport.get_write_buffer_size()
+
     def send(self, *command: str | bytes) -> None:
         if not self.open:
             raise ConnectionError("the connection to redis is closed")
@@ -179,9 +184,9 @@ class RedisRelay:
         """Everything announced since the last publish, in one message."""
         events, self._outbox = self._outbox, []
         link = self._publisher
-        if link is None or not link.open or link.transport is None:
+        if link is None or not link.open:
             self._drop(events, "not connected")
-        elif link.transport.get_write_buffer_size() > PUBLISH_BUFFER_BYTES:
+        elif link.unsent > PUBLISH_BUFFER_BYTES:
             self._drop(events, "redis takes no writes")  # frozen: its news would be stale
         else:
             link.send("PUBLISH", CHANNEL, orjson.dumps(events))

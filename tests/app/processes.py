@@ -6,10 +6,12 @@ and Redis. Everything bounded in time.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -26,6 +28,65 @@ from tests.server import ROOT, AppProcess, free_port
 
 SHARED_REDIS = "redis://127.0.0.1:6379/0"  # the machine's Redis (scripts/ensure-services)
 SECRET = "cluster-tests-" + "c" * 32
+
+
+class Redis:
+    """A redis-server of the test's own; ``options`` are more of its command line."""
+
+    def __init__(self, tmp: Path, *options: str) -> None:
+        self.port = free_port()
+        self.tmp = tmp
+        self.options = options
+        self.process: subprocess.Popen[bytes] | None = None
+        self.started = False
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        """Start redis-server and wait until it answers. At the first start, a port that
+        another process took after free_port found it free (redis-server then exits) is
+        swapped for a new one; a restart keeps its port, which the apps know."""
+        binary = shutil.which("redis-server")
+        assert binary, "redis-server is missing (scripts/ensure-services needs it too)"
+        for _attempt in range(3):
+            self.process = subprocess.Popen(
+                [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                 "--appendonly", "no", "--dir", str(self.tmp), *self.options],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.STDOUT,
+            )  # fmt: skip
+            if self._answers_within(10):
+                self.started = True
+                return
+            if self.started:
+                break  # a restart keeps its port
+            self.port = free_port()
+        raise AssertionError(f"redis-server on {self.port} did not answer within 10 s")
+
+    def _answers_within(self, seconds: float) -> bool:
+        """Whether it answers before ``seconds`` pass (at least one try) or it exits."""
+        assert self.process is not None
+        deadline = time.monotonic() + seconds
+        while True:
+            with contextlib.suppress(OSError):
+                if _redis_answers(self.port):
+                    return True
+            if self.process.poll() is not None or time.monotonic() >= deadline:
+                return False
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
+def _redis_answers(port: int) -> bool:
+    with socket.create_connection(("127.0.0.1", port), timeout=1) as probe:
+        probe.sendall(b"PING\r\n")
+        return probe.recv(16).startswith((b"+PONG", b"-NOAUTH"))  # (with a password)
 
 
 def wait_for(check: Callable[[], bool], seconds: float, what: str) -> None:

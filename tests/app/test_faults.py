@@ -11,7 +11,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -27,6 +26,7 @@ from websockets.exceptions import ConnectionClosed
 from tests.app.processes import (
     Client,
     Nginx,
+    Redis,
     create_room,
     join,
     served_sockets,
@@ -39,63 +39,6 @@ from tests.server import AppProcess, free_port
 
 STEP_SECONDS = 3.0  # a step (a move heard by everyone) that takes longer is retried
 MATCH_SECONDS = 90.0  # the whole match, faults included: a hang guard
-
-
-class Redis:
-    """A redis-server of the test's own; ``options`` are more of its command line."""
-
-    def __init__(self, tmp: Path, *options: str) -> None:
-        self.port = free_port()
-        self.tmp = tmp
-        self.options = options
-        self.process: subprocess.Popen[bytes] | None = None
-        self.started = False
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        """Start redis-server and wait until it answers. At the first start, a port that
-        another process took after free_port found it free (redis-server then exits) is
-        swapped for a new one; a restart keeps its port, which the apps know."""
-        binary = shutil.which("redis-server")
-        assert binary, "redis-server is missing (scripts/ensure-services needs it too)"
-        for _attempt in range(3):
-            self.process = subprocess.Popen(
-                [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                 "--appendonly", "no", "--dir", str(self.tmp), *self.options],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.STDOUT,
-            )  # fmt: skip
-            if self._answers_within(10) or self.started:
-                break
-            self.port = free_port()
-        assert self._answers_within(0), f"redis-server on {self.port} did not answer within 10 s"
-        self.started = True
-
-    def _answers_within(self, seconds: float) -> bool:
-        """Whether it answers before ``seconds`` pass (at least one try) or it exits."""
-        assert self.process is not None
-        deadline = time.monotonic() + seconds
-        while True:
-            with contextlib.suppress(OSError):
-                if _redis_answers(self.port):
-                    return True
-            if self.process.poll() is not None or time.monotonic() >= deadline:
-                return False
-            time.sleep(0.1)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-
-
-def _redis_answers(port: int) -> bool:
-    with socket.create_connection(("127.0.0.1", port), timeout=1) as probe:
-        probe.sendall(b"PING\r\n")
-        return probe.recv(16).startswith((b"+PONG", b"-NOAUTH"))  # (with a password)
 
 
 class Table:

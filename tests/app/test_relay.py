@@ -14,8 +14,7 @@ import redis.asyncio as redis
 
 from app import relay
 from app.relay import Event, RedisRelay
-from tests.app.processes import SHARED_REDIS
-from tests.app.test_faults import Redis
+from tests.app.processes import SHARED_REDIS, Redis
 
 
 async def until(condition: Callable[[], object], seconds: float = 10) -> None:
