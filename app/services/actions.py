@@ -77,7 +77,7 @@ class Actions:
         return seat
 
     async def _check_turn(self, room: LiveRoom, seat: int, version: int) -> None:
-        if room.behind:  # a computer's move in a room with no socket here
+        if not room.followed:  # a computer's move in a room with no socket here
             await self.cache.catch_up(room)
         if room.match.status == "finished":
             raise Refusal("game_over", "the match is over")

@@ -43,6 +43,7 @@ class RoomCache:
         self._loading: dict[str, asyncio.Future[LoadedRoom | None]] = {}
         # Reads that a close overtook: what they found is no longer the room.
         self._overtaken: weakref.WeakSet[asyncio.Future[LoadedRoom | None]] = weakref.WeakSet()
+        # Told of each room created or loaded (with several processes: not followed yet).
         self.on_load: Callable[[LiveRoom], None] | None = None
         # Told whenever a room's seats were taken from the database (loaded, caught up):
         # the ratings beside the names (app/services/records.py).
@@ -51,7 +52,10 @@ class RoomCache:
         CACHES.add(self)
 
     def add(self, room: LiveRoom) -> None:
+        """A room created here."""
         self.rooms[room.id] = room
+        if self.on_load is not None:
+            self.on_load(room)
 
     def held(self, room_id: str) -> LiveRoom | None:
         """The room if this process holds it in memory (never loads it)."""
@@ -66,10 +70,10 @@ class RoomCache:
         """The live room, rebuilt from the database on first access (from a thread, or
         where waiting on the database is fine; the event loop uses ``load``)."""
         room = self.rooms.get(room_id)
-        if room is not None and not room.behind:
+        if room is not None and room.followed:
             return room
         loaded = self.store.load_room(room_id) if ROOM_ID.fullmatch(room_id) else None
-        if room is not None:  # behind: the room as stored, never changing the loop's own
+        if room is not None:  # not followed: the room as stored, never changing the loop's own
             if loaded is None:
                 raise RoomNotFound(room_id)
             return rebuild(loaded)
@@ -80,7 +84,7 @@ class RoomCache:
         many sockets and requests ask for the room at the same moment."""
         room = self.rooms.get(room_id)
         if room is not None:
-            if room.behind:
+            if not room.followed:
                 await self._current(room)
             return room
         if not ROOM_ID.fullmatch(room_id):
@@ -111,9 +115,9 @@ class RoomCache:
         return room
 
     async def _current(self, room: LiveRoom) -> None:
-        """A room that fell behind, caught up before anyone reads it."""
+        """A room this process does not follow, caught up before anyone reads it."""
         async with room.lock:
-            if room.closed or not room.behind:
+            if room.closed or room.followed:
                 return
             try:
                 await self.catch_up(room)
@@ -135,7 +139,6 @@ class RoomCache:
         room.turn_started = fresh.turn_started  # a start or a wait stored by another process
         if moved:  # the wait for an absent mover starts now, as after a replayed move
             room.turn_since = time.monotonic()
-        room.behind = False
         self.on_seats(room)
         logger.info("room caught up", extra={"room_id": room.id, "version": room.match.version})
 

@@ -1,31 +1,38 @@
 """What this process does with the room changes other processes announce (REDIS_URL).
 
-Each event names a room; rooms this process does not hold in memory are none of its
-business (it loads them fresh from the database when a client asks). For the rooms it
-holds:
+A process follows a room (hears its events) only while it has a socket of it: the first
+socket to join subscribes to the room's channel, and once Redis confirmed, the room is taken
+from the database (so nothing stored before the subscription is missed); the last socket to
+go unsubscribes. A room held without a socket here is not followed (``LiveRoom.followed``):
+no work is done for its moves, and it is caught up from the database before anything reads
+it. So a move costs only the processes with sockets of its room.
+
+For a followed room:
 
 - ``action``: another process stored the action of version ``v``: replay it through the
   engine when it is the next one here, else catch the room up from the database; then
-  every local audience gets its new view. Without a socket of the room here, no work is
-  done for it: the room is marked behind (``LiveRoom.behind``) and caught up from the
-  database before anything reads it; only a move that ends the match (``ends``) is
-  replayed, so that this process hears of every end (the ratings).
+  every local audience gets its new view.
 - ``seat``, ``rematch``, ``takeback``: seats, a match's end by a player's choice, rematch
   and takeback requests and takebacks are stored; catch up and tell (sockets of a seat its
   player left watch from then on).
 - ``online``: another process's sockets per seat (presence is the sum over processes).
   A process not heard of for ``FORGET_AFTER_SECONDS`` (its heartbeat stopped: killed, or
   cut off from Redis) is forgotten.
-- ``hello``: a process just loaded the room; the ones with sockets there say how many.
-- ``close``: another process closed the room in the database; close the local sockets.
+- ``hello``: a process began to follow the room; the ones with sockets there say how many.
 - ``chat``: another process stored a chat line; the local sockets hear it as it is.
-- ``resync``: Redis was away and events may be lost; catch up every room.
+
+Every process hears:
+
+- ``close``: another process closed the room in the database; close the local sockets.
+- ``ended``: a match ended somewhere: the ratings are brought up to date.
+- ``resync``: Redis was away and events may be lost; catch up every followed room.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -45,13 +52,49 @@ FORGET_AFTER_SECONDS = 4.0
 
 class Cluster:
     def __init__(
-        self, cache: RoomCache, news: RoomNews, relay: RelayNews, events: RoomEvents
+        self,
+        cache: RoomCache,
+        news: RoomNews,
+        relay: RelayNews,
+        events: RoomEvents,
+        on_ended: Callable[[], None],
     ) -> None:
         self.cache = cache
         self.news = news  # this process's sockets
         self.relay = relay  # the other processes
         self.events = events
+        self.on_ended = on_ended  # a match ended in another process (the ratings)
         self.seen: dict[str, float] = {}
+
+    # Following a room
+
+    def loaded(self, room: LiveRoom) -> None:
+        """A room just created or loaded is not followed until a socket of it joins here."""
+        room.followed = False
+
+    async def follow(self, room: LiveRoom) -> None:
+        """Before a socket of the room joins here (under the room's lock): hear the room's
+        events from now on, take it from the database, and ask the processes with sockets
+        there how many."""
+        if room.followed:
+            return
+        await self.relay.follow(room)
+        try:
+            await self.cache.catch_up(room)
+        except Refusal:
+            self.relay.unfollow(room.id)
+            raise
+        room.followed = True
+        self.relay.hello(room)
+
+    def unfollow(self, room: LiveRoom) -> None:
+        """After the last socket of the room here went away (under the room's lock)."""
+        if not room.followed:
+            return
+        room.followed = False
+        room.remote.clear()  # the others' presence is no longer heard of
+        self.relay.unfollow(room.id)
+        self.events.unfollowed(room)
 
     async def on_event(self, event: dict[str, Any]) -> None:
         process = event.get("proc", "")
@@ -64,26 +107,25 @@ class Cluster:
         if new and kind == "alive":
             # A process we did not know (just started, or back): tell it our presence.
             self._announce_all_online()
+        if kind == "ended":
+            self.on_ended()
+            return
         room = self.cache.held(event.get("room", ""))
         if room is None:
             return
         if kind == "close":
             await self.cache.close_here(room.id, event.get("reason"))
             return
+        if not room.followed:  # (sent before Redis took in the unsubscription)
+            return
         if kind == "chat":  # stored by its process; no change of the room, so no lock
             self.news.chatted(room, event["line"])
             return
         async with room.lock:
-            if room.closed:
+            if room.closed or not room.followed:
                 return
             if kind == "action":
-                if self._follows(room, event):
-                    await self._on_action(room, event)
-                else:
-                    if not room.behind:
-                        room.behind = True
-                        self.events.fell_behind(room)
-                    return
+                await self._on_action(room, event)
             elif kind == "seat":
                 await self._catch_up(room)
                 unseat_leavers(room, self.news.broadcaster)
@@ -106,11 +148,6 @@ class Cluster:
                 self.relay.online(room)
             self.events.changed_elsewhere(room)
 
-    def _follows(self, room: LiveRoom, event: dict[str, Any]) -> bool:
-        """Whether this process replays another's move: when it has a socket of the room,
-        or the move ends the match (or the sender does not say: a previous release)."""
-        return event.get("ends", True) is not False or bool(self.news.audiences(room))
-
     async def _on_action(self, room: LiveRoom, event: dict[str, Any]) -> None:
         match, version = room.match, event["v"]
         if match.id == event["match"] and version <= match.version:
@@ -132,10 +169,10 @@ class Cluster:
             pass
 
     async def resync(self) -> None:
-        """Redis was away: every room from the database, and our presence again."""
+        """Redis was away: every followed room from the database, and our presence again."""
         for room in self.cache.held_rooms():
             async with room.lock:
-                if room.closed:
+                if room.closed or not room.followed:
                     continue
                 try:
                     await self.cache.catch_up(room)

@@ -110,23 +110,23 @@ class ComputerPlayers(RoomListener):
         # watches for absent players (presence is the same sum in every process).
         self.update(room, think=False)
 
-    def fell_behind(self, room: LiveRoom) -> None:
-        # No wait and no offer stand for a room this process no longer follows: they are
-        # worked out afresh once it is caught up (a socket joining here hears no stale one).
-        self._drop_offer(room.id)
+    def unfollowed(self, room: LiveRoom) -> None:
+        self._drop_offer(room.id)  # (its sockets are gone; the next to join hears afresh)
 
     def update(self, room: LiveRoom, think: bool = True) -> None:
         """Start the computer's move when it is its turn (``think``: only the process that
         made the change does, so several processes do not think twice), and offer or
         withdraw a takeover."""
-        if room.behind:  # news of a room this process does not follow (no socket here)
-            self._drop_offer(room.id)
-            return
         seat = room.to_move()
         if think and seat is not None and room.played_by_computer(seat):
             moving = self.moves.get(room.id)
             if moving is None or moving.done():
                 self.moves[room.id] = asyncio.create_task(self._move(room, seat))
+        if not room.followed:
+            # No wait and no offer stand for a room this process does not follow (no socket
+            # here): they are worked out afresh once a socket joins, from the room as stored.
+            self._drop_offer(room.id)
+            return
         self._watch_absence(room)
 
     async def _move(self, room: LiveRoom, seat: int) -> None:
@@ -238,7 +238,7 @@ class ComputerPlayers(RoomListener):
     async def _offer_at(self, room: LiveRoom, deadline: float) -> None:
         await asyncio.sleep(deadline - time.monotonic())
         async with room.lock:
-            if not room.closed and not room.behind:
+            if not room.closed and room.followed:
                 self._watch_absence(room)
 
     def _tell_offer(self, room: LiveRoom, seat: int | None) -> None:

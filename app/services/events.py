@@ -69,9 +69,10 @@ class RoomListener:
     def changed_elsewhere(self, room: LiveRoom) -> None:
         """Another process changed the room, and this one has taken over its change."""
 
-    def fell_behind(self, room: LiveRoom) -> None:
-        """Another process stored a move that this one, with no socket of the room, did not
-        replay: the room is caught up from the database before it is read again."""
+    def unfollowed(self, room: LiveRoom) -> None:
+        """The last socket of the room here went away, and with other server processes this
+        one no longer hears of the room's changes: it is caught up from the database before
+        it is read again."""
 
     def chatted(self, room: LiveRoom, line: dict[str, Any]) -> None:
         """A chat line was stored (published without the room's lock: it is no change of
@@ -150,9 +151,9 @@ class RoomEvents:
         for listener in self.listeners:
             listener.changed_elsewhere(room)
 
-    def fell_behind(self, room: LiveRoom) -> None:
+    def unfollowed(self, room: LiveRoom) -> None:
         for listener in self.listeners:
-            listener.fell_behind(room)
+            listener.unfollowed(room)
 
     def chatted(self, room: LiveRoom, line: dict[str, Any]) -> None:
         for listener in self.listeners:

@@ -135,10 +135,11 @@ class LiveRoom:
     rematch: set[int] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     closed: bool = False
-    # Moves another process stored that this one did not replay, having no socket of the
-    # room (app/services/cluster.py): the room is caught up from the database before
-    # anything reads it (RoomCache.load, a socket joining, an action).
-    behind: bool = False
+    # Whether this process hears of every change of the room: always with one process;
+    # with several (app/services/cluster.py) only while it has a socket of the room. A
+    # room not followed is caught up from the database before anything reads it
+    # (RoomCache.load, a socket joining, an action).
+    followed: bool = True
     # When (time.monotonic) each seat's last socket went away, and when this turn began:
     # the later one starts the wait before the computer may take an absent seat over.
     away_since: dict[int, float] = field(default_factory=dict)

@@ -110,6 +110,22 @@ class RelayNews(RoomListener):
         """How many sockets of this process each seat has (presence is the sum over all)."""
         self.relay.announce({"t": "online", "room": room.id, "seats": room.local_online()})
 
+    async def follow(self, room: LiveRoom) -> None:
+        """Hear the room's events from now on (app/services/cluster.py)."""
+        await self.relay.follow(room.id)
+
+    def unfollow(self, room_id: str) -> None:
+        self.relay.unfollow(room_id)
+
+    def hello(self, room: LiveRoom) -> None:
+        """This process began to follow the room: the others with sockets there say so."""
+        self.relay.announce({"t": "hello", "room": room.id})
+
+    def _ended(self, room: LiveRoom) -> None:
+        """Every process hears of a match's end (its ratings), not only the room's."""
+        if room.match.status == "finished":
+            self.relay.announce({"t": "ended", "room": room.id}, everyone=True)
+
     # The hub's events
 
     def acted(self, room: LiveRoom, seat: int, action: dict[str, Any], by_computer: bool) -> None:
@@ -124,11 +140,9 @@ class RelayNews(RoomListener):
                 "action": action,
                 "computer": by_computer,
                 "at": room.turn_started and room.turn_started.isoformat(),
-                # Whether it ended the match: a process without a socket of the room
-                # replays only such a move (app/services/cluster.py).
-                "ends": match.status == "finished",
             }
         )
+        self._ended(room)
 
     def seated(self, room: LiveRoom) -> None:
         self.relay.announce({"t": "seat", "room": room.id})
@@ -136,6 +150,7 @@ class RelayNews(RoomListener):
 
     def seats_changed(self, room: LiveRoom) -> None:
         self.relay.announce({"t": "seat", "room": room.id})
+        self._ended(room)  # (a player resigned)
 
     def taken_back(self, room: LiveRoom) -> None:
         self.relay.announce({"t": "seat", "room": room.id})

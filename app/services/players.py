@@ -12,6 +12,7 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import datetime
+from typing import Protocol
 
 from app.messaging import Broadcaster, Connection
 from app.services import texts
@@ -23,6 +24,15 @@ from app.storage.models import Seat
 from app.storage.repositories import SeatTaken, Store
 
 logger = logging.getLogger(__name__)
+
+
+class Follower(Protocol):
+    """With several processes, a room is heard of while a socket of it is here
+    (app/services/cluster.py)."""
+
+    async def follow(self, room: LiveRoom) -> None: ...
+
+    def unfollow(self, room: LiveRoom) -> None: ...
 
 
 class Players:
@@ -43,6 +53,7 @@ class Players:
         self.clock = clock
         self.shared = shared  # several processes (REDIS_URL)
         self.open_offer = open_offer  # the takeover offer a joining socket hears, if any
+        self.follower: Follower | None = None  # several processes: app/services/rooms.py
 
     async def join(self, room: LiveRoom, name: str, player_id: str) -> int | None:
         """The seat this player holds, else a free seat, else None (a spectator)."""
@@ -124,8 +135,8 @@ class Players:
         """Seat the connection by its token (or not: a spectator) and send a full sync."""
         async with room.lock:
             check_open(room)
-            if room.behind:  # moves stored elsewhere while no socket was here
-                await self.cache.catch_up(room)
+            if self.follower is not None:  # the room's first socket here: hear of it
+                await self.follower.follow(room)
             connection.seat = room.seat_of(connection.player_id)
             if connection.seat is None and connection.player_id and self.shared:
                 # Seated through another process a moment ago? The database knows.
@@ -156,9 +167,13 @@ class Players:
     async def disconnect(self, room: LiveRoom, connection: Connection) -> None:
         """A dropped seat keeps the seat; the others learn that it went away."""
         self.broadcaster.unsubscribe(room.id, connection)
-        if connection.seat is None or room.closed:
+        if room.closed:
             return
         async with room.lock:
+            if self.follower is not None and not self.broadcaster.audiences(room.id):
+                self.follower.unfollow(room)  # the room's last socket here
+            if connection.seat is None:
+                return
             room.online[connection.seat] -= 1
             if room.online[connection.seat] == 0:
                 self.events.disconnected(room)

@@ -127,7 +127,9 @@ class RoomService:
         if relay is not None:
             relay_news = RelayNews(relay)
             events.subscribe(relay_news)
-            self.cluster = Cluster(cache, news, relay_news, events)
+            self.cluster = Cluster(cache, news, relay_news, events, seat_ratings.ended)
+            self.players.follower = self.cluster
+            cache.on_load = self.cluster.loaded
         events.subscribe(computer)
         # Web Push to players away from the table (app/main.py makes the notifier).
         self.notifier = notifier
@@ -136,10 +138,14 @@ class RoomService:
             push = PushListener(notifier, broadcaster, base_url)
             events.subscribe(push)
             self.turns.on_reminder = push.remind
-        cache.on_close = computer.forget
+        cache.on_close = self._forget
         cache.on_seats = seat_ratings.show
-        if relay is not None:
-            cache.on_load = lambda room: relay.announce({"t": "hello", "room": room.id})
+
+    def _forget(self, room_id: str) -> None:
+        """A room closed: nothing more is done or heard for it here."""
+        self.computer.forget(room_id)
+        if self.relay is not None:
+            self.relay.unfollow(room_id)
 
     # Creating and finding rooms
 
@@ -283,7 +289,9 @@ class RoomService:
             return
         await self.cache.close_here(room.id, EVERYONE_LEFT)
         if self.relay is not None:
-            self.relay.announce({"t": "close", "room": room.id, "reason": EVERYONE_LEFT})
+            self.relay.announce(
+                {"t": "close", "room": room.id, "reason": EVERYONE_LEFT}, everyone=True
+            )
 
     async def connect(self, room: LiveRoom, connection: Connection) -> None:
         await self.players.connect(room, connection)
@@ -323,7 +331,7 @@ class RoomService:
             return await self.cache.close_idle(self.clock())
         closed = await self.cache.close_idle_shared(self.clock())
         for room_id in closed:
-            self.relay.announce({"t": "close", "room": room_id})
+            self.relay.announce({"t": "close", "room": room_id}, everyone=True)
         return closed
 
     async def shutdown(self) -> None:

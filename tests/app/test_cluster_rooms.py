@@ -1,6 +1,6 @@
 """Two server processes' room services in one test, over one database, with the events of
-one handed to the other by hand (app/services/cluster.py): what a process does for the moves
-of a room it has no socket of."""
+one handed to the other by hand, as Redis would route them (app/services/cluster.py): a
+process follows a room only while it has a socket of it."""
 
 from __future__ import annotations
 
@@ -22,15 +22,23 @@ from app.storage.repositories import Store
 
 
 class Relay:
-    """Redis as one process sees it: what it announces is kept for the test to hand on."""
+    """Redis as one process sees it: what it announces is kept for the test to hand on, with
+    whether it is for every process; the rooms it follows are noted."""
 
     def __init__(self, name: str) -> None:
         self.process = name
         self.connected = True
-        self.sent: list[Event] = []
+        self.sent: list[tuple[Event, bool]] = []
+        self.following: set[str] = set()
 
-    def announce(self, event: Event) -> None:
-        self.sent.append({"proc": self.process, **event})
+    def announce(self, event: Event, everyone: bool = False) -> None:
+        self.sent.append(({"proc": self.process, **event}, everyone or "room" not in event))
+
+    async def follow(self, room_id: str) -> None:
+        self.following.add(room_id)
+
+    def unfollow(self, room_id: str) -> None:
+        self.following.discard(room_id)
 
 
 class Socket:
@@ -65,13 +73,19 @@ class Process:
             relay=self.relay,  # type: ignore[arg-type]
         )
 
-    async def hear(self, other: Process) -> None:
-        """Every event the other process announced so far, as Redis would hand it on."""
+    async def hear(self, other: Process) -> list[Event]:
+        """Every event the other process announced so far that Redis would hand on to this
+        one (for every process, or of a room this one follows); they are returned."""
         cluster = self.rooms.cluster
         assert cluster is not None
-        events, other.relay.sent = other.relay.sent, []
-        for event in events:
+        sent, other.relay.sent = other.relay.sent, []
+        heard = [event for event, everyone in sent if everyone or self.follows(event["room"])]
+        for event in heard:
             await cluster.on_event(event)
+        return heard
+
+    def follows(self, room_id: str) -> bool:
+        return room_id in self.relay.following
 
 
 def run(settings: Settings, scenario: Callable[[Process, Process], Awaitable[None]]) -> None:
@@ -109,11 +123,11 @@ async def held_without_a_socket(
 
 async def moves_heard(
     first: Process, second: Process, room: LiveRoom, sockets: list[Socket], count: int
-) -> None:
-    """``count`` moves on the first process, then the second hears of them."""
+) -> list[Event]:
+    """``count`` moves on the first process, then what the second hears of them."""
     for _ in range(count):
         await move(first, room, sockets)
-    await second.hear(first)
+    return await second.hear(first)
 
 
 async def move(process: Process, room: LiveRoom, sockets: list[Socket]) -> None:
@@ -126,73 +140,107 @@ async def move(process: Process, room: LiveRoom, sockets: list[Socket]) -> None:
     await process.rooms.actions.play(room, seat, state["version"], action)
 
 
-def test_a_process_without_a_socket_of_a_room_replays_none_of_its_moves(
+def test_a_process_without_a_socket_of_a_room_hears_none_of_its_moves(
     settings: Settings,
 ) -> None:
     async def scenario(first: Process, second: Process) -> None:
         room, sockets, held = await held_without_a_socket(first, second)
         version = held.match.version
-        await moves_heard(first, second, room, sockets, 3)
-        assert held.match.version == version  # not replayed
-        assert held.behind
+        assert not held.followed and not second.follows(room.id)
+        assert await moves_heard(first, second, room, sockets, 3) == []
+        assert held.match.version == version
 
     run(settings, scenario)
 
 
-def test_a_room_that_fell_behind_is_caught_up_before_anything_reads_it(
-    settings: Settings,
-) -> None:
+def test_a_room_not_followed_is_caught_up_before_anything_reads_it(settings: Settings) -> None:
     async def scenario(first: Process, second: Process) -> None:
         room, sockets, held = await held_without_a_socket(first, second)
         await moves_heard(first, second, room, sockets, 3)
-        assert held.behind
         assert (await second.rooms.open_room(room.id)) is held
-        assert not held.behind
         assert held.match.version == room.match.version
         assert held.match.state == room.match.state
+        assert not held.followed
 
-        # A socket joining there sees the match as it stands, and replays from then on.
+    run(settings, scenario)
+
+
+def test_a_rooms_first_socket_here_follows_it_from_the_database_on(settings: Settings) -> None:
+    """The subscription first, then the room as stored: a socket joining sees the match as
+    it stands, and its moves are replayed here from then on."""
+
+    async def scenario(first: Process, second: Process) -> None:
+        room, sockets, held = await held_without_a_socket(first, second)
         await moves_heard(first, second, room, sockets, 2)
-        assert held.behind
         watcher = Socket(None)
         await second.rooms.connect(held, watcher)  # type: ignore[arg-type]
+        assert held.followed and second.follows(room.id)
         state = watcher.last("state")
         assert state is not None and state["version"] == room.match.version
-        await moves_heard(first, second, room, sockets, 1)
-        assert not held.behind
+        assert [event["t"] for event in await first.hear(second)] == ["hello"]
+        # The first process's seats answer the hello: they are online there.
+        assert [event["t"] for event in await second.hear(first)] == ["online"]
+        assert [player["connected"] for player in held.players()] == [True, True]
+
+        heard = await moves_heard(first, second, room, sockets, 1)
+        assert [event["t"] for event in heard] == ["action"]
         state = watcher.last("state")
         assert state is not None and state["version"] == room.match.version
+        assert held.match.state == room.match.state
 
     run(settings, scenario)
 
 
-def test_a_move_that_ends_the_match_is_replayed_without_a_socket_of_the_room(
-    settings: Settings,
-) -> None:
+def test_the_rooms_last_socket_here_going_away_stops_following_it(settings: Settings) -> None:
     async def scenario(first: Process, second: Process) -> None:
-        _, _, held = await held_without_a_socket(first, second)
-        ends = [{"t": "action", "ends": True}, {"t": "action"}]  # a previous release: no "ends"
-        for event in ends:
-            assert second.rooms.cluster is not None
-            assert second.rooms.cluster._follows(held, event)
-        assert not second.rooms.cluster._follows(held, {"t": "action", "ends": False})
+        room, sockets, held = await held_without_a_socket(first, second)
+        watchers = [Socket(None), Socket(None)]
+        for watcher in watchers:
+            await second.rooms.connect(held, watcher)  # type: ignore[arg-type]
+        await first.hear(second)
+        await second.hear(first)
+        await second.rooms.disconnect(held, watchers[0])  # type: ignore[arg-type]
+        assert held.followed and second.follows(room.id)
+        await second.rooms.disconnect(held, watchers[1])  # type: ignore[arg-type]
+        assert not held.followed and not second.follows(room.id)
+        assert held.remote == {}  # the others' presence is no longer heard of
+        assert await moves_heard(first, second, room, sockets, 1) == []
 
     run(settings, scenario)
 
 
-def test_no_takeover_wait_or_offer_stands_for_a_room_that_fell_behind(
+def test_every_process_hears_that_a_match_ended(settings: Settings) -> None:
+    """Without a socket of the room, or without holding it: the ratings count the end."""
+
+    async def scenario(first: Process, second: Process) -> None:
+        room, _ = await seated_here(first)
+        await second.hear(first)
+        ended: list[bool] = []
+        assert second.rooms.cluster is not None
+        second.rooms.cluster.on_ended = lambda: ended.append(True)
+        await first.rooms.endings.resign(room, 0)
+        assert "ended" in [event["t"] for event in await second.hear(first)]
+        assert ended == [True]
+
+    run(settings, scenario)
+
+
+def test_no_takeover_wait_or_offer_stands_for_a_room_no_longer_followed(
     settings: Settings,
 ) -> None:
     async def scenario(first: Process, second: Process) -> None:
         room, sockets, held = await held_without_a_socket(first, second)
+        watcher = Socket(None)
+        await second.rooms.connect(held, watcher)  # type: ignore[arg-type]
         held.remote.clear()  # the first process's sockets went away, as this one knows
         computer = second.rooms.computer
         computer.update(held, think=False)
         assert held.id in computer.awaited  # the absent mover's offer is on its way here
-        await moves_heard(first, second, room, sockets, 1)
-        assert held.behind
+        await second.rooms.disconnect(held, watcher)  # type: ignore[arg-type]
         assert held.id not in computer.awaited and held.id not in computer.waits
         assert computer.open_offer(held) is None
+        computer.update(held, think=False)  # news of it brings no wait either
+        assert held.id not in computer.awaited
 
     run(settings, scenario)
 
@@ -201,17 +249,17 @@ def test_a_room_caught_up_from_the_database_starts_the_wait_for_an_absent_mover_
     settings: Settings,
 ) -> None:
     """As a replayed move does: the turn began when this process learned of it, so a wait
-    begun long before (the room fell behind meanwhile) brings no offer at once."""
+    begun long before (the room was not followed meanwhile) brings no offer at once."""
 
     async def scenario(first: Process, second: Process) -> None:
         room, sockets, held = await held_without_a_socket(first, second)
         long_ago = time.monotonic() - 10 * settings.takeover_seconds
         await moves_heard(first, second, room, sockets, 2)
-        held.remote.clear()  # the first process's sockets went away, as this one knows
         held.turn_since = long_ago
         held.away_since = {0: long_ago, 1: long_ago}
         await second.rooms.open_room(room.id)
         assert held.turn_since > long_ago
+        first.relay.sent.clear()  # (no answer to the hello: the first one's sockets left)
         watcher = Socket(None)  # a spectator: both players are away
         await second.rooms.connect(held, watcher)  # type: ignore[arg-type]
         offer = watcher.last("takeover")
@@ -220,7 +268,7 @@ def test_a_room_caught_up_from_the_database_starts_the_wait_for_an_absent_mover_
     run(settings, scenario)
 
 
-def test_a_threads_look_at_a_room_that_fell_behind_is_the_room_as_stored(
+def test_a_threads_look_at_a_room_not_followed_is_the_room_as_stored(
     settings: Settings,
 ) -> None:
     """``RoomService.room`` (from a thread) reads the database and leaves the event loop's
@@ -232,6 +280,6 @@ def test_a_threads_look_at_a_room_that_fell_behind_is_the_room_as_stored(
         await moves_heard(first, second, room, sockets, 1)
         seen = second.rooms.room(room.id)
         assert seen.match.version == room.match.version
-        assert held.behind and held.match.version == version
+        assert held.match.version == version
 
     run(settings, scenario)

@@ -82,7 +82,9 @@ def test_a_process_hears_the_events_of_the_others_and_never_its_own(
         second.start(chats_into(heard["second"]), nothing, nothing)
         try:
             await until(lambda: first.connected and second.connected)
-            # From a thread, as a room loaded by RoomCache.get there announces itself.
+            await first.follow("r")
+            await second.follow("r")
+            # From a thread too (announcing never needs the event loop's thread).
             line = {"t": "chat", "room": "r", "line": {"text": "from the first"}}
             await asyncio.to_thread(first.announce, line)
             second.announce({"t": "chat", "room": "r", "line": {"text": "from the second"}})
@@ -96,6 +98,85 @@ def test_a_process_hears_the_events_of_the_others_and_never_its_own(
             await second.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_process_hears_a_rooms_events_only_while_it_follows_the_room(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What it hears once ``follow`` is back is heard (Redis confirmed the subscription);
+    events for every process are heard all the time."""
+    monkeypatch.setattr(relay, "CHANNEL", f"kartenrunde:test:{uuid.uuid4().hex}")
+    heard: list[Event] = []
+
+    def chat(room: str, text: str) -> Event:
+        return {"t": "chat", "room": room, "line": {"text": text}}
+
+    async def scenario() -> None:
+        speaker, listener = RedisRelay(SHARED_REDIS), RedisRelay(SHARED_REDIS)
+        speaker.start(ignore, nothing, nothing)
+        listener.start(chats_into(heard), nothing, nothing)
+        try:
+            await until(lambda: speaker.connected and listener.connected)
+            await listener.follow("a")
+            assert listener.follows("a")
+            speaker.announce(chat("a", "followed"))
+            speaker.announce(chat("b", "another room"))
+            speaker.announce(chat("b", "to everyone"), everyone=True)
+            await until(lambda: len(heard) == 2)
+            listener.unfollow("a")
+            await asyncio.sleep(0.1)  # (the unsubscription reaches Redis)
+            speaker.announce(chat("a", "after"))
+            speaker.announce(chat("a", "the last"), everyone=True)
+            await until(lambda: len(heard) == 3)
+            await asyncio.sleep(0.2)  # time for a stray one to arrive, if one did
+            assert [event["line"]["text"] for event in heard] == [
+                "followed",
+                "to everyone",
+                "the last",
+            ]
+        finally:
+            await speaker.stop()
+            await listener.stop()
+
+    asyncio.run(scenario())
+
+
+def test_the_followed_rooms_are_subscribed_again_when_redis_is_back(tmp_path: Path) -> None:
+    """Redis restarted: the rooms followed before, and one followed while it was away, are
+    heard again, after the resync (which catches the rooms up) has run."""
+    server = Redis(tmp_path)
+    server.start()
+    url = f"redis://127.0.0.1:{server.port}/0"
+    heard: list[Event] = []
+    resyncs: list[bool] = []
+
+    async def resync() -> None:
+        resyncs.append(True)
+
+    async def scenario() -> None:
+        speaker, listener = RedisRelay(url), RedisRelay(url)
+        speaker.start(ignore, nothing, nothing)
+        listener.start(chats_into(heard), resync, nothing)
+        try:
+            await until(lambda: speaker.connected and listener.connected)
+            await listener.follow("before")
+            server.stop()
+            await until(lambda: not listener.connected)
+            await listener.follow("meanwhile")  # back at once: Redis is away
+            server.start()
+            await until(lambda: speaker.connected and listener.connected and resyncs)
+            for room in ("before", "meanwhile"):
+                speaker.announce({"t": "chat", "room": room, "line": {"text": room}})
+            await until(lambda: len(heard) == 2)
+            assert sorted(event["room"] for event in heard) == ["before", "meanwhile"]
+        finally:
+            await speaker.stop()
+            await listener.stop()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        server.stop()
 
 
 def test_a_redis_with_a_password_is_reached_with_the_one_in_the_url(tmp_path: Path) -> None:
@@ -114,6 +195,7 @@ def test_a_redis_with_a_password_is_reached_with_the_one_in_the_url(tmp_path: Pa
         wrong.start(chats_into(heard["wrong"]), nothing, nothing)
         try:
             await until(lambda: right.connected and other.connected)
+            await right.follow("r")
             other.announce({"t": "chat", "room": "r", "line": {"text": "hello"}})
             wrong.announce({"t": "chat", "room": "r", "line": {"text": "from outside"}})
             await until(lambda: heard["right"])
