@@ -22,6 +22,11 @@ to the first count's, ours and the floor's.
 
     .venv/bin/python -m bench.cluster --rooms 100 500 1000 --processes 2 3
     .venv/bin/python -m bench.cluster --rooms 500 --window 30 --processes 3
+    .venv/bin/python -m bench.cluster --rooms 100 --processes 2 3 --repeat 3
+
+``--repeat N`` runs every setup N times, the setups taking turns, and prints for each the
+median of every column (on a shared machine one run's CPU per move moved by up to 1.5x
+between runs of the same code, so a single run's ratios say little).
 
 Needs PostgreSQL on 127.0.0.1:5432 (database `test` reachable, trust auth; a database of
 its own is created and dropped), Redis on 127.0.0.1:6379 and nginx: `make services proxy`.
@@ -31,10 +36,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import uvloop
@@ -113,6 +120,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--window", type=float, default=20.0)
     parser.add_argument("--processes", type=int, nargs="+", default=[2])
+    parser.add_argument("--repeat", type=int, default=1)
     options = parser.parse_args()
     print("| rooms | setup | moves/s | p50 ms | p99 ms | errors | CPU ms/move | peak MiB |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -129,11 +137,10 @@ def main() -> None:
             attack=False,
             push=False,
         )
-        bare = uvloop.run(load.run(args, bare=True))
-        stored = uvloop.run(load.run(args, bare=True, stored=True))
-        one = uvloop.run(load.run(args))
-        floors = {count: several(args, count, bare=True) for count in options.processes}
-        many = {count: several(args, count) for count in options.processes}
+        runs = [one_of_each(args, options.processes) for _ in range(options.repeat)]
+        bare, stored, one = (median([run[key] for run in runs]) for key in ("bare", "SQLite", 1))
+        floors = {n: median([run[f"bare {n}"] for run in runs]) for n in options.processes}
+        many = {n: median([run[n] for run in runs]) for n in options.processes}
         print(row("bare", bare, bare), flush=True)
         print(row("bare, SQLite", stored, bare), flush=True)
         print(row("1 process, SQLite", one, bare), flush=True)
@@ -142,8 +149,26 @@ def main() -> None:
             print(row(f"bare, {setup}", floors[count], bare), flush=True)
             print(row(setup, many[count], bare), flush=True)
         ratios.append(targets(rooms, one, stored, many, floors))
-    print("\nIssue 36's ratios, each to its floor in the same run:\n")
+    medians = f" (medians of {options.repeat} runs)" if options.repeat > 1 else ""
+    print(f"\nIssue 36's ratios, each to its floor in the same run{medians}:\n")
     print("\n".join(ratios))
+
+
+def one_of_each(args: argparse.Namespace, processes: list[int]) -> dict[Any, dict[str, float]]:
+    """Every setup once: the bare server, its SQLite floor, ours on SQLite, then for each
+    count of processes the floor and ours."""
+    return {
+        "bare": uvloop.run(load.run(args, bare=True)),
+        "SQLite": uvloop.run(load.run(args, bare=True, stored=True)),
+        1: uvloop.run(load.run(args)),
+        **{f"bare {count}": several(args, count, bare=True) for count in processes},
+        **{count: several(args, count) for count in processes},
+    }
+
+
+def median(runs: list[dict[str, float]]) -> dict[str, float]:
+    """Each figure's median over the runs."""
+    return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
 
 
 def targets(

@@ -1,0 +1,82 @@
+"""What a server process pays for the rooms it serves no socket of: a bystander.
+
+Three of our processes on PostgreSQL + Redis, nginx in front of the first two only, and
+`bench/load.py`'s clients playing Expeditionen through it. The third process serves nobody:
+whatever CPU it spends beyond its idle cost is what the moves of other processes' rooms
+cost it. Prints its idle CPU per second (measured first, with no clients), then the CPU
+per move of the two serving processes and of the bystander (over the same window).
+
+    .venv/bin/python -m bench.bystander --rooms 100
+
+Needs what `bench.cluster` needs: PostgreSQL, Redis and nginx (`make services proxy`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import uvloop
+
+from bench import load
+from bench.cluster import REDIS_URL, fresh_database
+from tests.app.processes import start_apps, start_nginx
+
+IDLE_SECONDS = 20.0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, default=100)
+    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--window", type=float, default=20.0)
+    options = parser.parse_args()
+    args = argparse.Namespace(
+        **vars(options), database_url=None, url=None, pid=None, attack=False, push=False
+    )
+    with tempfile.TemporaryDirectory() as tmp, fresh_database() as database:
+        apps = start_apps(
+            Path(tmp),
+            database,
+            REDIS_URL,
+            count=3,
+            LOG_LEVEL="WARNING",
+            MESSAGES_PER_SECOND="1000",
+            ROOMS_PER_ADDRESS_PER_MINUTE="1000000",
+            MAX_CONNECTIONS_PER_ADDRESS="1000000",
+        )
+        nginx = start_nginx(Path(tmp), apps[:2])
+        try:
+            pids = [app.process.pid for app in apps if app.process is not None]
+            before = cpu_seconds(pids[2])
+            time.sleep(IDLE_SECONDS)
+            idle = (cpu_seconds(pids[2]) - before) / IDLE_SECONDS
+            print(f"the bystander, idle: {idle * 1000:.2f} ms of CPU a second")
+            serving = uvloop.run(load.drive(args, nginx.base_url, pids[:2]))
+            print(
+                f"the two serving processes: {serving['server_cpu_ms_per_move']:.3f} ms of CPU"
+                f" a move ({serving['moves_per_s']:.0f} moves/s)"
+            )
+            bystander = uvloop.run(load.drive(args, nginx.base_url, pids[2:]))
+            print(
+                f"the bystander: {bystander['server_cpu_ms_per_move']:.3f} ms of CPU a move"
+                f" ({bystander['moves_per_s']:.0f} moves/s; idle alone"
+                f" {idle * 1000 / bystander['moves_per_s']:.3f})"
+            )
+        finally:
+            nginx.stop()
+            for app in apps:
+                app.stop()
+
+
+if __name__ == "__main__":
+    main()
