@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
+import redis
 from redis.asyncio.connection import DefaultParser
 from sqlalchemy.engine import make_url
 from websockets.exceptions import ConnectionClosed
@@ -25,7 +27,9 @@ from websockets.sync.client import connect
 from websockets.typing import Origin
 
 from app.protocol import CLOSE_ROOM_CLOSED
+from app.relay import room_channel
 from tests.app.processes import (
+    SHARED_REDIS,
     Client,
     Nginx,
     behind_nginx,
@@ -80,6 +84,35 @@ def play_moves(mover: Client, others: list[Client], count: int, rng: random.Rand
             )
         made += 1
     return made
+
+
+def test_a_process_hears_a_room_only_while_it_has_a_socket_of_it(
+    scaled: tuple[list[AppProcess], Nginx],
+) -> None:
+    """A room's Redis channel has a subscriber for each process with a socket of the room:
+    one that only answered a request of it hears none of its moves."""
+    (a, b), _proxy = scaled
+    channel = room_channel(create_room(a.base_url, rounds=1))
+    room_id = channel.rsplit(":", 1)[1]
+    _, ada = join(a.base_url, room_id, "Ada")
+    assert httpx.get(f"{b.base_url}/api/rooms/{room_id}").status_code == 200  # b holds it
+    with redis.Redis.from_url(SHARED_REDIS) as peek:
+
+        def subscribers() -> int:
+            return int(peek.pubsub_numsub(channel)[0][1])
+
+        assert subscribers() == 0
+        player = Client(a.base_url, room_id, ada).open()
+        assert subscribers() == 1  # (subscribed before the first state was sent)
+        watchers = [Client(b.base_url, room_id).open() for _ in range(2)]
+        assert subscribers() == 2
+        watchers[0].close()
+        time.sleep(0.3)  # time for b to take in the close
+        assert subscribers() == 2
+        watchers[1].close()
+        wait_for(lambda: subscribers() == 1, SECONDS, "b unsubscribed")
+        player.close()
+        wait_for(lambda: subscribers() == 0, SECONDS, "a unsubscribed")
 
 
 def test_a_match_across_two_processes_behind_nginx(
