@@ -41,6 +41,17 @@ def chats_into(lines: list[Event]) -> Callable[[Event], Awaitable[None]]:
     return on_event
 
 
+async def speaker_and_listener(
+    url: str, heard: list[Event], on_resync: Callable[[], Awaitable[None]] = nothing
+) -> tuple[RedisRelay, RedisRelay]:
+    """Two relays, connected: one to announce, one that keeps the chats it hears."""
+    speaker, listener = RedisRelay(url), RedisRelay(url)
+    speaker.start(ignore, nothing, nothing)
+    listener.start(chats_into(heard), on_resync, nothing)
+    await until(lambda: speaker.connected and listener.connected)
+    return speaker, listener
+
+
 def test_a_stray_message_on_the_channel_reaches_no_room_and_ends_no_subscription(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -112,11 +123,8 @@ def test_a_process_hears_a_rooms_events_only_while_it_follows_the_room(
         return {"t": "chat", "room": room, "line": {"text": text}}
 
     async def scenario() -> None:
-        speaker, listener = RedisRelay(SHARED_REDIS), RedisRelay(SHARED_REDIS)
-        speaker.start(ignore, nothing, nothing)
-        listener.start(chats_into(heard), nothing, nothing)
+        speaker, listener = await speaker_and_listener(SHARED_REDIS, heard)
         try:
-            await until(lambda: speaker.connected and listener.connected)
             await listener.follow("a")
             assert listener.follows("a")
             speaker.announce(chat("a", "followed"))
@@ -146,7 +154,7 @@ def test_the_followed_rooms_are_subscribed_again_when_redis_is_back(tmp_path: Pa
     heard again, after the resync (which catches the rooms up) has run."""
     server = Redis(tmp_path)
     server.start()
-    url = f"redis://127.0.0.1:{server.port}/0"
+    url = server.url
     heard: list[Event] = []
     resyncs: list[bool] = []
 
@@ -154,11 +162,8 @@ def test_the_followed_rooms_are_subscribed_again_when_redis_is_back(tmp_path: Pa
         resyncs.append(True)
 
     async def scenario() -> None:
-        speaker, listener = RedisRelay(url), RedisRelay(url)
-        speaker.start(ignore, nothing, nothing)
-        listener.start(chats_into(heard), resync, nothing)
+        speaker, listener = await speaker_and_listener(url, heard, resync)
         try:
-            await until(lambda: speaker.connected and listener.connected)
             await listener.follow("before")
             server.stop()
             await until(lambda: not listener.connected)
