@@ -72,12 +72,12 @@ class Cluster:
         """A room just created or loaded is not followed until a socket of it joins here."""
         room.followed = False
 
-    async def follow(self, room: LiveRoom) -> None:
+    async def follow(self, room: LiveRoom) -> bool:
         """Before a socket of the room joins here (under the room's lock): hear the room's
         events from now on, take it from the database, and ask the processes with sockets
-        there how many."""
+        there how many. True when it began to follow the room (it was just read)."""
         if room.followed:
-            return
+            return False
         await self.relay.follow(room)
         try:
             await self.cache.catch_up(room)
@@ -86,6 +86,7 @@ class Cluster:
             raise
         room.followed = True
         self.relay.hello(room)
+        return True
 
     def unfollow(self, room: LiveRoom) -> None:
         """After the last socket of the room here went away (under the room's lock)."""

@@ -30,7 +30,8 @@ class Follower(Protocol):
     """With several processes, a room is heard of while a socket of it is here
     (app/services/cluster.py)."""
 
-    async def follow(self, room: LiveRoom) -> None: ...
+    async def follow(self, room: LiveRoom) -> bool:
+        """True when it began to follow the room: the room was just read from the database."""
 
     def unfollow(self, room: LiveRoom) -> None: ...
 
@@ -135,10 +136,10 @@ class Players:
         """Seat the connection by its token (or not: a spectator) and send a full sync."""
         async with room.lock:
             check_open(room)
-            if self.follower is not None:  # the room's first socket here: hear of it
-                await self.follower.follow(room)
+            # The room's first socket here: hear of it (the room is read afresh then).
+            fresh = self.follower is not None and await self.follower.follow(room)
             connection.seat = room.seat_of(connection.player_id)
-            if connection.seat is None and connection.player_id and self.shared:
+            if connection.seat is None and connection.player_id and self.shared and not fresh:
                 # Seated through another process a moment ago? The database knows.
                 await self.cache.catch_up(room)
                 connection.seat = room.seat_of(connection.player_id)
