@@ -18,8 +18,16 @@ benchmarks can tell how much of our cost those pieces alone take:
   channel (redis.asyncio, a connection of its own, batched like app/relay.py) and every
   process sends the new views to its own sockets of that room when it hears it.
 
+A third adds what the rules cost by themselves, so that the benchmarks can tell which part
+of our CPU no server of these rules can shed:
+
+- ``--rules`` (one process): each action goes through the engine's ``Game.apply`` (one
+  it refuses is ignored), and each move's texts carry the seats' views (``Game.views``)
+  and the mover's legal actions, as ours do; nothing else of ours.
+
     .venv/bin/python -m bench.bare_server --port 8001
     .venv/bin/python -m bench.bare_server --port 8001 --store sqlite:////tmp/floor.db
+    .venv/bin/python -m bench.bare_server --port 8001 --store sqlite:////tmp/floor.db --rules
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ import orjson
 import uvicorn
 from fastapi import FastAPI, Request, Response, WebSocket, WebSocketDisconnect
 
-from engine import get_game
+from engine import IllegalAction, get_game
 
 if TYPE_CHECKING:
     from bench.floor_pieces import PostgresStore, Relay, SqliteStore
@@ -62,9 +70,42 @@ rooms: dict[str, dict[str, Any]] = {}
 
 
 def new_room() -> dict[str, Any]:
-    return {"version": 0, "to_move": 0, "seats": 0, "sockets": [None, None]}
+    room: dict[str, Any] = {"version": 0, "to_move": 0, "seats": 0, "sockets": [None, None]}
+    if rules:
+        deal(room)
+    return room
 
 
+def deal(room: dict[str, Any]) -> None:
+    """--rules: a new match of the engine's, and its first views."""
+    room["state"] = GAME.new(seed=secrets.randbelow(2**31), options={})
+    room["to_move"] = GAME.to_move(room["state"])
+    see(room)
+
+
+def see(room: dict[str, Any]) -> None:
+    """--rules: each seat's view of the room's match, and the mover's legal actions."""
+    state, to_move = room["state"], room["to_move"]
+    room["views"] = GAME.views(state, [0, 1])
+    room["legal"] = GAME.legal_actions(state, to_move)
+
+
+def ruled(room: dict[str, Any], seat: int, action: Any) -> bool:
+    """--rules: the engine applies the action (False: it refused it)."""
+    try:
+        state = GAME.apply(room["state"], seat, action)
+    except IllegalAction:
+        return False
+    room["state"] = state
+    if GAME.is_over(state):
+        deal(room)
+    else:
+        room["to_move"] = GAME.to_move(state)
+        see(room)
+    return True
+
+
+rules = False  # --rules
 store: SqliteStore | PostgresStore | None = None  # --store
 relay: Relay | None = None  # --relay
 
@@ -109,8 +150,8 @@ def state_text(room_id: str, room: dict[str, Any], seat: int, mover: int | None)
             "players": PLAYERS,
             "tally": {"wins": [0, 0], "draws": 0, "matches": 0},
             "rematch": None,
-            "view": VIEWS[seat],
-            "legal_actions": LEGAL if seat == to_move else [],
+            "view": room["views"][seat] if rules else VIEWS[seat],
+            "legal_actions": (room["legal"] if rules else LEGAL) if seat == to_move else [],
         }
     ).decode()
 
@@ -118,7 +159,8 @@ def state_text(room_id: str, room: dict[str, Any], seat: int, mover: int | None)
 async def moved(room_id: str, room: dict[str, Any], seat: int, version: int) -> None:
     """The action of `seat` made `version`: every local socket of the room its new view."""
     room["version"] = version
-    room["to_move"] = 1 - seat
+    if not rules:
+        room["to_move"] = 1 - seat
     for other, peer in enumerate(room["sockets"]):
         if peer is not None:
             await peer.send_text(state_text(room_id, room, other, seat))
@@ -143,6 +185,8 @@ async def socket(websocket: WebSocket, room_id: str) -> None:
             message = orjson.loads(await websocket.receive_text())
             if message.get("type") != "action" or room["to_move"] != seat:
                 continue
+            if rules and not ruled(room, seat, message["action"]):
+                continue
             version = room["version"] + 1
             if store is not None:
                 await store.insert(room_id, version, seat, message["action"])
@@ -154,13 +198,17 @@ async def socket(websocket: WebSocket, room_id: str) -> None:
 
 
 def main() -> None:
-    global store, relay
+    global rules, store, relay
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8001)
     parser.add_argument("--store", help="sqlite:///PATH or postgresql://...: store each action")
     parser.add_argument("--relay", help="redis://...: one server of several, over Redis")
+    parser.add_argument(
+        "--rules", action="store_true", help="one process: the engine applies each action"
+    )
     args = parser.parse_args()
+    rules = args.rules
     if args.store:
         from bench.floor_pieces import open_store
 

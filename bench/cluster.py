@@ -8,7 +8,9 @@ For each room count, in one run on one machine: `bench/load.py`'s clients play E
   Debian's nginx (round robin, no stickiness; the pieces of `tests/app/processes.py`); with
   several counts (`--processes 2 3`) a row for each,
 - the bare FastAPI/uvicorn websocket server (`bench/bare_server.py`), the floor,
-- the bare server storing each action (`--store`) in SQLite, and `--processes` of them
+- the bare server storing each action (`--store`) in SQLite, the same with the engine
+  applying each action and making each move's views (`--rules`: what the rules alone
+  cost, nothing of ours), and `--processes` of them
   storing in PostgreSQL and fanning out over Redis (`--relay`) behind the same nginx (a
   row for each count of `--processes`): the floor with nothing but the pieces issue 14
   prescribes, which shows how much of the budget those pieces alone take,
@@ -17,7 +19,8 @@ and prints moves/s, p50/p99 from an action to the opponent's new view, errors, t
 CPU per move (summed over all server processes; nginx, PostgreSQL and Redis not counted)
 and the peak memory of the largest process, each also as a ratio to the bare server.
 After the table a line per room count gives issue 36's ratios: one process to the SQLite
-floor (CPU, p99), each count of processes to its floor (CPU), and each further count's CPU
+floor (CPU, p99), the rules alone to that floor and one process to the rules alone (CPU),
+each count of processes to its floor (CPU), and each further count's CPU
 to the first count's, ours and the floor's.
 
     .venv/bin/python -m bench.cluster --rooms 100 500 1000 --processes 2 3
@@ -138,17 +141,20 @@ def main() -> None:
             push=False,
         )
         runs = [one_of_each(args, options.processes) for _ in range(options.repeat)]
-        bare, stored, one = (median([run[key] for run in runs]) for key in ("bare", "SQLite", 1))
+        bare, stored, ruled, one = (
+            median([run[key] for run in runs]) for key in ("bare", "SQLite", "rules", 1)
+        )
         floors = {n: median([run[f"bare {n}"] for run in runs]) for n in options.processes}
         many = {n: median([run[n] for run in runs]) for n in options.processes}
         print(row("bare", bare, bare), flush=True)
         print(row("bare, SQLite", stored, bare), flush=True)
+        print(row("bare, SQLite, the engine's rules", ruled, bare), flush=True)
         print(row("1 process, SQLite", one, bare), flush=True)
         for count in options.processes:
             setup = f"{count} processes, PostgreSQL + Redis"
             print(row(f"bare, {setup}", floors[count], bare), flush=True)
             print(row(setup, many[count], bare), flush=True)
-        ratios.append(targets(rooms, one, stored, many, floors))
+        ratios.append(targets(rooms, one, stored, ruled, many, floors))
     medians = f" (medians of {options.repeat} runs)" if options.repeat > 1 else ""
     print(f"\nIssue 36's ratios, each to its floor in the same run{medians}:\n")
     print("\n".join(ratios))
@@ -160,6 +166,7 @@ def one_of_each(args: argparse.Namespace, processes: list[int]) -> dict[Any, dic
     return {
         "bare": uvloop.run(load.run(args, bare=True)),
         "SQLite": uvloop.run(load.run(args, bare=True, stored=True)),
+        "rules": uvloop.run(load.run(args, bare=True, stored=True, rules=True)),
         1: uvloop.run(load.run(args)),
         **{f"bare {count}": several(args, count, bare=True) for count in processes},
         **{count: several(args, count) for count in processes},
@@ -175,6 +182,7 @@ def targets(
     rooms: int,
     one: dict[str, float],
     stored: dict[str, float],
+    ruled: dict[str, float],
     many: dict[int, dict[str, float]],
     floors: dict[int, dict[str, float]],
 ) -> str:
@@ -184,6 +192,8 @@ def targets(
     ratios = [
         f"1 process / SQLite floor: CPU {one[cpu] / stored[cpu]:.2f}x, "
         f"p99 {one['p99_ms'] / stored['p99_ms']:.2f}x",
+        f"the rules alone / SQLite floor: CPU {ruled[cpu] / stored[cpu]:.2f}x",
+        f"1 process / the rules alone: CPU {one[cpu] / ruled[cpu]:.2f}x",
         *(
             f"{count} processes / their floor: CPU {many[count][cpu] / floors[count][cpu]:.2f}x"
             for count in many

@@ -268,9 +268,10 @@ async def run(
     bare: bool = False,
     stored: bool = False,
     push: str | None = None,
+    rules: bool = False,
 ) -> dict[str, float]:
     """Our server, or with `bare` the bare one; `stored`: the bare one storing each action
-    in the database ours would use."""
+    in the database ours would use; `rules`: the bare one's engine applying each action."""
     if args.url and not bare:
         await wait_ready(args.url)
         return await drive(args, args.url, args.pid or [], attack, push)
@@ -279,7 +280,8 @@ async def run(
     with tempfile.TemporaryDirectory() as db_dir:
         url = args.database_url or f"sqlite:///{db_dir}/load.db"
         if bare:
-            server = start_bare(port, *(["--store", url] if stored else []))
+            options = (["--store", url] if stored else []) + (["--rules"] if rules else [])
+            server = start_bare(port, *options)
         else:
             server = start_server(port, url, defaults=args.attack)
         try:
