@@ -21,9 +21,11 @@ benchmarks can tell how much of our cost those pieces alone take:
 A third adds what the rules cost by themselves, so that the benchmarks can tell which part
 of our CPU no server of these rules can shed:
 
-- ``--rules`` (one process): each action goes through the engine's ``Game.apply`` (one
-  it refuses is ignored), and each move's texts carry the seats' views (``Game.views``)
-  and the mover's legal actions, as ours do; nothing else of ours.
+- ``--rules``: each action goes through the engine's ``Game.apply`` (one it refuses is
+  ignored), and each move's texts carry the seats' views (``Game.views``) and the
+  mover's legal actions, as ours do; nothing else of ours. With ``--relay`` the action
+  goes over Redis too, and each process that hears it applies it to its own copy of the
+  room's match (the same deal everywhere, seeded by the room), as ours replays it.
 
     .venv/bin/python -m bench.bare_server --port 8001
     .venv/bin/python -m bench.bare_server --port 8001 --store sqlite:////tmp/floor.db
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import secrets
+import zlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
@@ -69,16 +72,18 @@ app = FastAPI(lifespan=lifespan)
 rooms: dict[str, dict[str, Any]] = {}
 
 
-def new_room() -> dict[str, Any]:
-    room: dict[str, Any] = {"version": 0, "to_move": 0, "seats": 0, "sockets": [None, None]}
-    if rules:
-        deal(room)
-    return room
+def room_of(room_id: str) -> dict[str, Any]:
+    if room_id not in rooms:
+        rooms[room_id] = {"version": 0, "to_move": 0, "seats": 0, "sockets": [None, None]}
+        if rules:
+            deal(room_id, rooms[room_id], 1)
+    return rooms[room_id]
 
 
-def deal(room: dict[str, Any]) -> None:
-    """--rules: a new match of the engine's, and its first views."""
-    room["state"] = GAME.new(seed=secrets.randbelow(2**31), options={})
+def deal(room_id: str, room: dict[str, Any], number: int) -> None:
+    """--rules: the room's match `number` (the same in every process), and its first views."""
+    room["match"] = number
+    room["state"] = GAME.new(seed=zlib.crc32(f"{room_id} {number}".encode()), options={})
     room["to_move"] = GAME.to_move(room["state"])
     see(room)
 
@@ -90,7 +95,7 @@ def see(room: dict[str, Any]) -> None:
     room["legal"] = GAME.legal_actions(state, to_move)
 
 
-def ruled(room: dict[str, Any], seat: int, action: Any) -> bool:
+def ruled(room_id: str, room: dict[str, Any], seat: int, action: Any) -> bool:
     """--rules: the engine applies the action (False: it refused it)."""
     try:
         state = GAME.apply(room["state"], seat, action)
@@ -98,7 +103,7 @@ def ruled(room: dict[str, Any], seat: int, action: Any) -> bool:
         return False
     room["state"] = state
     if GAME.is_over(state):
-        deal(room)
+        deal(room_id, room, room["match"] + 1)
     else:
         room["to_move"] = GAME.to_move(state)
         see(room)
@@ -118,13 +123,13 @@ async def healthz() -> dict[str, str]:
 @app.post("/api/rooms", status_code=201)
 async def create_room() -> dict[str, str]:
     room_id = secrets.token_urlsafe(18)
-    rooms[room_id] = new_room()
+    room_of(room_id)
     return {"room_id": room_id, "url": f"/rooms/{room_id}"}
 
 
 @app.post("/api/rooms/{room_id}/join")
 async def join(room_id: str, request: Request, response: Response) -> dict[str, int]:
-    room = rooms.setdefault(room_id, new_room())
+    room = room_of(room_id)
     if relay is None:
         seat = room["seats"]
         room["seats"] += 1
@@ -166,17 +171,18 @@ async def moved(room_id: str, room: dict[str, Any], seat: int, version: int) -> 
             await peer.send_text(state_text(room_id, room, other, seat))
 
 
-async def on_move(room_id: str, seat: int, version: int) -> None:
-    """Another process's move: our sockets of that room, if any, their new views."""
+async def on_move(room_id: str, seat: int, version: int, action: Any) -> None:
+    """Another process's move: our sockets of that room, if any, their new views (with
+    --rules, once this process's copy of the match has taken the action too)."""
     room = rooms.get(room_id)
-    if room is not None:
+    if room is not None and (not rules or ruled(room_id, room, seat, action)):
         await moved(room_id, room, seat, version)
 
 
 @app.websocket("/ws/rooms/{room_id}")
 async def socket(websocket: WebSocket, room_id: str) -> None:
     await websocket.accept()
-    room = rooms.setdefault(room_id, new_room())
+    room = room_of(room_id)
     seat = int(websocket.cookies["kr_player"].split("-", 1)[0])
     room["sockets"][seat] = websocket
     await websocket.send_text(state_text(room_id, room, seat, None))
@@ -185,13 +191,13 @@ async def socket(websocket: WebSocket, room_id: str) -> None:
             message = orjson.loads(await websocket.receive_text())
             if message.get("type") != "action" or room["to_move"] != seat:
                 continue
-            if rules and not ruled(room, seat, message["action"]):
+            if rules and not ruled(room_id, room, seat, message["action"]):
                 continue
             version = room["version"] + 1
             if store is not None:
                 await store.insert(room_id, version, seat, message["action"])
             if relay is not None:
-                relay.announce(room_id, seat, version)
+                relay.announce(room_id, seat, version, message["action"] if rules else None)
             await moved(room_id, room, seat, version)
     except WebSocketDisconnect:
         room["sockets"][seat] = None
@@ -204,9 +210,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8001)
     parser.add_argument("--store", help="sqlite:///PATH or postgresql://...: store each action")
     parser.add_argument("--relay", help="redis://...: one server of several, over Redis")
-    parser.add_argument(
-        "--rules", action="store_true", help="one process: the engine applies each action"
-    )
+    parser.add_argument("--rules", action="store_true", help="the engine applies each action")
     args = parser.parse_args()
     rules = args.rules
     if args.store:

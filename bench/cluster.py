@@ -8,20 +8,20 @@ For each room count, in one run on one machine: `bench/load.py`'s clients play E
   Debian's nginx (round robin, no stickiness; the pieces of `tests/app/processes.py`); with
   several counts (`--processes 2 3`) a row for each,
 - the bare FastAPI/uvicorn websocket server (`bench/bare_server.py`), the floor,
-- the bare server storing each action (`--store`) in SQLite, the same with the engine
-  applying each action and making each move's views (`--rules`: what the rules alone
-  cost, nothing of ours), and `--processes` of them
+- the bare server storing each action (`--store`) in SQLite, and `--processes` of them
   storing in PostgreSQL and fanning out over Redis (`--relay`) behind the same nginx (a
   row for each count of `--processes`): the floor with nothing but the pieces issue 14
   prescribes, which shows how much of the budget those pieces alone take,
+- each of those floors again with the engine applying each action and making each move's
+  views (`--rules`): what the rules alone cost, nothing of ours,
 
 and prints moves/s, p50/p99 from an action to the opponent's new view, errors, the server
 CPU per move (summed over all server processes; nginx, PostgreSQL and Redis not counted)
 and the peak memory of the largest process, each also as a ratio to the bare server.
 After the table a line per room count gives issue 36's ratios: one process to the SQLite
-floor (CPU, p99), the rules alone to that floor and one process to the rules alone (CPU),
-each count of processes to its floor (CPU), and each further count's CPU
-to the first count's, ours and the floor's.
+floor (CPU, p99), each count of processes to its floor (CPU), and each further count's CPU
+to the first count's, ours and the floor's; beside each, in brackets, what the floor with
+the engine's rules (`--rules`: the rules alone, nothing of ours) comes to in its place.
 
     .venv/bin/python -m bench.cluster --rooms 100 500 1000 --processes 2 3
     .venv/bin/python -m bench.cluster --rooms 500 --window 30 --processes 3
@@ -71,12 +71,14 @@ def fresh_database() -> Iterator[str]:
             admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
-def several(args: argparse.Namespace, count: int, bare: bool = False) -> dict[str, float]:
+def several(
+    args: argparse.Namespace, count: int, bare: bool = False, rules: bool = False
+) -> dict[str, float]:
     """`count` servers on PostgreSQL + Redis behind nginx: ours, or with `bare` the bare
-    server storing and relaying."""
+    server storing and relaying (with `rules`, the engine's rules too)."""
     with tempfile.TemporaryDirectory() as tmp, fresh_database() as database:
         if bare:
-            apps = [bare_app(database) for _ in range(count)]
+            apps = [bare_app(database, rules) for _ in range(count)]
         else:
             apps = start_apps(
                 Path(tmp),
@@ -98,11 +100,13 @@ def several(args: argparse.Namespace, count: int, bare: bool = False) -> dict[st
                 app.stop()
 
 
-def bare_app(database: str) -> AppProcess:
-    """A bare server that stores in `database` and relays over Redis, once it answers."""
+def bare_app(database: str, rules: bool) -> AppProcess:
+    """A bare server that stores in `database` and relays over Redis (with `rules`, the
+    engine applies each action), once it answers."""
     port = load.free_port()
     app = AppProcess(port, {}, Path("/dev/null"))
-    app.process = load.start_bare(port, "--store", database, "--relay", REDIS_URL)
+    options = ["--store", database, "--relay", REDIS_URL, *(["--rules"] if rules else [])]
+    app.process = load.start_bare(port, *options)
     uvloop.run(load.wait_ready(app.base_url))
     return app
 
@@ -145,6 +149,7 @@ def main() -> None:
             median([run[key] for run in runs]) for key in ("bare", "SQLite", "rules", 1)
         )
         floors = {n: median([run[f"bare {n}"] for run in runs]) for n in options.processes}
+        rules = {n: median([run[f"rules {n}"] for run in runs]) for n in options.processes}
         many = {n: median([run[n] for run in runs]) for n in options.processes}
         print(row("bare", bare, bare), flush=True)
         print(row("bare, SQLite", stored, bare), flush=True)
@@ -153,22 +158,25 @@ def main() -> None:
         for count in options.processes:
             setup = f"{count} processes, PostgreSQL + Redis"
             print(row(f"bare, {setup}", floors[count], bare), flush=True)
+            print(row(f"bare, {setup}, the engine's rules", rules[count], bare), flush=True)
             print(row(setup, many[count], bare), flush=True)
-        ratios.append(targets(rooms, one, stored, ruled, many, floors))
+        ratios.append(targets(rooms, one, stored, ruled, many, floors, rules))
     medians = f" (medians of {options.repeat} runs)" if options.repeat > 1 else ""
     print(f"\nIssue 36's ratios, each to its floor in the same run{medians}:\n")
     print("\n".join(ratios))
 
 
 def one_of_each(args: argparse.Namespace, processes: list[int]) -> dict[Any, dict[str, float]]:
-    """Every setup once: the bare server, its SQLite floor, ours on SQLite, then for each
-    count of processes the floor and ours."""
+    """Every setup once: the bare server, its SQLite floor with and without the rules, ours
+    on SQLite, then for each count of processes the floor with and without the rules, and
+    ours."""
     return {
         "bare": uvloop.run(load.run(args, bare=True)),
         "SQLite": uvloop.run(load.run(args, bare=True, stored=True)),
         "rules": uvloop.run(load.run(args, bare=True, stored=True, rules=True)),
         1: uvloop.run(load.run(args)),
         **{f"bare {count}": several(args, count, bare=True) for count in processes},
+        **{f"rules {count}": several(args, count, bare=True, rules=True) for count in processes},
         **{count: several(args, count) for count in processes},
     }
 
@@ -185,22 +193,25 @@ def targets(
     ruled: dict[str, float],
     many: dict[int, dict[str, float]],
     floors: dict[int, dict[str, float]],
+    rules: dict[int, dict[str, float]],
 ) -> str:
-    """Issue 36's ratios, each to its floor in this run."""
+    """Issue 36's ratios, each to its floor in this run, and in brackets what the rules
+    alone (the floor with the engine's rules) come to against the same floor."""
     cpu = "server_cpu_ms_per_move"
     first, *more = many
     ratios = [
-        f"1 process / SQLite floor: CPU {one[cpu] / stored[cpu]:.2f}x, "
+        f"1 process / SQLite floor: CPU {one[cpu] / stored[cpu]:.2f}x "
+        f"(the rules alone {ruled[cpu] / stored[cpu]:.2f}x), "
         f"p99 {one['p99_ms'] / stored['p99_ms']:.2f}x",
-        f"the rules alone / SQLite floor: CPU {ruled[cpu] / stored[cpu]:.2f}x",
-        f"1 process / the rules alone: CPU {one[cpu] / ruled[cpu]:.2f}x",
         *(
-            f"{count} processes / their floor: CPU {many[count][cpu] / floors[count][cpu]:.2f}x"
+            f"{count} processes / their floor: CPU {many[count][cpu] / floors[count][cpu]:.2f}x "
+            f"(the rules alone {rules[count][cpu] / floors[count][cpu]:.2f}x)"
             for count in many
         ),
         *(
             f"{count} / {first} processes: CPU {many[count][cpu] / many[first][cpu]:.2f}x "
-            f"(the floor's {floors[count][cpu] / floors[first][cpu]:.2f}x)"
+            f"(the floor's {floors[count][cpu] / floors[first][cpu]:.2f}x, "
+            f"the rules alone {rules[count][cpu] / rules[first][cpu]:.2f}x)"
             for count in more
         ),
     ]

@@ -29,7 +29,7 @@ TABLE = (
     " action {json} NOT NULL, created_at {time} NOT NULL, PRIMARY KEY (match_id, ply))"
 )
 
-OnMove = Callable[[str, int, int], Awaitable[None]]
+OnMove = Callable[[str, int, int, Any], Awaitable[None]]
 
 
 def json_text(value: Any) -> str:
@@ -116,8 +116,9 @@ class Relay:
         await self.client.expire(key, 3600)  # the machine's Redis outlives the benchmark
         return seat
 
-    def announce(self, room_id: str, seat: int, version: int) -> None:
-        self.outbox.put_nowait(orjson.dumps([room_id, seat, version]))
+    def announce(self, room_id: str, seat: int, version: int, action: Any) -> None:
+        """The move of `seat` that made `version` (its action with --rules, else None)."""
+        self.outbox.put_nowait(orjson.dumps([room_id, seat, version, action]))
 
     async def publish(self) -> None:
         connection = self.client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
@@ -136,5 +137,5 @@ class Relay:
             message = await connection.read_response(push_request=True)
             if message[0] != b"message" or message[2].startswith(self.me):
                 continue
-            for room_id, seat, version in orjson.loads(message[2][len(self.me) :]):
-                await on_move(room_id, seat, version)
+            for room_id, seat, version, action in orjson.loads(message[2][len(self.me) :]):
+                await on_move(room_id, seat, version, action)
