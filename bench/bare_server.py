@@ -89,10 +89,12 @@ def deal(room_id: str, room: dict[str, Any], number: int) -> None:
 
 
 def see(room: dict[str, Any]) -> None:
-    """--rules: each seat's view of the room's match, and the mover's legal actions."""
+    """--rules: the views of the seats with a socket here, and the mover's legal actions
+    if the mover's socket is here (as ours: a process builds only its own sockets' texts)."""
     state, to_move = room["state"], room["to_move"]
-    room["views"] = GAME.views(state, [0, 1])
-    room["legal"] = GAME.legal_actions(state, to_move)
+    here = [seat for seat, peer in enumerate(room["sockets"]) if peer is not None]
+    room["views"] = GAME.views(state, here)
+    room["legal"] = GAME.legal_actions(state, to_move) if to_move in here else []
 
 
 def ruled(room_id: str, room: dict[str, Any], seat: int, action: Any) -> bool:
@@ -173,9 +175,12 @@ async def moved(room_id: str, room: dict[str, Any], seat: int, version: int) -> 
 
 async def on_move(room_id: str, seat: int, version: int, action: Any) -> None:
     """Another process's move: our sockets of that room, if any, their new views (with
-    --rules, once this process's copy of the match has taken the action too)."""
+    --rules, once this process's copy of the match has taken the action too; a process
+    with no socket of the room does nothing for it, as ours)."""
     room = rooms.get(room_id)
-    if room is not None and (not rules or ruled(room_id, room, seat, action)):
+    if room is None or (rules and not any(room["sockets"])):
+        return
+    if not rules or ruled(room_id, room, seat, action):
         await moved(room_id, room, seat, version)
 
 
@@ -185,6 +190,8 @@ async def socket(websocket: WebSocket, room_id: str) -> None:
     room = room_of(room_id)
     seat = int(websocket.cookies["kr_player"].split("-", 1)[0])
     room["sockets"][seat] = websocket
+    if rules:
+        see(room)
     await websocket.send_text(state_text(room_id, room, seat, None))
     try:
         while True:
