@@ -35,14 +35,8 @@ def cpu_seconds(pid: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rooms", type=int, default=100)
-    parser.add_argument("--think", type=float, default=1.0)
-    parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--window", type=float, default=20.0)
-    options = parser.parse_args()
-    args = argparse.Namespace(
-        **vars(options), database_url=None, url=None, pid=None, attack=False, push=False
-    )
+    load.add_play_arguments(parser)
+    args = load.drive_arguments(parser.parse_args())
     with tempfile.TemporaryDirectory() as tmp, fresh_database() as database:
         apps = start_apps(
             Path(tmp),

@@ -291,6 +291,24 @@ async def run(
             stop_server(server)
 
 
+def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of how the clients play, for the scripts that drive servers with
+    ``drive``: 100 rooms, 1 s think time, 5 s warm-up, a 20 s window."""
+    parser.add_argument(
+        "--rooms", type=int, default=100, help="rooms (each server's own, with bench.side_by_side)"
+    )
+    parser.add_argument("--think", type=float, default=1.0, help="mean think time in seconds")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--window", type=float, default=20.0)
+
+
+def drive_arguments(options: argparse.Namespace) -> argparse.Namespace:
+    """``options`` with what ``drive`` reads besides: no attackers, no Web Push."""
+    return argparse.Namespace(
+        **vars(options), database_url=None, url=None, pid=None, attack=False, push=False
+    )
+
+
 async def drive(
     args: argparse.Namespace,
     base: str,

@@ -75,15 +75,10 @@ async def side_by_side(args: argparse.Namespace, servers: list[str]) -> list[dic
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("servers", nargs="+", help="floor, rules, ours or a checkout's folder")
-    parser.add_argument("--rooms", type=int, default=100, help="rooms of each server")
-    parser.add_argument("--think", type=float, default=1.0)
-    parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--window", type=float, default=20.0)
+    load.add_play_arguments(parser)
     parser.add_argument("--rounds", type=int, default=2)
     options = parser.parse_args()
-    args = argparse.Namespace(
-        **vars(options), database_url=None, url=None, pid=None, attack=False, push=False
-    )
+    args = load.drive_arguments(options)
     servers = options.servers
     for number in range(options.rounds):
         order = list(range(len(servers)))[:: 1 if number % 2 == 0 else -1]
