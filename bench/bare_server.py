@@ -22,10 +22,11 @@ A third adds what the rules cost by themselves, so that the benchmarks can tell 
 of our CPU no server of these rules can shed:
 
 - ``--rules``: each action goes through the engine's ``Game.apply`` (one it refuses is
-  ignored), and each move's texts carry the seats' views (``Game.views``) and the
-  mover's legal actions, as ours do; nothing else of ours. With ``--relay`` the action
-  goes over Redis too, and each process that hears it applies it to its own copy of the
-  room's match (the same deal everywhere, seeded by the room), as ours replays it.
+  ignored), and each move's texts carry the views of the seats whose sockets the process
+  holds (``Game.views``) and, where the mover's socket is, its legal actions, as ours
+  do; nothing else of ours. With ``--relay`` the action goes over Redis too, and each
+  process with a socket of the room applies it to its own copy of the room's match (the
+  same deal everywhere, seeded by the room), as ours replays it.
 
     .venv/bin/python -m bench.bare_server --port 8001
     .venv/bin/python -m bench.bare_server --port 8001 --store sqlite:////tmp/floor.db
