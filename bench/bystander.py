@@ -14,7 +14,6 @@ Needs what `bench.cluster` needs: PostgreSQL, Redis and nginx (`make services pr
 from __future__ import annotations
 
 import argparse
-import os
 import tempfile
 import time
 from pathlib import Path
@@ -28,11 +27,6 @@ from tests.app.processes import start_apps, start_nginx
 IDLE_SECONDS = 20.0
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     load.add_play_arguments(parser)
@@ -44,16 +38,14 @@ def main() -> None:
             REDIS_URL,
             count=3,
             LOG_LEVEL="WARNING",
-            MESSAGES_PER_SECOND="1000",
-            ROOMS_PER_ADDRESS_PER_MINUTE="1000000",
-            MAX_CONNECTIONS_PER_ADDRESS="1000000",
+            **load.UNCAPPED,
         )
         nginx = start_nginx(Path(tmp), apps[:2])
         try:
             pids = [app.process.pid for app in apps if app.process is not None]
-            before = cpu_seconds(pids[2])
+            before = sum(load.cpu_seconds(pids[2]))
             time.sleep(IDLE_SECONDS)
-            idle = (cpu_seconds(pids[2]) - before) / IDLE_SECONDS
+            idle = (sum(load.cpu_seconds(pids[2])) - before) / IDLE_SECONDS
             print(f"the bystander, idle: {idle * 1000:.2f} ms of CPU a second")
             serving = uvloop.run(load.drive(args, nginx.base_url, pids[:2]))
             print(

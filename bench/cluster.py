@@ -86,9 +86,7 @@ def several(
                 REDIS_URL,
                 count=count,
                 LOG_LEVEL="WARNING",
-                MESSAGES_PER_SECOND="1000",
-                ROOMS_PER_ADDRESS_PER_MINUTE="1000000",
-                MAX_CONNECTIONS_PER_ADDRESS="1000000",
+                **load.UNCAPPED,
             )
         nginx = start_nginx(Path(tmp), apps)
         try:
@@ -133,17 +131,8 @@ def main() -> None:
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     ratios = []
     for rooms in options.rooms:
-        args = argparse.Namespace(
-            rooms=rooms,
-            think=options.think,
-            warmup=options.warmup,
-            window=options.window,
-            database_url=None,
-            url=None,
-            pid=None,
-            attack=False,
-            push=False,
-        )
+        play = {"think": options.think, "warmup": options.warmup, "window": options.window}
+        args = load.drive_arguments(argparse.Namespace(rooms=rooms, **play))
         runs = [one_of_each(args, options.processes) for _ in range(options.repeat)]
         bare, stored, ruled, one = (
             median([run[key] for run in runs]) for key in ("bare", "SQLite", "rules", 1)

@@ -118,16 +118,29 @@ def peak_memory_mib(pid: int) -> float:
     return float("nan")
 
 
-def start_server(port: int, database_url: str, defaults: bool) -> subprocess.Popen[bytes]:
-    """The server; with `defaults`, its default limits, else a rate that think 0 never hits."""
-    env = {**os.environ, "DATABASE_URL": database_url, "LOG_LEVEL": "WARNING"}
-    if not defaults:
-        # Every client comes from 127.0.0.1: the per-address caps would refuse most of them.
-        env["MESSAGES_PER_SECOND"] = "1000"
-        env["ROOMS_PER_ADDRESS_PER_MINUTE"] = "1000000"
-        env["MAX_CONNECTIONS_PER_ADDRESS"] = "1000000"
+# Every client comes from 127.0.0.1: the per-address caps would refuse most of them, and
+# think 0 never hits this rate.
+UNCAPPED = {
+    "MESSAGES_PER_SECOND": "1000",
+    "ROOMS_PER_ADDRESS_PER_MINUTE": "1000000",
+    "MAX_CONNECTIONS_PER_ADDRESS": "1000000",
+}
+
+
+def start_server(
+    port: int, database_url: str, defaults: bool, checkout: Path = ROOT
+) -> subprocess.Popen[bytes]:
+    """The server of `checkout` (this one, or another one's folder); with `defaults`, its
+    default limits, else UNCAPPED."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(checkout),
+        "DATABASE_URL": database_url,
+        "LOG_LEVEL": "WARNING",
+        **({} if defaults else UNCAPPED),
+    }
     command = [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)]
-    return subprocess.Popen(command, cwd=ROOT, env=env)
+    return subprocess.Popen(command, cwd=checkout, env=env)
 
 
 def stop_server(server: subprocess.Popen[bytes]) -> None:

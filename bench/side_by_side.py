@@ -24,9 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import subprocess
-import sys
 import tempfile
 from contextlib import ExitStack
 from pathlib import Path
@@ -35,26 +33,13 @@ import uvloop
 
 from bench import load
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 def start(server: str, folder: str, port: int) -> subprocess.Popen[bytes]:
     database = f"sqlite:///{folder}/side_by_side.db"
     if server in ("floor", "rules"):
         return load.start_bare(port, "--store", database, *(["--rules"] * (server == "rules")))
-    checkout = ROOT if server == "ours" else Path(server).resolve()
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(checkout),
-        "DATABASE_URL": database,
-        "LOG_LEVEL": "WARNING",
-        # Every client comes from 127.0.0.1: the per-address caps would refuse most of them.
-        "MESSAGES_PER_SECOND": "1000",
-        "ROOMS_PER_ADDRESS_PER_MINUTE": "1000000",
-        "MAX_CONNECTIONS_PER_ADDRESS": "1000000",
-    }
-    command = [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)]
-    return subprocess.Popen(command, cwd=checkout, env=env)
+    checkout = load.ROOT if server == "ours" else Path(server).resolve()
+    return load.start_server(port, database, defaults=False, checkout=checkout)
 
 
 async def side_by_side(args: argparse.Namespace, servers: list[str]) -> list[dict[str, float]]:
