@@ -4,26 +4,35 @@ JWT in ``Authorization: vapid t=...,k=...``: signed by k, ``aud`` the endpoint's
 ``exp`` in the future) and decrypts its aes128gcm payload with the private key of the
 subscription it made (as a browser would), keeping each notice it could read.
 
-``answers`` sets what the next requests are answered (a status, after a delay); then 201.
+``answers`` sets what the next connections are answered (a status, after a delay, a
+redirect, or a stall: the connection accepted and never answered); then ``otherwise`` (201).
+``push_service(tls=True)`` serves HTTPS with a self-signed certificate made for the test.
 """
 
 from __future__ import annotations
 
 import base64
+import datetime
+import ipaddress
 import json
 import os
+import ssl
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import http_ece
+from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from cryptography.x509.oid import NameOID
 
 
 def b64url(data: bytes) -> str:
@@ -57,6 +66,8 @@ class Device:
 class Answer:
     status: int = 201
     delay: float = 0.0
+    location: str = ""  # for a redirect
+    stall: bool = False  # accept the connection, then neither read nor answer until the end
 
 
 @dataclass
@@ -67,7 +78,14 @@ class PushService:
     requests: list[str] = field(default_factory=list)  # the device path of every request
     refused: list[str] = field(default_factory=list)  # why a request was not accepted
     answers: list[Answer] = field(default_factory=list)
+    otherwise: Answer = field(default_factory=Answer)  # once ``answers`` are used up
+    connections: int = 0  # every connection accepted, also one that sent no request
     lock: threading.Lock = field(default_factory=threading.Lock)
+    closing: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def port(self) -> int:
+        return int(self.origin.rsplit(":", 1)[1])
 
     def device(self) -> Device:
         path = f"/push/{b64url(os.urandom(9))}"
@@ -116,11 +134,29 @@ class PushService:
 
 def handler(service: PushService) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        answer = Answer()
+
+        def handle(self) -> None:
+            """The answer is chosen as the connection comes (one request per connection),
+            before a TLS handshake: a stall holds even that."""
+            with service.lock:
+                service.connections += 1
+                self.answer = service.answers.pop(0) if service.answers else service.otherwise
+            if self.answer.stall:
+                service.closing.wait()
+                return
+            if isinstance(self.connection, ssl.SSLSocket):
+                try:
+                    self.connection.do_handshake()
+                except (ssl.SSLError, OSError):  # a client that did not trust the certificate
+                    return
+            super().handle()
+
         def do_POST(self) -> None:  # noqa: N802 (http.server's name)
             body = self.rfile.read(int(self.headers["Content-Length"]))
             with service.lock:
                 service.requests.append(self.path)
-                answer = service.answers.pop(0) if service.answers else Answer()
+            answer = self.answer
             if answer.delay:
                 time.sleep(answer.delay)
             if answer.status < 300:
@@ -134,6 +170,8 @@ def handler(service: PushService) -> type[BaseHTTPRequestHandler]:
                     with service.lock:
                         service.notices.append({**notice, "device": self.path})
             self.send_response(answer.status)
+            if answer.location:
+                self.send_header("Location", answer.location)
             self.send_header("Content-Length", "0")
             self.end_headers()
 
@@ -144,15 +182,57 @@ def handler(service: PushService) -> type[BaseHTTPRequestHandler]:
 
 
 @contextmanager
-def push_service() -> Iterator[PushService]:
+def push_service(tls: bool = False) -> Iterator[PushService]:
+    """The service on a port of its own on 127.0.0.1 while the block runs; with ``tls``,
+    over HTTPS with a self-signed certificate for 127.0.0.1."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler(PushService("")))
     host, port = server.server_address[:2]
-    service = PushService(f"http://{host!s}:{port}")
+    service = PushService(f"{'https' if tls else 'http'}://{host!s}:{port}")
     server.RequestHandlerClass = handler(service)
+    if tls:
+        # The handshake in the connection's own thread (Handler.handle), not in accept().
+        server.socket = tls_context(str(host)).wrap_socket(
+            server.socket, server_side=True, do_handshake_on_connect=False
+        )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
         yield service
     finally:
+        service.closing.set()
         server.shutdown()
         server.server_close()
+
+
+def tls_context(address: str) -> ssl.SSLContext:
+    """A server context with a new self-signed certificate for ``address``."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, address)])
+    now = datetime.datetime.now(datetime.UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(hours=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address(address))]),
+            critical=False,
+        )
+        .sign(key, hashes.SHA256())
+    )
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    with tempfile.TemporaryDirectory() as folder:
+        chain = Path(folder) / "chain.pem"
+        chain.write_bytes(
+            certificate.public_bytes(serialization.Encoding.PEM)
+            + key.private_bytes(
+                serialization.Encoding.PEM,
+                serialization.PrivateFormat.PKCS8,
+                serialization.NoEncryption(),
+            )
+        )
+        context.load_cert_chain(chain)
+    return context
