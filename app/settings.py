@@ -11,6 +11,7 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app import proxies
+from app.services import push_guard
 
 INSECURE_SECRET = "change-me-in-production"
 
@@ -166,12 +167,33 @@ class Settings(BaseSettings):
     push_ttl_seconds: int = Field(
         3600, ge=0, description="Web Push: how long a push service keeps an undelivered notice"
     )
+    push_services: list[str] = Field(
+        default_factory=lambda: list(push_guard.BROWSERS_PUSH_SERVICES),
+        description="Web Push: the push services' host names a subscription may name (JSON "
+        "list; *.example.com: its subdomains); by default the browsers' own",
+    )
+    push_test_origins: list[str] = Field(
+        default_factory=list,
+        description="tests only, refused in production: the tests' push services "
+        "(scheme://host:port, JSON list) the push rules let through: plain http, any port, "
+        "loopback, an unverified certificate",
+    )
 
     @field_validator("forwarded_allow_ips")
     @classmethod
     def known_proxy_entries(cls, value: str) -> str:
         proxies.parse(value)
         return value
+
+    @field_validator("push_services")
+    @classmethod
+    def push_services_are_host_names(cls, value: list[str]) -> list[str]:
+        return [push_guard.checked_push_service(entry) for entry in value]
+
+    @field_validator("push_test_origins")
+    @classmethod
+    def push_test_origins_are_origins(cls, value: list[str]) -> list[str]:
+        return [push_guard.checked_test_origin(entry) for entry in value]
 
     @field_validator("daily_time_zone")
     @classmethod
@@ -188,6 +210,14 @@ class Settings(BaseSettings):
     def refuse_test_clock_in_production(self) -> Settings:
         if self.environment == "production" and self.test_clock_file is not None:
             raise ValueError("TEST_CLOCK_FILE is for tests only; production keeps real time")
+        return self
+
+    @model_validator(mode="after")
+    def refuse_push_test_origins_in_production(self) -> Settings:
+        if self.environment == "production" and self.push_test_origins:
+            raise ValueError(
+                "PUSH_TEST_ORIGINS is for tests only; production sends only to push services"
+            )
         return self
 
     @model_validator(mode="after")

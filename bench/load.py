@@ -128,16 +128,18 @@ UNCAPPED = {
 
 
 def start_server(
-    port: int, database_url: str, defaults: bool, checkout: Path = ROOT
+    port: int, database_url: str, defaults: bool, checkout: Path = ROOT, push: str | None = None
 ) -> subprocess.Popen[bytes]:
     """The server of `checkout` (this one, or another one's folder); with `defaults`, its
-    default limits, else UNCAPPED."""
+    default limits, else UNCAPPED; with `push`, it may send to that loopback push endpoint
+    (an origin: PUSH_TEST_ORIGINS)."""
     env = {
         **os.environ,
         "PYTHONPATH": str(checkout),
         "DATABASE_URL": database_url,
         "LOG_LEVEL": "WARNING",
         **({} if defaults else UNCAPPED),
+        **({"PUSH_TEST_ORIGINS": json.dumps([push])} if push else {}),
     }
     command = [sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)]
     return subprocess.Popen(command, cwd=checkout, env=env)
@@ -296,7 +298,7 @@ async def run(
             options = (["--store", url] if stored else []) + (["--rules"] if rules else [])
             server = start_bare(port, *options)
         else:
-            server = start_server(port, url, defaults=args.attack)
+            server = start_server(port, url, defaults=args.attack, push=push)
         try:
             await wait_ready(base)
             return await drive(args, base, [server.pid], attack, push)
@@ -725,7 +727,8 @@ def main() -> None:
         "--push",
         action="store_true",
         help="run twice, without and with every seat subscribed to Web Push at a loopback "
-        "endpoint; print both p99 figures",
+        "endpoint; print both p99 figures (not with --url: the server lets only that "
+        "endpoint through, PUSH_TEST_ORIGINS)",
     )
     parser.add_argument(
         "--repeat",

@@ -11,8 +11,9 @@ from fastapi.responses import FileResponse
 from starlette.requests import HTTPConnection
 
 from app.protocol import ErrorResponse, PushKey, PushSubscription, PushUnsubscribe
-from app.routes.deps import PlayerDep, SettingsDep, fail
+from app.routes.deps import PlayerDep, fail
 from app.services.push import Notifier, subscription_row
+from app.services.push_guard import RefusedEndpoint
 
 router = APIRouter(prefix="/api/push", tags=["push"])
 
@@ -47,13 +48,12 @@ async def public_key(push: NotifierDep) -> PushKey:
     responses=REFUSED,
     summary="Store this device's push subscription for this browser's player",
 )
-async def subscribe(
-    body: PushSubscription, player: PlayerDep, push: NotifierDep, settings: SettingsDep
-) -> Response:
-    # Browsers' push services are HTTPS; plain http only outside production (the tests'
-    # endpoint on loopback), so a client cannot make the server post to plain-http hosts.
-    if settings.environment == "production" and not body.endpoint.startswith("https://"):
-        fail(422, "malformed", "endpoint: a push service's https:// URL")
+async def subscribe(body: PushSubscription, player: PlayerDep, push: NotifierDep) -> Response:
+    # Only a known push service's https URL: the server posts to it (app/services/push_guard.py).
+    try:
+        push.endpoints.checked(body.endpoint)
+    except RefusedEndpoint as refused:
+        fail(422, "malformed", str(refused))
     row = subscription_row(
         player_key(player), body.endpoint, body.keys.p256dh, body.keys.auth, body.lang
     )

@@ -8,6 +8,8 @@ posting, with a timeout and a couple of tries with back-off); an endpoint answer
 410 is gone and its subscription removed. A full queue drops the notice (a log line and
 ``kartenrunde_push_dropped_total``): a move never waits for a push.
 
+Only a known push service's endpoint is stored (app/services/push_guard.py).
+
 A notice carries only what the lock screen may show: the game, the opponent, the room and
 the table's URL; never a card or anything else hidden (tests/app/test_push.py).
 
@@ -40,6 +42,7 @@ from app.messaging import Broadcaster
 from app.observability import REGISTRY
 from app.services.events import RoomListener
 from app.services.live import LiveRoom
+from app.services.push_guard import PushEndpoints
 from app.services.push_sender import Delivery, Outcome, SenderProcess, Terms
 from app.settings import Settings
 from app.storage.models import PUSH_SUBSCRIPTIONS, VAPID_KEYS, PushSubscriptionRow
@@ -192,6 +195,9 @@ class Notifier:
         self.off_loop = off_loop
         vapid = load_vapid(settings, store)
         self.public_key = public_key_of(vapid.private_key)
+        self.endpoints = PushEndpoints(
+            tuple(settings.push_services), frozenset(settings.push_test_origins)
+        )
         self.queue: asyncio.Queue[Sending] = asyncio.Queue(settings.push_queue)
         self.sender = SenderProcess(terms(settings, vapid), self._heard)
         self._worker: asyncio.Task[None] | None = None

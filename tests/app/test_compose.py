@@ -23,8 +23,8 @@ COMPOSE: dict[str, Any] = yaml.safe_load((ROOT / "docker-compose.yml").read_text
 SERVICES: dict[str, Any] = COMPOSE["services"]
 DOCKERFILE = (ROOT / "Dockerfile").read_text()
 
-# A setting of the tests (refused in production) that neither .env nor Compose offers.
-TESTS_ONLY = {"TEST_CLOCK_FILE"}
+# Settings of the tests (refused in production) that neither .env nor Compose offers.
+TESTS_ONLY = {"TEST_CLOCK_FILE", "PUSH_TEST_ORIGINS"}
 SETTINGS = {name.upper() for name in Settings.model_fields} - TESTS_ONLY
 COMPOSE_ONLY = {"POSTGRES_PASSWORD", "PORT", "PROXY_PORT", "COMPOSE_PROFILES"}
 

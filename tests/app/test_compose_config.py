@@ -33,8 +33,8 @@ from app.settings import Settings
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "c0ffee" * 8
 PASSWORD = "k4rtenrunde0test"
-# A setting of the tests (refused in production) that neither .env nor Compose offers.
-TESTS_ONLY = {"TEST_CLOCK_FILE"}
+# Settings of the tests (refused in production) that neither .env nor Compose offers.
+TESTS_ONLY = {"TEST_CLOCK_FILE", "PUSH_TEST_ORIGINS"}
 SETTINGS = {name.upper() for name in Settings.model_fields} - TESTS_ONLY
 
 

@@ -24,14 +24,21 @@ from tests.push_service import Answer, Device, PushService, push_service
 
 
 @pytest.fixture
-def settings(settings: Settings) -> Settings:
-    return settings.model_copy(update={"push_retry_seconds": 0.05, "push_timeout_seconds": 2})
-
-
-@pytest.fixture
 def service() -> Iterator[PushService]:
     with push_service() as running:
         yield running
+
+
+@pytest.fixture
+def settings(settings: Settings, service: PushService) -> Settings:
+    """The loopback push service exempt from the push rules (tests/app/test_push_ssrf.py)."""
+    return settings.model_copy(
+        update={
+            "push_retry_seconds": 0.05,
+            "push_timeout_seconds": 2,
+            "push_test_origins": [service.origin],
+        }
+    )
 
 
 def subscribe(table: Table, cookie: str, device: Device, lang: str = "en") -> None:
@@ -374,23 +381,6 @@ def test_a_player_keeps_their_ten_newest_devices(table: Table, service: PushServ
     player = table.player_id(ada_cookie)
     kept = {row.endpoint for row in notifier(table).store.subscriptions(player)}
     assert kept == {device.endpoint for device in devices[2:]}
-
-
-def test_in_production_a_push_endpoint_must_be_https(
-    settings: Settings, service: PushService
-) -> None:
-    from fastapi.testclient import TestClient
-
-    from app.main import create_app
-
-    production = settings.model_copy(update={"environment": "production"})
-    with TestClient(create_app(production)) as client:
-        table = Table(client)
-        room_id, (cookie, _bo) = table.seated_room("expeditionen", preset="short")
-        client.cookies.set("kr_player", cookie)
-        response = client.post("/api/push/subscriptions", json=service.device().subscription())
-        assert response.status_code == 422
-        assert response.json()["detail"]["code"] == "malformed"
 
 
 def test_the_first_turn_is_pushed_when_the_last_seat_is_taken(

@@ -86,6 +86,11 @@ def test_environment_variables_parse_into_their_types(monkeypatch: pytest.Monkey
         ("MESSAGES_PER_SECOND", "0"),
         ("ALLOWED_ORIGINS", "https://a.example"),
         ("REDIS_URL", "unix:///run/redis.sock"),
+        ("PUSH_SERVICES", '["127.0.0.1"]'),
+        ("PUSH_SERVICES", '["localhost"]'),
+        ("PUSH_SERVICES", '["https://fcm.googleapis.com"]'),
+        ("PUSH_TEST_ORIGINS", '["http://127.0.0.1"]'),
+        ("PUSH_TEST_ORIGINS", '["http://127.0.0.1:8080/push"]'),
     ],
 )
 def test_values_out_of_range_stop_the_start(
@@ -122,3 +127,16 @@ def test_production_refuses_a_test_clock(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("TEST_CLOCK_FILE", "/tmp/clock")
     with pytest.raises(ValidationError, match="TEST_CLOCK_FILE"):
         settings()
+
+
+def test_production_refuses_push_test_origins(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ENVIRONMENT", "production")
+    monkeypatch.setenv("SECRET_KEY", GOOD_SECRET)
+    monkeypatch.setenv("PUSH_TEST_ORIGINS", '["http://127.0.0.1:8080"]')
+    with pytest.raises(ValidationError, match="PUSH_TEST_ORIGINS"):
+        settings()
+
+
+def test_push_services_widen_by_host_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PUSH_SERVICES", '["fcm.googleapis.com", "*.Push.Example.org"]')
+    assert settings().push_services == ["fcm.googleapis.com", "*.push.example.org"]

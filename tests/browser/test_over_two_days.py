@@ -62,15 +62,19 @@ def clock_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ],
 )
 def server(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, clock_file: Path
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    clock_file: Path,
+    service: PushService,
 ) -> Iterator[Server]:
     """Sweeps for idle rooms and run-out turns five times a second, every process on the
-    same clock."""
+    same clock, and may send to the loopback push service."""
     clock_file.write_text("0")  # the other parametrization may have moved it on
     settings = {
         "TEST_CLOCK_FILE": str(clock_file),
         "TURN_CHECK_SECONDS": "0.2",
         "IDLE_CHECK_SECONDS": "0.2",
+        "PUSH_TEST_ORIGINS": json.dumps([service.origin]),
     }
     folder = tmp_path_factory.mktemp(request.param)
     if request.param == "one-process-sqlite":

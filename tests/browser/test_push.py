@@ -49,16 +49,19 @@ def browser(notifying_browser: Browser) -> Browser:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    folder = tmp_path_factory.mktemp("push-server")
-    with serve(folder) as url:
-        yield url, folder / "kartenrunde.db"
-
-
-@pytest.fixture(scope="module")
 def service() -> Iterator[PushService]:
     with push_service() as running:
         yield running
+
+
+@pytest.fixture(scope="module")
+def server(
+    tmp_path_factory: pytest.TempPathFactory, service: PushService
+) -> Iterator[tuple[str, Path]]:
+    """The server, which may send to the loopback push service (tests only)."""
+    folder = tmp_path_factory.mktemp("push-server")
+    with serve(folder, PUSH_TEST_ORIGINS=json.dumps([service.origin])) as url:
+        yield url, folder / "kartenrunde.db"
 
 
 def person(browser: Browser, url: str, device: Device | None = None, **options: object) -> Page:
