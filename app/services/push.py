@@ -8,7 +8,7 @@ posting, with a timeout and a couple of tries with back-off); an endpoint answer
 410 is gone and its subscription removed. A full queue drops the notice (a log line and
 ``kartenrunde_push_dropped_total``): a move never waits for a push.
 
-Only a known push service's endpoint is stored (app/services/push_guard.py).
+Only a known push service's endpoint is stored, and sent to (app/services/push_guard.py).
 
 A notice carries only what the lock screen may show: the game, the opponent, the room and
 the table's URL; never a card or anything else hidden (tests/app/test_push.py).
@@ -199,7 +199,7 @@ class Notifier:
             tuple(settings.push_services), frozenset(settings.push_test_origins)
         )
         self.queue: asyncio.Queue[Sending] = asyncio.Queue(settings.push_queue)
-        self.sender = SenderProcess(terms(settings, vapid), self._heard)
+        self.sender = SenderProcess(terms(settings, vapid, self.endpoints), self._heard)
         self._worker: asyncio.Task[None] | None = None
         self._numbers = itertools.count()
         # Deliveries handed to the sending process: at most this many without an outcome.
@@ -284,7 +284,7 @@ class Notifier:
         await self.sender.stop()
 
 
-def terms(settings: Settings, vapid: Vapid) -> Terms:
+def terms(settings: Settings, vapid: Vapid, endpoints: PushEndpoints) -> Terms:
     pem = vapid.private_key.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.PKCS8,
@@ -297,6 +297,7 @@ def terms(settings: Settings, vapid: Vapid) -> Terms:
         retry_seconds=settings.push_retry_seconds,
         timeout_seconds=settings.push_timeout_seconds,
         ttl_seconds=settings.push_ttl_seconds,
+        endpoints=endpoints,
     )
 
 

@@ -6,12 +6,17 @@ the server then posts to: a request forgery unless proven otherwise.
   subscriptions too): only ``https``, port 443, a DNS host name (no IP address in any
   spelling, no ``localhost``, no name without a dot), no user name or password, only
   characters a URL may hold, at most 1000 of them, and a host on the allow-list.
+- ``is_public``: the addresses the sending process may connect to; its DNS keeps only
+  those (``GuardedResolver`` in app/services/push_sender.py), so that the address
+  connected to is checked, not the name a check once saw: DNS rebinding cannot pass.
 - ``PUSH_TEST_ORIGINS`` (tests only, refused in production) exempts exactly the tests'
-  loopback push services: plain http, any port, loopback.
+  loopback push services from both: plain http, any port, loopback, their self-signed
+  certificates unverified.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -31,6 +36,8 @@ LONGEST = 1000  # characters, as PushSubscription.endpoint (app/protocol.py)
 NOT_IN_A_URL = re.compile(r"[^A-Za-z0-9\-._~:/?\[\]@!$&'()*+,;=%]")  # nor #: no fragment
 LABEL = re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?")
 LAST_LABEL = re.compile(r"[a-z][a-z0-9-]*")  # a top-level domain is never a number
+SHARED = ipaddress.ip_network("100.64.0.0/10")  # carrier-grade NAT
+NAT64 = ipaddress.ip_network("64:ff9b::/96")
 
 
 class RefusedEndpoint(ValueError):
@@ -76,6 +83,10 @@ class PushEndpoints:
         """A test's push service on loopback (PUSH_TEST_ORIGINS)."""
         return bool(self.test_origins) and origin_of(url) in self.test_origins
 
+    def exempt_host(self, host: str, port: int) -> bool:
+        """The host and port of a test's push service (for the resolver)."""
+        return any((url.raw_host, url.port) == (host, port) for url in map(URL, self.test_origins))
+
 
 def origin_of(url: URL) -> str:
     """``scheme://host:port``, the port always written."""
@@ -120,3 +131,33 @@ def checked_test_origin(entry: str) -> str:
     if not exact or url.scheme not in ("http", "https"):
         raise ValueError(f"PUSH_TEST_ORIGINS: {entry!r} is not http(s)://host:port")
     return entry.removesuffix("/")
+
+
+# Addresses
+
+
+def is_public(address: str) -> bool:
+    """Whether the sender may connect to ``address``: one on the public internet, not
+    loopback, private, link-local, multicast, reserved, unspecified or shared (100.64/10).
+    An IPv6 address carrying an IPv4 one (mapped, NAT64, 6to4) is judged by that one."""
+    try:
+        ip: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and (carried := carried_ipv4(ip)) is not None:
+        ip = carried
+    return ip.is_global and not (
+        ip.is_private
+        or ip.is_loopback
+        or ip.is_link_local
+        or ip.is_multicast
+        or ip.is_reserved
+        or ip.is_unspecified
+        or ip in SHARED
+    )
+
+
+def carried_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    if ip in NAT64:
+        return ipaddress.IPv4Address(int(ip) & 0xFFFF_FFFF)
+    return ip.ipv4_mapped or ip.sixtofour

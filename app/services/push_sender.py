@@ -7,7 +7,12 @@ starts this process at its first delivery (``SenderProcess``), hands it ``Delive
 through a queue and hears each one's ``Outcome`` through a pipe. The process holds no
 database connection and no state but the VAPID key and one HTTP session (kept-alive
 connections to each push service); it sends many deliveries at once on an asyncio loop,
-each with a timeout and a few tries with back-off.
+each with a few tries with back-off.
+
+An endpoint is a URL a client gave us (app/services/push_guard.py): each request first
+checks it again, connects only to public addresses (``GuardedResolver``), follows no
+redirect, reads no answer's body, and ends by ``PUSH_TIMEOUT_SECONDS`` whatever the push
+service does.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,15 +31,19 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from multiprocessing.queues import Queue
 from typing import Literal
-from urllib.parse import urlsplit
 
 import aiohttp
+from aiohttp.abc import AbstractResolver, ResolveResult
 from py_vapid import Vapid
-from pywebpush import WebPushException, webpush_async
+from pywebpush import WebPusher
+from yarl import URL
+
+from app.services.push_guard import PushEndpoints, RefusedEndpoint, is_public
 
 GONE = {404, 410}  # the push service forgot this subscription: remove it
 AT_ONCE = 64  # requests in flight to the push services
 NICENESS = 10  # below the server's priority (0), above batch work (19)
+REFUSED_ADDRESS = "refused address"
 
 
 @dataclass(frozen=True)
@@ -47,11 +57,14 @@ class Delivery:
     payload: bytes
 
 
+Result = Literal["sent", "gone", "failed"]
+
+
 @dataclass(frozen=True)
 class Outcome:
     number: int
     endpoint: str
-    result: Literal["sent", "gone", "failed"]
+    result: Result
     failure: str = ""  # for "failed": the last status or error
 
 
@@ -65,14 +78,53 @@ class Terms:
     retry_seconds: float
     timeout_seconds: float
     ttl_seconds: int
+    endpoints: PushEndpoints
+
+
+class Refused(Exception):
+    """A delivery the sender will not make, or not try again: the message says why."""
+
+
+class RefusedAddress(OSError):
+    """A name whose every address is one the sender may not connect to."""
+
+
+class GuardedResolver(AbstractResolver):
+    """The sending process's DNS: ``resolver``'s answers without the addresses that are not
+    on the public internet (``is_public``; all are kept for a test origin's host). aiohttp
+    connects only to what this returns, so the address connected to is the one checked. An
+    IP address in an endpoint never gets here: ``PushEndpoints.checked`` refuses it first."""
+
+    def __init__(self, endpoints: PushEndpoints, resolver: AbstractResolver) -> None:
+        self.endpoints = endpoints
+        self.resolver = resolver
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[ResolveResult]:
+        found = await self.resolver.resolve(host, port, family)
+        if self.endpoints.exempt_host(host, port):
+            return found
+        public = [address for address in found if is_public(address["host"])]
+        if not public:
+            raise RefusedAddress(f"{REFUSED_ADDRESS}: {host} has no public address")
+        return public
+
+    async def close(self) -> None:
+        await self.resolver.close()
 
 
 class Sender:
-    """The sending process's loop: a delivery at a time from the queue, many in flight."""
+    """The sending process's loop: a delivery at a time from the queue, many in flight.
+    ``resolver`` answers for names beneath the guard (aiohttp's own when None; the tests'
+    own DNS)."""
 
-    def __init__(self, terms: Terms, outcomes: Connection) -> None:
+    def __init__(
+        self, terms: Terms, outcomes: Connection, resolver: AbstractResolver | None = None
+    ) -> None:
         self.terms = terms
         self.outcomes = outcomes
+        self.resolver = resolver
         self.vapid = Vapid.from_pem(terms.vapid_pem)
         # The signed VAPID header per push service: (sign again after, header).
         self.headers: dict[str, tuple[float, dict[str, str]]] = {}
@@ -81,8 +133,9 @@ class Sender:
     async def run(self, jobs: Queue[Delivery | None]) -> None:
         loop = asyncio.get_running_loop()
         tasks: set[asyncio.Task[None]] = set()
-        timeout = aiohttp.ClientTimeout(total=self.terms.timeout_seconds)
-        async with aiohttp.ClientSession(timeout=timeout) as session:
+        resolver = GuardedResolver(self.terms.endpoints, self.resolver or aiohttp.DefaultResolver())
+        connector = aiohttp.TCPConnector(resolver=resolver)
+        async with aiohttp.ClientSession(connector=connector) as session:
             while (delivery := await loop.run_in_executor(None, next_job, jobs)) is not None:
                 await self.in_flight.acquire()
                 task = loop.create_task(self.deliver(session, delivery))
@@ -91,41 +144,66 @@ class Sender:
                 task.add_done_callback(lambda _task: self.in_flight.release())
             if tasks:
                 await asyncio.wait(tasks, timeout=self.terms.timeout_seconds)
+        await resolver.close()  # the connector leaves a resolver it was given open
 
     async def deliver(self, session: aiohttp.ClientSession, delivery: Delivery) -> None:
+        result, failure = await self.tries(session, delivery)
+        self.tell(Outcome(delivery.number, delivery.endpoint, result, failure))
+
+    async def tries(self, session: aiohttp.ClientSession, delivery: Delivery) -> tuple[Result, str]:
+        """The delivery's result after as many tries as it takes, and for "failed" why."""
         failure = ""
         for attempt in range(1, self.terms.tries + 1):
             if attempt > 1:
                 await asyncio.sleep(self.terms.retry_seconds * 2 ** (attempt - 2))
             try:
-                await self.post(session, delivery)
-                return self.tell(Outcome(delivery.number, delivery.endpoint, "sent"))
-            except WebPushException as error:
-                status = getattr(error.response, "status", None)
-                if status in GONE:
-                    return self.tell(Outcome(delivery.number, delivery.endpoint, "gone"))
-                failure = str(status)
-            except Exception as error:  # timeouts, refused connections
+                status = await self.post(session, delivery)
+            except Refused as refused:
+                return "failed", str(refused)
+            except Exception as error:  # timeouts, refused connections, broken keys
                 failure = type(error).__name__
-        self.tell(Outcome(delivery.number, delivery.endpoint, "failed", failure))
+                continue
+            if status < 300:
+                return "sent", ""
+            if status in GONE:
+                return "gone", ""
+            if status < 400:
+                return "failed", f"{status}: a redirect, not followed"
+            failure = str(status)
+        return "failed", failure
 
-    async def post(self, session: aiohttp.ClientSession, delivery: Delivery) -> None:
-        await webpush_async(
-            {
-                "endpoint": delivery.endpoint,
-                "keys": {"p256dh": delivery.p256dh, "auth": delivery.auth},
-            },
-            data=delivery.payload.decode(),
-            headers=self.signed(delivery.endpoint),
-            ttl=self.terms.ttl_seconds,
-            aiohttp_session=session,
-        )
+    async def post(self, session: aiohttp.ClientSession, delivery: Delivery) -> int:
+        """The push service's status for one request, by ``timeout_seconds`` from the
+        connection's start to the answer's head (its body is never read)."""
+        try:
+            url = self.terms.endpoints.checked(delivery.endpoint)
+        except RefusedEndpoint as refused:
+            raise Refused(str(refused)) from None
+        keys = {"p256dh": delivery.p256dh, "auth": delivery.auth}
+        body = WebPusher({"endpoint": delivery.endpoint, "keys": keys}).encode(delivery.payload)
+        headers = {
+            **self.signed(url),
+            "TTL": str(self.terms.ttl_seconds),
+            "Content-Encoding": "aes128gcm",
+        }
+        exempt = self.terms.endpoints.exempt(url)  # a test's, its certificate self-signed
+        try:
+            async with (
+                asyncio.timeout(self.terms.timeout_seconds),
+                session.post(
+                    url, data=body["body"], headers=headers, allow_redirects=False, ssl=not exempt
+                ) as answer,
+            ):
+                return answer.status
+        except aiohttp.ClientConnectorError as error:
+            if isinstance(error.__cause__, RefusedAddress):
+                raise Refused(str(error.__cause__)) from None
+            raise
 
-    def signed(self, endpoint: str) -> dict[str, str]:
+    def signed(self, url: URL) -> dict[str, str]:
         """The VAPID header for the endpoint's push service: signed once an hour per
         service (valid 12 hours), not for every push (a third of a push's CPU)."""
-        parts = urlsplit(endpoint)
-        audience = f"{parts.scheme}://{parts.netloc}"
+        audience = str(url.origin())
         now = time.time()
         cached = self.headers.get(audience)
         if cached is None or cached[0] < now:

@@ -1,28 +1,51 @@
 """The push sender as an attacker aims it (issue 51): a subscription's endpoint is a URL a
 client gives us and the server then posts to, so only a known push service's https URL is
-stored.
+stored, no address off the public internet is ever connected to (DNS rebinding included),
+no redirect is followed, and every request has its deadline.
 
 The tests' push services on loopback (tests/push_service.py) are exempt through
 ``PUSH_TEST_ORIGINS``, as the other push tests' are; everything else meets the rules."""
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing
 import os
 import shutil
+import socket
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from multiprocessing.queues import Queue
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
+from aiohttp.abc import AbstractResolver, ResolveResult
 from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.services.push import Notifier
+from app.services.push import (
+    PUSH_FAILED,
+    PUSH_SENT,
+    Notice,
+    Notifier,
+    new_vapid_key,
+)
+from app.services.push_guard import PushEndpoints, RefusedEndpoint, is_public
+from app.services.push_sender import (
+    Delivery,
+    GuardedResolver,
+    Outcome,
+    RefusedAddress,
+    Sender,
+    Terms,
+)
 from app.settings import Settings
 from app.storage.db import AT_HEAD
 from tests.app.tables import Table
-from tests.push_service import Device
+from tests.push_service import Answer, Device, PushService, push_service
 from tests.server import migrated_sqlite
 
 # Subscribing
@@ -143,3 +166,222 @@ def test_a_push_service_the_host_adds_is_accepted(tmp_path: Path) -> None:
         for endpoint in ("https://push.example.net/x", "https://web.push.apple.com/x"):
             assert site.subscribe(endpoint)["status"] == 422
         assert site.stored() == {"https://push.example.org/x", "https://eu.push.example.net/x"}
+
+
+# Sending
+
+
+def running(settings: Settings, *services: PushService, **values: object) -> TestClient:
+    """A server that may reach these loopback push services (and no other)."""
+    origins = [service.origin for service in services]
+    return TestClient(
+        create_app(settings.model_copy(update={"push_test_origins": origins, **values}))
+    )
+
+
+def subscribe(table: Table, cookie: str, device: Device) -> None:
+    table.client.cookies.set("kr_player", cookie)
+    response = table.client.post("/api/push/subscriptions", json=device.subscription())
+    table.client.cookies.clear()
+    assert response.status_code == 204, response.text
+
+
+def notify(table: Table, *players: str, within: float = 30) -> None:
+    """One notice for each of ``players`` (in this order), and their deliveries' outcomes
+    (at most ``within`` seconds)."""
+    push: Notifier = table.app.state.notifier
+    portal = table.client.portal
+    assert portal is not None
+
+    async def notices() -> None:
+        for player in players:
+            push.notify(player, Notice("Your turn", "a test", "/", "turn"))
+        await asyncio.wait_for(push.drain(), within)
+
+    portal.call(notices)
+
+
+def counted() -> tuple[float, float]:
+    return PUSH_SENT._value.get(), PUSH_FAILED._value.get()
+
+
+def test_a_redirect_from_a_push_service_is_not_followed(settings: Settings) -> None:
+    with push_service() as inside, push_service() as redirecting:
+        redirecting.otherwise = Answer(307, location=f"{inside.origin}/push/inside")
+        with running(settings, redirecting, inside) as client:
+            table = Table(client)
+            _room_id, (cookie, _bo) = table.seated_room("expeditionen", preset="short")
+            subscribe(table, cookie, redirecting.device())
+            sent, failed = counted()
+            notify(table, table.player_id(cookie))
+    assert inside.connections == 0
+    assert len(redirecting.requests) == 1  # a redirect is no failure to try again
+    assert counted() == (sent, failed + 1)
+
+
+@pytest.mark.parametrize(
+    "stall",
+    [Answer(stall=True), Answer(delay=10)],
+    ids=["accepted-and-never-answered", "answered-after-the-deadline"],
+)
+def test_a_stalled_push_service_fails_after_the_timeout(settings: Settings, stall: Answer) -> None:
+    with push_service(tls=True) as stalled:
+        stalled.otherwise = stall
+        with running(settings, stalled, push_timeout_seconds=1, push_tries=1) as client:
+            table = Table(client)
+            _room_id, (cookie, _bo) = table.seated_room("expeditionen", preset="short")
+            subscribe(table, cookie, stalled.device())
+            sent, failed = counted()
+            started = time.monotonic()
+            notify(table, table.player_id(cookie), within=10)
+            took = time.monotonic() - started
+    assert counted() == (sent, failed + 1)
+    assert 1 <= took < 5  # the deadline, plus the sending process's start
+
+
+# The sending process's own checks, in this process
+
+
+class FixedDns(AbstractResolver):
+    """A DNS of the test's own: ``answers`` for each name, on ``port`` (none of the
+    tests' services may listen on 443). Answering loopback for a name that passed the
+    checks is what DNS rebinding does."""
+
+    def __init__(self, answers: dict[str, list[str]], port: int = 443) -> None:
+        self.answers = answers
+        self.port = port
+        self.asked: list[str] = []
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[ResolveResult]:
+        self.asked.append(host)
+        return [
+            {
+                "hostname": host,
+                "host": address,
+                "port": self.port,
+                "family": socket.AF_INET6 if ":" in address else socket.AF_INET,
+                "proto": 0,
+                "flags": socket.AI_NUMERICHOST,
+            }
+            for address in self.answers[host]
+        ]
+
+    async def close(self) -> None:
+        pass
+
+
+def terms(**endpoints: object) -> Terms:
+    return Terms(
+        vapid_pem=new_vapid_key()[0].encode(),
+        contact="mailto:tests@example.org",
+        tries=1,
+        retry_seconds=0,
+        timeout_seconds=5,
+        ttl_seconds=60,
+        endpoints=PushEndpoints(**endpoints),  # type: ignore[arg-type]
+    )
+
+
+def outcome_of(terms: Terms, endpoint: str, dns: AbstractResolver) -> Outcome:
+    """What a sender (the sending process's loop, here in this process) tells of one
+    delivery of a device of a test's push service to ``endpoint``."""
+    keys = Device("", ec.generate_private_key(ec.SECP256R1()), os.urandom(16)).subscription()
+    delivery = Delivery(1, endpoint, keys["keys"]["p256dh"], keys["keys"]["auth"], b"{}")
+    jobs: Queue[Delivery | None] = multiprocessing.Queue()
+    jobs.put(delivery)
+    jobs.put(None)
+    heard, told = multiprocessing.Pipe(duplex=False)
+    asyncio.run(Sender(terms, told, dns).run(jobs))
+    outcome: Outcome = heard.recv()
+    return outcome
+
+
+def test_a_push_service_name_that_resolves_to_loopback_is_refused_at_connect_time() -> None:
+    with push_service(tls=True) as inside:
+        endpoint = "https://push.attacker.example" + urlsplit(inside.device().endpoint).path
+        dns = FixedDns({"push.attacker.example": ["::1", "127.0.0.1"]}, inside.port)
+        exempt = terms(test_origins=frozenset({"https://push.attacker.example:443"}))
+        outcome_of(exempt, endpoint, dns)  # this DNS does lead to the service
+        assert inside.connections == 1
+        allowed = terms(services=("push.attacker.example",))
+        outcome = outcome_of(allowed, endpoint, dns)
+    assert (outcome.result, outcome.failure) == (
+        "failed",
+        "refused address: push.attacker.example has no public address",
+    )
+    assert inside.connections == 1  # the refused delivery reached nothing
+
+
+def test_a_stored_subscription_outside_a_narrowed_allow_list_is_not_sent() -> None:
+    dns = FixedDns({"fcm.googleapis.com": ["142.250.185.10"]})
+    outcome = outcome_of(
+        terms(services=("web.push.apple.com",)), "https://fcm.googleapis.com/x", dns
+    )
+    assert (outcome.result, outcome.failure) == (
+        "failed",
+        "endpoint: not a known push service (PUSH_SERVICES)",
+    )
+    assert dns.asked == []
+
+
+def test_the_guarded_resolver_keeps_only_public_addresses() -> None:
+    dns = FixedDns(
+        {
+            "mixed.example.org": ["10.0.0.1", "93.184.215.14", "::1", "2606:2800:21f::1"],
+            "inside.example.org": ["127.0.0.1", "::ffff:10.0.0.1", "fe80::1%2"],
+        }
+    )
+    test = PushEndpoints(test_origins=frozenset({"https://inside.example.org:443"}))
+    guarded = GuardedResolver(PushEndpoints(), dns)
+
+    async def hosts(resolver: AbstractResolver, name: str) -> list[str]:
+        return [address["host"] for address in await resolver.resolve(name, 443)]
+
+    assert asyncio.run(hosts(guarded, "mixed.example.org")) == ["93.184.215.14", "2606:2800:21f::1"]
+    with pytest.raises(RefusedAddress, match="^refused address"):
+        asyncio.run(hosts(guarded, "inside.example.org"))
+    assert len(asyncio.run(hosts(GuardedResolver(test, dns), "inside.example.org"))) == 3
+
+
+REFUSED_ADDRESSES = [
+    *("127.0.0.1", "127.255.255.254", "10.1.2.3", "172.16.0.1", "192.168.1.1"),
+    *("169.254.169.254", "100.64.0.1", "100.127.255.254", "0.0.0.0", "224.0.0.1"),
+    *("239.255.255.250", "240.0.0.1", "255.255.255.255", "192.0.2.1", "198.18.0.1"),
+    *("::1", "::", "fe80::1", "fe80::1%2", "fc00::1", "fd12:3456::1", "ff02::1"),
+    *("::ffff:127.0.0.1", "::ffff:10.0.0.1", "::ffff:169.254.169.254", "::ffff:100.64.0.1"),
+    *("64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe", "2002:7f00:1::1", "2002:c0a8:101::1"),
+    *("::127.0.0.1", "64:ff9b:1::1", "2001:db8::1", "2001::1", "localhost", "", "1.2.3"),
+]
+
+
+@pytest.mark.parametrize("address", REFUSED_ADDRESSES)
+def test_an_address_off_the_public_internet_is_refused(address: str) -> None:
+    assert not is_public(address)
+
+
+PUBLIC_ADDRESSES = [
+    *("8.8.8.8", "1.1.1.1", "142.250.185.10", "17.253.144.10"),
+    *("2606:4700:4700::1111", "2a00:1450:4001:82b::200a"),
+    *("::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1"),
+]
+
+
+@pytest.mark.parametrize("address", PUBLIC_ADDRESSES)
+def test_a_public_address_may_be_connected_to(address: str) -> None:
+    assert is_public(address)
+
+
+def test_only_a_test_origin_itself_is_exempt() -> None:
+    endpoints = PushEndpoints(test_origins=frozenset({"http://127.0.0.1:8080"}))
+    assert str(endpoints.checked("http://127.0.0.1:8080/push/a")) == "http://127.0.0.1:8080/push/a"
+    for other in (
+        "https://127.0.0.1:8080/push/a",
+        "http://127.0.0.1:8081/push/a",
+        "http://localhost:8080/push/a",
+        "http://u@127.0.0.1:8080/push/a",
+        "http://127.0.0.1/push/a",
+    ):
+        with pytest.raises(RefusedEndpoint):
+            endpoints.checked(other)
