@@ -6,7 +6,9 @@ worker task of its own reads the player's subscriptions and hands one delivery p
 to a sending process of the server's own (app/services/push_sender.py: encrypting and
 posting, with a timeout and a couple of tries with back-off); an endpoint answered 404 or
 410 is gone and its subscription removed. A full queue drops the notice (a log line and
-``kartenrunde_push_dropped_total``): a move never waits for a push.
+``kartenrunde_push_dropped_total``): a move never waits for a push. So does a delivery for
+a player or to a push service with too many waiting for an answer already: a stalled
+endpoint holds up only its own notices, never the handover of everyone else's.
 
 Only a known push service's endpoint is stored, and sent to (app/services/push_guard.py).
 
@@ -43,7 +45,14 @@ from app.observability import REGISTRY
 from app.services.events import RoomListener
 from app.services.live import LiveRoom
 from app.services.push_guard import PushEndpoints
-from app.services.push_sender import Delivery, Outcome, SenderProcess, Terms
+from app.services.push_sender import (
+    Delivery,
+    Outcome,
+    SenderProcess,
+    Shares,
+    Terms,
+    service_of,
+)
 from app.settings import Settings
 from app.storage.models import PUSH_SUBSCRIPTIONS, VAPID_KEYS, PushSubscriptionRow
 
@@ -54,13 +63,20 @@ PUSH_SENT = Counter(
 )
 PUSH_DROPPED = Counter(
     "kartenrunde_push_dropped",
-    "Web Push notices dropped because the queue was full",
+    "Web Push notices dropped because the queue was full (or one device's copy of one, "
+    "because its player or push service had too many waiting for an answer)",
     registry=REGISTRY,
 )
 PUSH_FAILED = Counter(
     "kartenrunde_push_failed", "Web Push sends that failed after every try", registry=REGISTRY
 )
-IN_FLIGHT = 256  # deliveries handed to the sending process and not yet answered
+IN_FLIGHT = 1024  # deliveries handed to the sending process and not yet answered
+# Of them, one player's: an eighth. A push service answers in some 100 ms; a match played
+# as fast as the tests play it leaves a player some 45 waiting while the sending process
+# starts. Stalled endpoints' deliveries end after their tries' timeouts (30 s by default).
+PLAYER_IN_FLIGHT = 128
+# To one push service: three quarters, so that one that stalls leaves the others a quarter.
+SERVICE_IN_FLIGHT = 768
 DEVICES_PER_PLAYER = 10  # a player's newest subscriptions; older ones are removed
 
 
@@ -204,7 +220,8 @@ class Notifier:
         self._numbers = itertools.count()
         # Deliveries handed to the sending process: at most this many without an outcome.
         self._in_flight = asyncio.Semaphore(IN_FLIGHT)
-        self._unanswered = 0
+        self._unanswered: dict[int, tuple[str, str]] = {}  # number: (player, push service)
+        self._shares = Shares(PLAYER_IN_FLIGHT, SERVICE_IN_FLIGHT)  # of the unanswered
         self._idle = asyncio.Event()
         self._idle.set()
         self._removals: set[asyncio.Task[None]] = set()
@@ -234,19 +251,40 @@ class Notifier:
                 self.queue.task_done()
 
     async def _hand_over(self, sending: Sending) -> None:
-        rows = await self.off_loop(self.store.subscriptions, sending.player_key)
+        player = sending.player_key
+        rows = await self.off_loop(self.store.subscriptions, player)
         for row in rows:
+            service = service_of(row.endpoint)
+            if not self._has_room(player, service):
+                continue
             payload = sending.wording(row.lang).payload()
             await self._in_flight.acquire()
-            self._unanswered += 1
-            self._idle.clear()
             number = next(self._numbers)
-            self.sender.send(Delivery(number, row.endpoint, row.p256dh, row.auth, payload))
+            self._unanswered[number] = (player, service)
+            self._shares.take(player, service)
+            self._idle.clear()
+            self.sender.send(Delivery(number, player, row.endpoint, row.p256dh, row.auth, payload))
+
+    def _has_room(self, player: str, service: str) -> bool:
+        """Whether one more of this player's deliveries to this push service may wait for
+        an answer; if not, it is dropped (logged and counted)."""
+        if not self._shares.full(player, service):
+            return True
+        PUSH_DROPPED.inc()
+        logger.warning(
+            "push dropped: its player or push service has too many waiting",
+            extra={
+                "service": service,
+                "player_waiting": self._shares.players[player],
+                "service_waiting": self._shares.services[service],
+            },
+        )
+        return False
 
     def _heard(self, outcome: Outcome) -> None:
         if outcome.result == "gone":
             logger.info("push subscription gone: removed")
-            removal = asyncio.get_running_loop().create_task(self._remove(outcome.endpoint))
+            removal = asyncio.get_running_loop().create_task(self._remove(outcome))
             self._removals.add(removal)
             removal.add_done_callback(self._removals.discard)
             return
@@ -257,18 +295,18 @@ class Notifier:
             logger.warning(
                 "push failed", extra={"failure": outcome.failure, "tries": self.settings.push_tries}
             )
-        self._answered()
+        self._answered(outcome.number)
 
-    async def _remove(self, endpoint: str) -> None:
+    async def _remove(self, outcome: Outcome) -> None:
         try:
-            await self.off_loop(self.store.unsubscribe, endpoint)
+            await self.off_loop(self.store.unsubscribe, outcome.endpoint)
         finally:
-            self._answered()
+            self._answered(outcome.number)
 
-    def _answered(self) -> None:
+    def _answered(self, number: int) -> None:
+        self._shares.give_back(*self._unanswered.pop(number))
         self._in_flight.release()
-        self._unanswered -= 1
-        if self._unanswered == 0:
+        if not self._unanswered:
             self._idle.set()
 
     async def drain(self) -> None:

@@ -12,25 +12,29 @@ each with a few tries with back-off.
 An endpoint is a URL a client gave us (app/services/push_guard.py): each request first
 checks it again, connects only to public addresses (``GuardedResolver``), follows no
 redirect, reads no answer's body, and ends by ``PUSH_TIMEOUT_SECONDS`` whatever the push
-service does.
+service does. ``Slots`` keeps what one player or one push service holds in flight to a
+share, so that a slow or hostile endpoint delays only its own notices.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import multiprocessing
 import os
 import queue
 import signal
 import socket
 import time
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from multiprocessing.queues import Queue
 from typing import Literal
+from urllib.parse import urlsplit
 
 import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
@@ -42,19 +46,35 @@ from app.services.push_guard import PushEndpoints, RefusedEndpoint, is_public
 
 GONE = {404, 410}  # the push service forgot this subscription: remove it
 AT_ONCE = 64  # requests in flight to the push services
+# A push service that stalls holds at most three quarters of them: the others keep a
+# quarter. FCM carries most notices, and answers in some 100 ms.
+PER_SERVICE = 48
+# One player holds at most a notice to each of their ten devices (DEVICES_PER_PLAYER), twice.
+PER_PLAYER = 20
 NICENESS = 10  # below the server's priority (0), above batch work (19)
 REFUSED_ADDRESS = "refused address"
 
 
 @dataclass(frozen=True)
 class Delivery:
-    """One notice for one device, its payload already in the device's language."""
+    """One notice for one device of a player, its payload already in the device's language."""
 
     number: int
+    player: str
     endpoint: str
     p256dh: str
     auth: str
     payload: bytes
+
+    @property
+    def service(self) -> str:
+        return service_of(self.endpoint)
+
+
+def service_of(endpoint: str) -> str:
+    """The push service of an endpoint, for its share of the slots: scheme, host and port."""
+    parts = urlsplit(endpoint)
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 Result = Literal["sent", "gone", "failed"]
@@ -83,6 +103,67 @@ class Terms:
 
 class Refused(Exception):
     """A delivery the sender will not make, or not try again: the message says why."""
+
+
+class Shares:
+    """What each player and each push service holds of some deliveries (those in flight, or
+    those not yet answered), against a cap for each."""
+
+    def __init__(self, per_player: int, per_service: int) -> None:
+        self.per_player = per_player
+        self.per_service = per_service
+        self.players: Counter[str] = Counter()
+        self.services: Counter[str] = Counter()
+
+    def full(self, player: str, service: str) -> bool:
+        return self.players[player] >= self.per_player or self.services[service] >= self.per_service
+
+    def take(self, player: str, service: str) -> None:
+        self.players[player] += 1
+        self.services[service] += 1
+
+    def give_back(self, player: str, service: str) -> None:
+        for counter, key in ((self.players, player), (self.services, service)):
+            counter[key] -= 1
+            if not counter[key]:
+                del counter[key]
+
+
+class Slots:
+    """Which deliveries go now: at most AT_ONCE in flight, PER_SERVICE to one push service
+    and PER_PLAYER of one player. A delivery over a cap waits in its own line (one per
+    player and push service) while the others' go; the lines take turns."""
+
+    def __init__(self) -> None:
+        self.lines: dict[tuple[str, str], deque[Delivery]] = {}  # in their turns' order
+        self.in_flight = 0
+        self.shares = Shares(PER_PLAYER, PER_SERVICE)
+
+    def wait(self, delivery: Delivery) -> None:
+        self.lines.setdefault((delivery.player, delivery.service), deque()).append(delivery)
+
+    def ready(self) -> list[Delivery]:
+        """The deliveries to start now (and counted in flight): the first of each line
+        whose player and push service have room, line after line, again while any went."""
+        going: list[Delivery] = []
+        went = True
+        while went and self.in_flight < AT_ONCE:
+            went = False
+            for key in list(self.lines):
+                if self.shares.full(*key) or self.in_flight >= AT_ONCE:
+                    continue
+                line = self.lines.pop(key)
+                going.append(line.popleft())
+                if line:
+                    self.lines[key] = line  # its next waits for the other lines' turns
+                self.in_flight += 1
+                self.shares.take(*key)
+                went = True
+        return going
+
+    def done(self, delivery: Delivery) -> None:
+        self.in_flight -= 1
+        self.shares.give_back(delivery.player, delivery.service)
 
 
 class RefusedAddress(OSError):
@@ -115,9 +196,9 @@ class GuardedResolver(AbstractResolver):
 
 
 class Sender:
-    """The sending process's loop: a delivery at a time from the queue, many in flight.
-    ``resolver`` answers for names beneath the guard (aiohttp's own when None; the tests'
-    own DNS)."""
+    """The sending process's loop: reads every delivery from the queue as it comes, and
+    starts each once ``Slots`` has room for it. ``resolver`` answers for names beneath the
+    guard (aiohttp's own when None; the tests' own DNS)."""
 
     def __init__(
         self, terms: Terms, outcomes: Connection, resolver: AbstractResolver | None = None
@@ -128,23 +209,35 @@ class Sender:
         self.vapid = Vapid.from_pem(terms.vapid_pem)
         # The signed VAPID header per push service: (sign again after, header).
         self.headers: dict[str, tuple[float, dict[str, str]]] = {}
-        self.in_flight = asyncio.Semaphore(AT_ONCE)
+        self.slots = Slots()
+        self.tasks: set[asyncio.Task[None]] = set()
 
     async def run(self, jobs: Queue[Delivery | None]) -> None:
         loop = asyncio.get_running_loop()
-        tasks: set[asyncio.Task[None]] = set()
         resolver = GuardedResolver(self.terms.endpoints, self.resolver or aiohttp.DefaultResolver())
         connector = aiohttp.TCPConnector(resolver=resolver)
         async with aiohttp.ClientSession(connector=connector) as session:
             while (delivery := await loop.run_in_executor(None, next_job, jobs)) is not None:
-                await self.in_flight.acquire()
-                task = loop.create_task(self.deliver(session, delivery))
-                tasks.add(task)
-                task.add_done_callback(tasks.discard)
-                task.add_done_callback(lambda _task: self.in_flight.release())
-            if tasks:
-                await asyncio.wait(tasks, timeout=self.terms.timeout_seconds)
+                self.slots.wait(delivery)
+                self.start(session)
+            deadline = loop.time() + self.terms.timeout_seconds
+            while self.tasks and (left := deadline - loop.time()) > 0:
+                await asyncio.wait(self.tasks, timeout=left)
         await resolver.close()  # the connector leaves a resolver it was given open
+
+    def start(self, session: aiohttp.ClientSession) -> None:
+        for delivery in self.slots.ready():
+            task = asyncio.get_running_loop().create_task(self.deliver(session, delivery))
+            self.tasks.add(task)
+            task.add_done_callback(functools.partial(self.finished, session, delivery))
+
+    def finished(
+        self, session: aiohttp.ClientSession, delivery: Delivery, task: asyncio.Task[None]
+    ) -> None:
+        self.tasks.discard(task)
+        self.slots.done(delivery)
+        if not session.closed:
+            self.start(session)
 
     async def deliver(self, session: aiohttp.ClientSession, delivery: Delivery) -> None:
         result, failure = await self.tries(session, delivery)

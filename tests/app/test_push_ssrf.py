@@ -1,7 +1,8 @@
 """The push sender as an attacker aims it (issue 51): a subscription's endpoint is a URL a
 client gives us and the server then posts to, so only a known push service's https URL is
 stored, no address off the public internet is ever connected to (DNS rebinding included),
-no redirect is followed, and every request has its deadline.
+no redirect is followed, every request has its deadline, and one player's or one push
+service's stalled deliveries delay nobody else's notices.
 
 The tests' push services on loopback (tests/push_service.py) are exempt through
 ``PUSH_TEST_ORIGINS``, as the other push tests' are; everything else meets the rules."""
@@ -14,6 +15,7 @@ import os
 import shutil
 import socket
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing.queues import Queue
@@ -27,19 +29,28 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.services.push import (
+    DEVICES_PER_PLAYER,
+    PLAYER_IN_FLIGHT,
+    PUSH_DROPPED,
     PUSH_FAILED,
     PUSH_SENT,
+    SERVICE_IN_FLIGHT,
     Notice,
     Notifier,
     new_vapid_key,
+    subscription_row,
 )
 from app.services.push_guard import PushEndpoints, RefusedEndpoint, is_public
 from app.services.push_sender import (
+    AT_ONCE,
+    PER_PLAYER,
+    PER_SERVICE,
     Delivery,
     GuardedResolver,
     Outcome,
     RefusedAddress,
     Sender,
+    Slots,
     Terms,
 )
 from app.settings import Settings
@@ -239,6 +250,41 @@ def test_a_stalled_push_service_fails_after_the_timeout(settings: Settings, stal
     assert 1 <= took < 5  # the deadline, plus the sending process's start
 
 
+STALLED_DEVICES = 10
+STALLED_NOTICES = 30  # 300 deliveries: more than the sending slots, and a player may hand over
+
+
+def test_a_player_with_stalled_push_services_delays_only_their_own_notices(
+    settings: Settings,
+) -> None:
+    with push_service(tls=True) as stalled, push_service() as working:
+        stalled.otherwise = Answer(stall=True)
+        with running(settings, stalled, working, push_timeout_seconds=3, push_tries=1) as client:
+            table = Table(client)
+            _room_id, (ada_cookie, bo_cookie) = table.seated_room("expeditionen", preset="short")
+            for _ in range(STALLED_DEVICES):
+                subscribe(table, ada_cookie, stalled.device())
+            subscribe(table, bo_cookie, working.device())
+            ada, bo = table.player_id(ada_cookie), table.player_id(bo_cookie)
+            notify(table, bo)  # the sending process started, and warm
+            portal = table.client.portal
+            assert portal is not None
+            push: Notifier = table.app.state.notifier
+
+            async def ada_then_bo() -> None:
+                for _ in range(STALLED_NOTICES):
+                    push.notify(ada, Notice("Your turn", "a test", "/", "turn"))
+                push.notify(bo, Notice("Your turn", "a test", "/", "turn"))
+
+            started = time.monotonic()
+            portal.call(ada_then_bo)
+            working.wait_for(2, timeout=1)  # a third of a stalled request's deadline
+            took = time.monotonic() - started
+            stalled.closing.set()  # Ada's requests end now, not at their deadline
+    assert took < 1
+    assert stalled.connections > 0  # Ada's devices were tried
+
+
 # The sending process's own checks, in this process
 
 
@@ -288,7 +334,7 @@ def outcome_of(terms: Terms, endpoint: str, dns: AbstractResolver) -> Outcome:
     """What a sender (the sending process's loop, here in this process) tells of one
     delivery of a device of a test's push service to ``endpoint``."""
     keys = Device("", ec.generate_private_key(ec.SECP256R1()), os.urandom(16)).subscription()
-    delivery = Delivery(1, endpoint, keys["keys"]["p256dh"], keys["keys"]["auth"], b"{}")
+    delivery = Delivery(1, "ada", endpoint, keys["keys"]["p256dh"], keys["keys"]["auth"], b"{}")
     jobs: Queue[Delivery | None] = multiprocessing.Queue()
     jobs.put(delivery)
     jobs.put(None)
@@ -385,3 +431,96 @@ def test_only_a_test_origin_itself_is_exempt() -> None:
     ):
         with pytest.raises(RefusedEndpoint):
             endpoints.checked(other)
+
+
+# Slots: what one player or one push service holds
+
+
+def delivery(number: int, player: str, service: str = "https://fcm.googleapis.com") -> Delivery:
+    return Delivery(number, player, f"{service}/{number}", "", "", b"")
+
+
+def test_a_player_over_their_share_waits_while_another_players_delivery_goes() -> None:
+    slots = Slots()
+    for number in range(PER_PLAYER + 5):
+        slots.wait(delivery(number, "ada"))
+    slots.wait(delivery(99, "bo"))
+    going = slots.ready()
+    assert [d.number for d in going] == [0, 99, *range(1, PER_PLAYER)]
+    assert slots.ready() == []
+    slots.done(going[0])
+    assert [d.number for d in slots.ready()] == [PER_PLAYER]
+
+
+def test_a_stalled_push_service_holds_at_most_its_share_of_the_slots() -> None:
+    slots = Slots()
+    for number in range(AT_ONCE):
+        slots.wait(delivery(number, f"player-{number}", "https://stalled.example.org"))
+    slots.wait(delivery(99, "bo", "https://web.push.apple.com"))
+    going = slots.ready()
+    assert len(going) == PER_SERVICE + 1
+    assert going[-1].number == 99
+
+
+def test_the_players_lines_take_turns_when_every_slot_is_taken() -> None:
+    slots = Slots()
+    for player in range(10):
+        for number in range(PER_PLAYER):
+            slots.wait(delivery(number, f"player-{player}", f"https://s{player}.example.org"))
+    going = slots.ready()
+    per_player = Counter(d.player for d in going)
+    assert len(going) == AT_ONCE
+    assert max(per_player.values()) - min(per_player.values()) <= 1
+
+
+# The handover to the sending process
+
+
+class Recorder:
+    """A sending process that takes every delivery and answers none: each stalls."""
+
+    def __init__(self) -> None:
+        self.deliveries: list[Delivery] = []
+
+    def send(self, delivery: Delivery) -> None:
+        self.deliveries.append(delivery)
+
+    async def stop(self) -> None:
+        pass
+
+
+def test_a_player_or_push_service_with_too_many_unanswered_deliveries_holds_up_no_other(
+    table: Table,
+) -> None:
+    push: Notifier = table.app.state.notifier
+    recorder = Recorder()
+    push.sender = recorder  # type: ignore[assignment]
+    stalled, busy, other = (f"https://{name}.push.apple.com" for name in ("a", "b", "c"))
+    devices = {"ada": (stalled, DEVICES_PER_PLAYER), "bo": (stalled, 1), "dora": (other, 1)}
+    crowd = [f"crowd-{n}" for n in range(SERVICE_IN_FLIGHT // PLAYER_IN_FLIGHT + 1)]
+    devices |= {player: (busy, DEVICES_PER_PLAYER) for player in crowd}
+    for player, (service, count) in devices.items():
+        for device in range(count):
+            row = subscription_row(player, f"{service}/{player}/{device}", "k", "a", "en")
+            push.store.subscribe(row)
+    # Each just under the player's cap; together over the push service's.
+    notices = PLAYER_IN_FLIGHT // DEVICES_PER_PLAYER
+    order = ["ada"] * (notices + 1) + ["bo"] + crowd * notices + ["dora"]
+    portal = table.client.portal
+    assert portal is not None
+    dropped = PUSH_DROPPED._value.get()
+
+    async def notify_all() -> None:
+        for player in order:
+            push.notify(player, Notice("Your turn", "a test", "/", "turn"))
+        await push.queue.join()
+
+    portal.call(notify_all)
+    handed = Counter(d.player for d in recorder.deliveries)
+    services = Counter(d.service for d in recorder.deliveries)
+    assert handed["ada"] == PLAYER_IN_FLIGHT
+    assert handed["bo"] == handed["dora"] == 1
+    assert services[busy] == SERVICE_IN_FLIGHT
+    more = (notices + 1) * DEVICES_PER_PLAYER - PLAYER_IN_FLIGHT
+    more += len(crowd) * notices * DEVICES_PER_PLAYER - SERVICE_IN_FLIGHT
+    assert PUSH_DROPPED._value.get() == dropped + more
