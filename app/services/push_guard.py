@@ -25,10 +25,10 @@ from yarl import URL
 
 # The push services of the browsers (each browser chooses its own; a site cannot).
 BROWSERS_PUSH_SERVICES = (
-    "fcm.googleapis.com",  # Chrome, Edge and the other Chromium browsers (Firebase)
+    "fcm.googleapis.com",  # Chrome and other Chromium browsers (Firebase Cloud Messaging)
     "updates.push.services.mozilla.com",  # Firefox (Mozilla's autopush)
     "*.push.services.mozilla.com",
-    "*.notify.windows.com",  # Windows Push Notification Services (wns2-<region>...)
+    "*.notify.windows.com",  # Edge on Windows (WNS: wns2-<region>.notify.windows.com)
     "web.push.apple.com",  # Safari (Apple's push service)
     "*.push.apple.com",
 )
