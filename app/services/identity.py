@@ -1,9 +1,12 @@
 """Players and their devices. A browser's cookie holds a random secret of one device; the
 server keeps only its HMAC. Cookie -> device -> player id: the player holds the seats.
 
-A cookie from before players (its HMAC held seats) whose hash has no device becomes a
-player whose id is that hash, so its seats are the player's as they are. A signed-out
-device's cookie finds its player already there and gets a new player instead."""
+A player is stored when they first do something (take a seat, start a daily, name
+themselves, make a link: ``new_player``), never for reading: an unknown or signed-out
+cookie is no one, as if the browser had none, so requests with made-up cookies store
+nothing. A cookie from before players (its HMAC held seats) whose hash has no device
+becomes a player whose id is that hash, so its seats are the player's as they are; once
+that player exists, its old cookie signed out is no one like any other."""
 
 from __future__ import annotations
 
@@ -100,28 +103,31 @@ class Identity:
         return token_hash(self.secret_key, token)
 
     async def signed_in(self, token: str | None, user_agent: str) -> SignedIn | None:
-        """The player and device of a cookie's token; None without a token. An unknown token
-        is a new player (a seat cookie from before players keeps its seats)."""
+        """The player and device of a cookie's token; None without a token and for an
+        unknown or signed-out one (a seat cookie from before players keeps its seats)."""
         if not token:
             return None
         hashed = self.hash(token)
         device: Device | None = await self.off_loop(self.store.device, hashed)
         if device is None:
-            first: SignedIn = await self.off_loop(self._first_seen, hashed, user_agent)
-            return first
+            legacy: SignedIn | None = await self.off_loop(
+                self._from_before_players, hashed, user_agent
+            )
+            return legacy
         now = self.clock()
         if now - device.last_seen_at >= SEEN_EVERY:
             await self.off_loop(self.store.seen, device.id, now)
         return SignedIn(device.player_id, device.id)
 
-    def _first_seen(self, hashed: str, user_agent: str) -> SignedIn:
-        known = self.store.player_exists(hashed)  # then this device was signed out
-        player_id = secrets.token_hex(16) if known else hashed
+    def _from_before_players(self, hashed: str, user_agent: str) -> SignedIn | None:
+        """A seat cookie from before players becomes the player its seats name; None for
+        any other unknown cookie."""
+        if not self.store.legacy_seats(hashed):
+            return None
         # A request of the same browser at the same time may have added it: that one counts.
-        self.store.add_player(player_id, hashed, device_label(user_agent), self.clock())
+        self.store.add_player(hashed, hashed, device_label(user_agent), self.clock())
         device = self.store.device(hashed)
-        assert device is not None
-        return SignedIn(device.player_id, device.id)
+        return None if device is None else SignedIn(device.player_id, device.id)
 
     async def new_player(self, user_agent: str) -> tuple[str, SignedIn]:
         """A new player with this browser as their device: the cookie's token, who."""

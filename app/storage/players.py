@@ -34,9 +34,16 @@ class PlayerStore:
             ).first()
         return None if row is None else Device(*row)
 
-    def player_exists(self, player_id: str) -> bool:
+    def legacy_seats(self, token_hash: str) -> bool:
+        """Whether seats from before players are held by this hash of a seat cookie, and no
+        player has it as their id yet."""
+        player = select(PLAYERS.c.id).where(PLAYERS.c.id == token_hash)
         with self.engine.connect() as connection:
-            found = connection.execute(select(PLAYERS.c.id).where(PLAYERS.c.id == player_id))
+            found = connection.execute(
+                select(SEATS.c.room_id)
+                .where(SEATS.c.player_id == token_hash, ~player.exists())
+                .limit(1)
+            )
             return found.first() is not None
 
     def add_player(self, player_id: str, token_hash: str, label: str, now: datetime) -> bool:

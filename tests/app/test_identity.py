@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import delete, update
+from sqlalchemy import delete, func, select, update
 
 from app.services.identity import COOKIE, token_hash
 from app.storage.models import DEVICES, PLAYERS, SEATS
@@ -114,13 +115,55 @@ def test_an_expired_link_is_refused(table: Table) -> None:
     assert COOKIE not in response.cookies
 
 
-def test_a_forged_cookie_is_a_new_player_never_someone_else(table: Table) -> None:
+def test_a_forged_cookie_is_nobody_and_a_join_with_it_makes_a_new_player(table: Table) -> None:
     room_id, cookies = table.seated_room("expeditionen", preset="short")
     owner_hash = token_hash(table.app.state.settings.secret_key, cookies[0])
     for forged in ("garbled", owner_hash, cookies[0][:-1] + "x"):
-        assert table.join(room_id, "Eve", forged)[0] is None
-        assert my_rooms(table, forged) == []
-        assert [d["this_device"] for d in devices(table, forged)] == [True]
+        assert my_rooms(table, forged) == [] and devices(table, forged) == []
+        seat, given = table.join(room_id, "Eve", forged)
+        assert seat is None and given != forged  # never a secret the browser chose
+        assert [d["this_device"] for d in devices(table, given)] == [True]
+        assert my_rooms(table, forged) == [] and devices(table, forged) == []
+
+
+def stored_players_and_devices(table: Table) -> tuple[int, int]:
+    with table.app.state.db_engine.connect() as connection:
+        players = connection.scalar(select(func.count()).select_from(PLAYERS))
+        devices = connection.scalar(select(func.count()).select_from(DEVICES))
+    return players, devices
+
+
+def test_reading_with_unknown_cookies_stores_no_player_and_no_device(table: Table) -> None:
+    room_id, _ = table.seated_room("expeditionen", preset="short")
+    before = stored_players_and_devices(table)
+    reads = [
+        "/api/me/rooms",
+        "/api/me/games",
+        "/api/me/devices",
+        "/api/daily",
+        "/api/matches?mine=true",
+        f"/api/rooms/{room_id}/moves",
+        "/players/me",
+        f"/r/{room_id}",
+        "/me",
+        "/",
+    ]
+    for number in range(300):
+        response = call(table, "GET", reads[number % len(reads)], secrets.token_urlsafe(32))
+        assert response.status_code in (200, 303, 404), response.text
+        assert COOKIE not in response.cookies
+    with table.socket(room_id, secrets.token_urlsafe(32)) as watcher:
+        assert watcher.seat is None
+    assert stored_players_and_devices(table) == before
+
+
+def test_a_player_is_stored_when_they_first_take_a_seat(table: Table) -> None:
+    room_id = table.create_room("expeditionen", preset="short")
+    players, devices_before = stored_players_and_devices(table)
+    seat, cookie = table.join(room_id, "Ada", secrets.token_urlsafe(32))
+    assert seat == 0
+    assert stored_players_and_devices(table) == (players + 1, devices_before + 1)
+    assert my_rooms(table, cookie) == [room_id]
 
 
 def test_a_signed_out_device_no_longer_reaches_the_player(table: Table) -> None:

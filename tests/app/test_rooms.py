@@ -182,7 +182,8 @@ def test_a_socket_opened_before_joining_gets_the_seat(table: Table) -> None:
     _seat, cookie = table.join(room_id, "Ada")
     with table.socket(room_id, cookie) as ada:
         ada.drain()
-        newcomer_cookie = "newcomer-token-" + "n" * 30
+        # A player of another room (an unknown cookie is no one: it joins as a new player).
+        _, newcomer_cookie = table.join(table.create_room("expeditionen"), "Bo")
         with table.socket(room_id, newcomer_cookie) as newcomer:
             assert newcomer.state["seat"] is None
             seat, _ = table.join(room_id, "Bo", cookie=newcomer_cookie)
