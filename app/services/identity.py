@@ -24,6 +24,10 @@ from app.storage.players import Device, PlayerStore
 COOKIE = "kr_player"
 COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest that browsers keep a cookie
 LINK_LIFETIME = timedelta(minutes=10)
+# Open links per player: a new one replaces the oldest. The "You" page shows one link at a
+# time and makes another on each click, so refusing would fail a player who clicked more
+# often than the cap within 10 minutes; replacing only stops links they no longer show.
+LINKS_PER_PLAYER = 5
 SEEN_EVERY = timedelta(minutes=1)  # last_seen_at is written at most this often per device
 SAME_SITE_PATH = re.compile(r"/(?![/\\])[\w\-./?=&%]{0,199}")
 T = TypeVar("T")
@@ -139,11 +143,19 @@ class Identity:
         return token, SignedIn(player_id, device.id)
 
     async def new_link(self, player_id: str, next_path: str | None) -> tuple[str, datetime]:
-        """A single-use token that signs another browser in as the player; its expiry."""
+        """A single-use token that signs another browser in as the player; its expiry. The
+        player's oldest open link goes beyond LINKS_PER_PLAYER, and expired links are swept."""
         token = new_token()
-        expires = self.clock() + LINK_LIFETIME
+        now = self.clock()
+        expires = now + LINK_LIFETIME
         await self.off_loop(
-            self.store.add_link, self.hash(token), player_id, safe_next(next_path), expires
+            self.store.add_link,
+            self.hash(token),
+            player_id,
+            safe_next(next_path),
+            expires,
+            now,
+            LINKS_PER_PLAYER,
         )
         return token, expires
 

@@ -91,9 +91,30 @@ class PlayerStore:
             connection.execute(delete(DEVICES).where(DEVICES.c.player_id == player_id))
 
     def add_link(
-        self, token_hash: str, player_id: str, next_path: str | None, expires: datetime
+        self,
+        token_hash: str,
+        player_id: str,
+        next_path: str | None,
+        expires: datetime,
+        now: datetime,
+        open_links: int,
     ) -> None:
+        """A new link of the player's; their oldest ones beyond ``open_links`` and every
+        expired link (anyone's) are deleted, so the table holds only links in use."""
+        links = DEVICE_LINKS.c
+        newest = (
+            select(links.token_hash)
+            .where(links.player_id == player_id)
+            .order_by(links.expires_at.desc(), links.token_hash)
+            .limit(open_links - 1)
+        )
         with self.engine.begin() as connection:
+            connection.execute(delete(DEVICE_LINKS).where(links.expires_at <= now))
+            connection.execute(
+                delete(DEVICE_LINKS).where(
+                    links.player_id == player_id, links.token_hash.not_in(newest.scalar_subquery())
+                )
+            )
             connection.execute(
                 DEVICE_LINKS.insert().values(
                     token_hash=token_hash, player_id=player_id, next=next_path, expires_at=expires

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from sqlalchemy import delete, func, select, update
 
-from app.services.identity import COOKIE, token_hash
-from app.storage.models import DEVICES, PLAYERS, SEATS
+from app.services.identity import COOKIE, LINKS_PER_PLAYER, token_hash
+from app.storage.models import DEVICE_LINKS, DEVICES, PLAYERS, SEATS
 from tests.app.tables import Table, play
 
 pytestmark = pytest.mark.both_databases  # players and devices are stored
@@ -113,6 +113,34 @@ def test_an_expired_link_is_refused(table: Table) -> None:
     response = open_link(table, url)
     assert response.status_code == 404
     assert COOKIE not in response.cookies
+
+
+def test_a_player_has_only_their_newest_links_open(table: Table) -> None:
+    _, (ada, bo) = table.seated_room("expeditionen", preset="short")
+    bos = make_link(table, bo)
+    links = [make_link(table, ada) for _ in range(LINKS_PER_PLAYER + 2)]
+    opened = [open_link(table, url).status_code for url in links]
+    assert opened == [404] * 2 + [303] * LINKS_PER_PLAYER
+    assert open_link(table, bos).status_code == 303  # another player's links are theirs
+
+
+def stored_links(table: Table) -> int:
+    with table.app.state.db_engine.connect() as connection:
+        found: int = connection.scalar(select(func.count()).select_from(DEVICE_LINKS))
+    return found
+
+
+def test_expired_links_are_deleted_when_the_next_link_is_made(table: Table) -> None:
+    _, (ada, bo) = table.seated_room("expeditionen", preset="short")
+    for cookie in (ada, ada, ada, bo, bo):
+        make_link(table, cookie)
+    assert stored_links(table) == 5
+    identity = table.app.state.identity
+    identity.clock = lambda: datetime.now(UTC) + timedelta(minutes=10, seconds=1)
+    fresh = make_link(table, bo)
+    assert stored_links(table) == 1
+    assert open_link(table, fresh).status_code == 303
+    assert stored_links(table) == 0
 
 
 def test_a_forged_cookie_is_nobody_and_a_join_with_it_makes_a_new_player(table: Table) -> None:
