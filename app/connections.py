@@ -30,7 +30,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from app.limits import RefusalLog, TokenBucket
 from app.messaging import Audience
-from app.protocol import CLOSE_RATE_LIMITED, CLOSE_TOO_SLOW
+from app.protocol import CLOSE_RATE_LIMITED, CLOSE_SIGNED_OUT, CLOSE_TOO_SLOW
 from app.transport import PacedWebSocketProtocol
 
 logger = logging.getLogger(__name__)
@@ -39,9 +39,12 @@ logger = logging.getLogger(__name__)
 # last); then the transport is aborted.
 ABORT_AFTER_SECONDS = 10.0
 TOO_SLOW = "too far behind; reconnect for the current state"
-# Closes for misbehaviour: the server stops reading such a socket at once (parsing a
-# flood's backlog after the close would cost as much as answering it).
-HARD_CLOSES = {CLOSE_TOO_SLOW, CLOSE_RATE_LIMITED}
+# Closes after which the server stops reading the socket at once: misbehaviour (parsing a
+# flood's backlog after the close would cost as much as answering it), and a device signed
+# out (whatever it sent is no longer its player's).
+HARD_CLOSES = {CLOSE_TOO_SLOW, CLOSE_RATE_LIMITED, CLOSE_SIGNED_OUT}
+# Closes that drop what waits to be sent: a signed-out device gets nothing more.
+DROPPING_CLOSES = {CLOSE_SIGNED_OUT}
 
 
 class SocketConnection:
@@ -53,12 +56,14 @@ class SocketConnection:
         player_id: str | None,
         bucket: TokenBucket,
         *,
+        device_id: int | None = None,
         address: str,
         queue_limit: int,
         send_timeout: float,
     ) -> None:
         self.websocket = websocket
         self.player_id = player_id
+        self.device_id = device_id  # the signed-in browser it came from (signing out closes it)
         self.bucket = bucket
         self.address = address
         self.seat: Audience = None
@@ -116,9 +121,11 @@ class SocketConnection:
         self._start_writer()
 
     def close(self, code: int, reason: str) -> None:
-        """Close after what is queued (a too-slow close drops the queue first)."""
+        """Close after what is queued (a too-slow or signed-out close drops the queue first)."""
         if self._close is None:
             self._close = (code, reason)
+            if code in DROPPING_CLOSES and self._queue:
+                self._queue.clear()
             self._start_writer()
 
     def _start_writer(self) -> None:

@@ -160,7 +160,12 @@ def create_app(
         app.state.db_engine = db_engine
         app.state.relay = relay
         app.state.rooms = rooms
-        app.state.identity = Identity(PlayerStore(db_engine), settings.secret_key, store.off_loop)
+        app.state.identity = Identity(
+            PlayerStore(db_engine),
+            settings.secret_key,
+            store.off_loop,
+            on_signed_out=rooms.devices.signed_out,
+        )
         app.state.matches = matches
         app.state.wire = WireInspector(store)
         app.state.records = Records(RecordStore(db_engine), rooms.ratings, settings.public_history)

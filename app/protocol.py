@@ -66,6 +66,9 @@ ErrorCode = Literal[
 CLOSE_UNKNOWN_ROOM = 4404
 CLOSE_FORBIDDEN_ORIGIN = 4403
 CLOSE_ROOM_CLOSED = 4410
+# The device was signed out (DELETE /api/me/devices/{id}, POST /api/me/sign-out-all): its
+# cookie reaches its player no more, so reconnecting with it would only watch.
+CLOSE_SIGNED_OUT = 4401
 # A connection that could not keep up: its outgoing queue overflowed or a write stalled.
 CLOSE_TOO_SLOW = 4408
 # A connection that sent faster than MESSAGES_PER_SECOND.

@@ -607,7 +607,7 @@ async def sign_out_all(
 ) -> None:
     if signed is None:
         return
-    token = await identity.sign_out_all(signed.player_id, request.headers.get("user-agent", ""))
+    token = await identity.sign_out_all(signed.player_id, signed.device_id)
     set_player_cookie(request, response, settings, token)
 
 

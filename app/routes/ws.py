@@ -18,11 +18,14 @@ from app.protocol import (
     CLOSE_FORBIDDEN_ORIGIN,
     CLOSE_INVALID_TEXT,
     CLOSE_RATE_LIMITED,
+    CLOSE_SIGNED_OUT,
     CLOSE_TRY_AGAIN,
     CLOSE_UNKNOWN_ROOM,
     ErrorCode,
 )
 from app.routes import deps
+from app.services.devices import SIGNED_OUT
+from app.services.identity import SignedIn
 from app.services.live import LiveRoom
 from app.services.refusals import Refusal, RoomNotFound, parse_message
 from app.services.rooms import RoomService
@@ -94,7 +97,8 @@ async def room_socket(websocket: WebSocket) -> None:
     rooms = await deps.room_service(websocket)
     settings = await deps.settings(websocket)
     caps = await deps.connection_caps(websocket)
-    player = await deps.player(await deps.signed_in(websocket))
+    heard = rooms.devices.heard  # the sign-outs heard before the cookie is read
+    signed = await deps.signed_in(websocket)
     if not origin_allowed(websocket, settings):
         await websocket.accept()
         await refuse(
@@ -112,7 +116,7 @@ async def room_socket(websocket: WebSocket) -> None:
         return
     try:
         await websocket.accept()
-        close_code = await serve(websocket, room_id, rooms, settings, player, address)
+        close_code = await serve(websocket, room_id, rooms, settings, signed, heard, address)
     finally:
         caps.release(address, room_id)
     if close_code in (CLOSE_RATE_LIMITED, CLOSE_INVALID_TEXT):
@@ -124,19 +128,55 @@ async def serve(
     room_id: str,
     rooms: RoomService,
     settings: Settings,
-    player: str | None,
+    signed: SignedIn | None,
+    heard: int,
     address: str,
 ) -> int | None:
-    """Serve one admitted socket until it closes; the code if the server closed it."""
+    """Serve one admitted socket until it closes; the code if the server closed it.
+
+    It counts among its device's sockets from the start, so that a sign-out closes it; one
+    heard since its cookie was read (``heard``) is looked up in the database first."""
     connection = SocketConnection(
         websocket,
-        player,
+        None if signed is None else signed.player_id,
         TokenBucket(settings.messages_per_second),
+        device_id=None if signed is None else signed.device_id,
         address=address,
         queue_limit=settings.send_queue_messages,
         send_timeout=settings.send_timeout_seconds,
     )
+    rooms.devices.add(connection)
     try:
+        return await serve_room(websocket, room_id, rooms, connection, heard)
+    finally:
+        rooms.devices.discard(connection)
+
+
+async def signed_out_meanwhile(
+    websocket: WebSocket, rooms: RoomService, device_id: int | None, heard: int
+) -> bool:
+    """Whether the socket's device was signed out since its cookie was read (the database
+    is asked only when this process heard of a sign-out meanwhile)."""
+    if device_id is None or rooms.devices.heard == heard:
+        return False
+    identity = await deps.identity(websocket)
+    return not await identity.still_signed_in(device_id)
+
+
+async def serve_room(
+    websocket: WebSocket,
+    room_id: str,
+    rooms: RoomService,
+    connection: SocketConnection,
+    heard: int,
+) -> int | None:
+    """Serve the socket in its room until it closes; the code if the server closed it."""
+    player = connection.player_id
+    try:
+        if await signed_out_meanwhile(websocket, rooms, connection.device_id, heard):
+            connection.close(CLOSE_SIGNED_OUT, SIGNED_OUT)
+            await connection.stop()
+            return connection.close_code
         room = await rooms.open_room(room_id)
         if room.seat_of(player) is None and await watching_a_daily(websocket, room_id):
             await refuse(

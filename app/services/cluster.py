@@ -25,6 +25,8 @@ Every process hears:
 
 - ``close``: another process closed the room in the database; close the local sockets.
 - ``ended``: a match ended somewhere: the ratings are brought up to date.
+- ``signed_out``: a player's devices were signed out; their sockets here are closed
+  (app/services/devices.py).
 - ``resync``: Redis was away and events may be lost; catch up every followed room.
 """
 
@@ -58,12 +60,14 @@ class Cluster:
         relay: RelayNews,
         events: RoomEvents,
         on_ended: Callable[[], None],
+        on_signed_out: Callable[[str, list[int]], None],
     ) -> None:
         self.cache = cache
         self.news = news  # this process's sockets
         self.relay = relay  # the other processes
         self.events = events
         self.on_ended = on_ended  # a match ended in another process (the ratings)
+        self.on_signed_out = on_signed_out  # devices signed out in another process
         self.seen: dict[str, float] = {}
 
     # Following a room
@@ -110,6 +114,9 @@ class Cluster:
             self._announce_all_online()
         if kind == "ended":
             self.on_ended()
+            return
+        if kind == "signed_out":
+            self.on_signed_out(event["player"], event["devices"])
             return
         room = self.cache.held(event.get("room", ""))
         if room is None:

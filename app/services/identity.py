@@ -90,6 +90,10 @@ class SignedIn:
     device_id: int
 
 
+# Told of devices signed out (stored): the player and the devices' ids.
+OnSignedOut = Callable[[str, list[int]], None]
+
+
 class Identity:
     def __init__(
         self,
@@ -97,11 +101,14 @@ class Identity:
         secret_key: str,
         off_loop: Callable[..., Awaitable[Any]],
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        on_signed_out: OnSignedOut = lambda player_id, device_ids: None,
     ) -> None:
         self.store = store
         self.secret_key = secret_key
         self.off_loop = off_loop
         self.clock = clock
+        # Their sockets are closed on every process (app/services/devices.py).
+        self.on_signed_out = on_signed_out
 
     def hash(self, token: str) -> str:
         return token_hash(self.secret_key, token)
@@ -178,15 +185,26 @@ class Identity:
         devices: list[Device] = await self.off_loop(self.store.devices, player_id)
         return devices
 
+    async def still_signed_in(self, device_id: int) -> bool:
+        found: bool = await self.off_loop(self.store.device_exists, device_id)
+        return found
+
     async def sign_out(self, player_id: str, device_id: int) -> bool:
+        """The player's device signed out (its push subscriptions go with it, its sockets
+        are closed); False when it is no device of theirs."""
         removed: bool = await self.off_loop(self.store.remove_device, player_id, device_id)
+        if removed:
+            self.on_signed_out(player_id, [device_id])
         return removed
 
-    async def sign_out_all(self, player_id: str, user_agent: str) -> str:
-        """Every device of the player signed out; a new token for the one asking."""
-        await self.off_loop(self.store.remove_devices, player_id)
+    async def sign_out_all(self, player_id: str, asking: int) -> str:
+        """Every other device of the player signed out; the asking one stays (its sockets
+        and push subscriptions too) with a new token, returned."""
         token = new_token()
-        await self._add_device(player_id, token, user_agent)
+        removed: list[int] = await self.off_loop(
+            self.store.keep_only_device, player_id, asking, self.hash(token)
+        )
+        self.on_signed_out(player_id, removed)
         return token
 
     async def rename(self, player_id: str, name: str) -> list[str]:

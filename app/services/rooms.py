@@ -49,6 +49,7 @@ from app.services.cache import RoomCache
 from app.services.chat import NO_CHOICES, Chat, ChatChoices
 from app.services.cluster import Cluster
 from app.services.computer import ComputerPlayers
+from app.services.devices import DeviceSockets
 from app.services.endings import Endings
 from app.services.events import RoomEvents
 from app.services.live import Holder, LiveMatch, LiveRoom, new_match, room_options
@@ -113,6 +114,8 @@ class RoomService:
         self.takebacks = Takebacks(store, cache, events, now)
         self.seats = ComputerSeats(store, cache, events, computer, endings, now, shared)
         self.chat = Chat(store, events, now)
+        # The sockets of signed-in devices, so that signing one out closes them.
+        self.devices = devices = DeviceSockets(relay)
         # The players' ratings beside their names (app/services/records.py): first, so that
         # the texts of a change carry them.
         self.ratings = Ratings(RecordStore(store.engine))
@@ -127,7 +130,9 @@ class RoomService:
         if relay is not None:
             relay_news = RelayNews(relay)
             events.subscribe(relay_news)
-            self.cluster = Cluster(cache, news, relay_news, events, seat_ratings.ended)
+            self.cluster = Cluster(
+                cache, news, relay_news, events, seat_ratings.ended, devices.close
+            )
             self.players.follower = self.cluster
             cache.on_load = self.cluster.loaded
         events.subscribe(computer)

@@ -86,9 +86,22 @@ class PlayerStore:
             )
             return removed.rowcount > 0
 
-    def remove_devices(self, player_id: str) -> None:
+    def device_exists(self, device_id: int) -> bool:
+        with self.engine.connect() as connection:
+            found = connection.execute(select(DEVICES.c.id).where(DEVICES.c.id == device_id))
+            return found.first() is not None
+
+    def keep_only_device(self, player_id: str, device_id: int, token_hash: str) -> list[int]:
+        """Every other device of the player removed; this one's token is ``token_hash`` from
+        now on. The removed devices' ids."""
+        others = (DEVICES.c.player_id == player_id) & (DEVICES.c.id != device_id)
         with self.engine.begin() as connection:
-            connection.execute(delete(DEVICES).where(DEVICES.c.player_id == player_id))
+            removed = list(connection.scalars(select(DEVICES.c.id).where(others)))
+            connection.execute(delete(DEVICES).where(DEVICES.c.id.in_(removed)))
+            connection.execute(
+                update(DEVICES).where(DEVICES.c.id == device_id).values(token_hash=token_hash)
+            )
+        return removed
 
     def add_link(
         self,

@@ -258,6 +258,7 @@ const STRINGS = {
     "conn.open": "Connected",
     "conn.reconnecting": "Reconnecting…",
     "conn.gone": "Room closed",
+    "conn.signed_out": "Signed out",
     "banner.join": "Enter your name to join the table.",
     "banner.connecting": "Connecting to the table…",
     "banner.your_turn": "Your turn",
@@ -282,6 +283,9 @@ const STRINGS = {
     "gone.match_text":
       "It does not exist, or it is still being played (a running match is never revealed).",
     "gone.home": "Back to the start page",
+    "gone.signed_out_title": "This device was signed out",
+    "gone.signed_out_text":
+      "Another of your devices signed this browser out, so it no longer plays your seats. To play here again, open a new sign-in link from “You” on a device that is still signed in.",
     "nonet.title": "No connection",
     "nonet.text":
       "This device is offline or the server cannot be reached. Your seat and the match are kept; try again in a moment.",
@@ -725,6 +729,7 @@ const STRINGS = {
     "conn.open": "Verbunden",
     "conn.reconnecting": "Verbinde neu…",
     "conn.gone": "Raum geschlossen",
+    "conn.signed_out": "Abgemeldet",
     "banner.join": "Gib deinen Namen ein, um Platz zu nehmen.",
     "banner.connecting": "Verbinde mit dem Tisch…",
     "banner.your_turn": "Du bist dran",
@@ -749,6 +754,9 @@ const STRINGS = {
     "gone.match_text":
       "Es gibt sie nicht, oder sie läuft noch (eine laufende Partie wird nie aufgedeckt).",
     "gone.home": "Zur Startseite",
+    "gone.signed_out_title": "Dieses Gerät wurde abgemeldet",
+    "gone.signed_out_text":
+      "Ein anderes deiner Geräte hat diesen Browser abgemeldet; er spielt deine Plätze nicht mehr. Um hier wieder zu spielen, öffne unter „Du“ auf einem noch angemeldeten Gerät einen neuen Anmeldelink.",
     "nonet.title": "Keine Verbindung",
     "nonet.text":
       "Dieses Gerät ist offline oder der Server ist nicht erreichbar. Dein Platz und die Partie bleiben erhalten; versuch es gleich noch einmal.",

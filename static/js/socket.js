@@ -8,6 +8,8 @@ const MAX_DELAY_MS = 3000;
 const PING_MS = 25000;
 // Closed for good: unknown room, forbidden origin, room closed after idling.
 const FINAL_CLOSE_CODES = new Set([4404, 4403, 4410]);
+// This device was signed out: its cookie no longer plays the seat (docs/protocol.md).
+const SIGNED_OUT = 4401;
 
 /** -1 older, 0 the same snapshot, 1 newer than what is shown. */
 export function compareStates(shown, incoming) {
@@ -24,7 +26,8 @@ export function backoffDelay(attempt, random = Math.random) {
 
 /**
  * handlers: state(msg, {resync, text}), presence(msg), rematch(msg), error(msg),
- * status("connecting" | "open" | "reconnecting" | "gone"). A resync is the same version
+ * status("connecting" | "open" | "reconnecting" | "gone" | "signed_out"); after the last
+ * two it stays closed. A resync is the same version
  * sent again (after a reconnect, or when the last seat is taken and the match starts); text is
  * the message exactly as it arrived (the table's wire inspector shows it).
  */
@@ -68,9 +71,9 @@ export class RoomSocket {
   closed(event) {
     clearInterval(this.pinger);
     if (this.stopped) return;
-    if (FINAL_CLOSE_CODES.has(event.code)) {
+    if (FINAL_CLOSE_CODES.has(event.code) || event.code === SIGNED_OUT) {
       this.stopped = true;
-      this.status("gone");
+      this.status(event.code === SIGNED_OUT ? "signed_out" : "gone");
       return;
     }
     const delay = backoffDelay(this.attempt);

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import random
 import secrets
+import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from sqlalchemy import delete, func, select, update
+from starlette.websockets import WebSocketDisconnect
 
-from app.services.identity import COOKIE, LINKS_PER_PLAYER, token_hash
+from app.protocol import CLOSE_SIGNED_OUT
+from app.services.identity import COOKIE, LINKS_PER_PLAYER, SignedIn, token_hash
 from app.storage.models import DEVICE_LINKS, DEVICES, PLAYERS, SEATS
-from tests.app.tables import Table, play
+from tests.app.tables import Socket, Table, play
 
 pytestmark = pytest.mark.both_databases  # players and devices are stored
 
@@ -225,6 +229,120 @@ def test_signing_out_everywhere_keeps_only_this_browser_with_a_new_secret(table:
         assert my_rooms(table, old) == []
     assert my_rooms(table, renewed) == [room_id]
     assert [d["this_device"] for d in devices(table, renewed)] == [True]
+
+
+def this_device(table: Table, cookie: str) -> int:
+    (device,) = [d for d in devices(table, cookie) if d["this_device"]]
+    found: int = device["id"]
+    return found
+
+
+def closed_with(socket: Socket, probe: dict[str, Any] | None = None) -> int:
+    """Sends ``probe`` (a ping by default): the server must close the socket without
+    answering it or sending anything else; the close code."""
+    socket.send(probe or {"type": "ping"})
+    with pytest.raises(WebSocketDisconnect) as closed:
+        pytest.fail(f"the socket is still served: {socket.receive()}")
+    return closed.value.code
+
+
+def wait_until(done: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + 5
+    while not done():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.01)
+
+
+def ada_to_move(table: Table) -> tuple[str, str, str, str]:
+    """A running match in which Ada (seat 0) is to move against Bo, and Ada's phone signed
+    in by link: the room, and the cookies of Ada, Bo and the phone."""
+    room_id = table.create_room("expeditionen", preset="short", options={"first": 0})
+    _, ada = table.join(room_id, "Ada")
+    _, bo = table.join(room_id, "Bo")
+    return room_id, ada, bo, second_device(table, ada)
+
+
+def test_a_signed_out_devices_socket_is_closed_and_plays_no_more(table: Table) -> None:
+    room_id, ada, bo, phone = ada_to_move(table)
+    with (
+        table.socket(room_id, ada) as desk,
+        table.socket(room_id, phone) as hand,
+        table.socket(room_id, bo) as other,
+    ):
+        assert hand.seat == 0 and hand.state["to_move"] == 0
+        for socket in (desk, hand, other):
+            socket.drain()
+        gone = this_device(table, phone)
+        assert call(table, "DELETE", f"/api/me/devices/{gone}", ada).status_code == 204
+        version = desk.state["version"]
+        move = {"type": "action", "version": version, "action": desk.state["legal_actions"][0]}
+        assert closed_with(hand, move) == CLOSE_SIGNED_OUT  # its move does nothing
+        room = table.app.state.rooms.room(room_id)
+        wait_until(lambda: room.online[0] == 1, "the phone's socket is gone")
+        assert desk.quiet() and other.quiet()
+        assert room.match.version == version
+        with table.socket(room_id, phone) as again, table.socket(room_id) as spectator:
+            assert again.seat is None  # its cookie only watches, and sees no hand
+            assert again.state["view"] == spectator.state["view"]
+        desk.act(desk.state["legal_actions"][0])
+        assert desk.next("state")["version"] == version + 1
+
+
+def test_signing_out_everywhere_closes_every_other_devices_sockets(table: Table) -> None:
+    room_id, ada, bo, phone = ada_to_move(table)
+    tablet = second_device(table, ada)
+    with (
+        table.socket(room_id, ada) as desk,
+        table.socket(room_id, ada) as second_tab,
+        table.socket(room_id, phone) as hand,
+        table.socket(room_id, tablet) as pad,
+        table.socket(room_id, bo) as other,
+    ):
+        for socket in (desk, second_tab, hand, pad, other):
+            socket.drain()
+        response = call(table, "POST", "/api/me/sign-out-all", ada)
+        assert response.status_code == 204
+        assert closed_with(hand) == closed_with(pad) == CLOSE_SIGNED_OUT
+        version = desk.state["version"]
+        desk.act(desk.state["legal_actions"][0])  # the asking browser's sockets play on
+        for socket in (desk, second_tab, other):
+            assert socket.next("state")["version"] == version + 1
+        renewed = response.cookies[COOKIE]
+        with table.socket(room_id, renewed) as reopened:
+            assert reopened.seat == 0
+
+
+@pytest.mark.parametrize("meanwhile", ["its cookie is read", "it joins the room"])
+def test_a_socket_whose_device_is_signed_out_while_it_opens_is_closed(
+    table: Table, meanwhile: str
+) -> None:
+    """A sign-out between reading the socket's cookie and the socket being counted among
+    its device's must still reach it: it gets no state, and is closed."""
+    room_id, ada, _bo, phone = ada_to_move(table)
+    gone, player = this_device(table, phone), table.player_id(ada)
+    identity, rooms = table.app.state.identity, table.app.state.rooms
+    if meanwhile == "its cookie is read":
+        read = identity.signed_in
+
+        async def signed_out_after_reading(token: str | None, agent: str) -> SignedIn | None:
+            signed: SignedIn | None = await read(token, agent)
+            if token == phone:
+                await identity.sign_out(player, gone)
+            return signed
+
+        identity.signed_in = signed_out_after_reading
+    else:
+        connect = rooms.connect
+
+        async def signed_out_before_connecting(room: Any, connection: Any) -> None:
+            await identity.sign_out(player, gone)
+            await connect(room, connection)
+
+        rooms.connect = signed_out_before_connecting
+    headers = {"cookie": f"{COOKIE}={phone}"}
+    with table.client.websocket_connect(f"/ws/rooms/{room_id}", headers=headers) as ws:
+        assert closed_with(Socket(ws)) == CLOSE_SIGNED_OUT
+    assert devices(table, phone) == []
 
 
 def legacy_seat(table: Table, room_id: str, legacy: str) -> None:

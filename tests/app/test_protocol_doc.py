@@ -57,6 +57,7 @@ def test_every_error_code_is_documented(code: str) -> None:
         protocol.CLOSE_UNKNOWN_ROOM,
         protocol.CLOSE_FORBIDDEN_ORIGIN,
         protocol.CLOSE_ROOM_CLOSED,
+        protocol.CLOSE_SIGNED_OUT,
         protocol.CLOSE_TOO_SLOW,
         protocol.CLOSE_RATE_LIMITED,
         protocol.CLOSE_RESTART,

@@ -54,3 +54,47 @@ def test_a_phone_signed_in_by_link_plays_the_same_seat(new_page: NewPage) -> Non
     for scheme in ("light", "dark"):
         phone.emulate_media(color_scheme=scheme)
         screenshot(phone, f"me-devices-{scheme}")
+
+
+# Counts the sockets the page opens, so that a test sees a reconnect that should not be.
+COUNT_SOCKETS = """
+window.socketsOpened = 0;
+window.WebSocket = class extends window.WebSocket {
+  constructor(...args) {
+    super(...args);
+    window.socketsOpened += 1;
+  }
+};
+"""
+
+
+def test_a_phone_signed_out_from_the_desk_is_told_and_reconnects_no_more(
+    new_page: NewPage,
+) -> None:
+    desk = new_page(viewport=SIZES["laptop"])
+    room = create_room(desk, "scoundrel", "Anna")
+    room_path = "/r/" + room.rsplit("/r/", 1)[1]
+    desk.goto(f"/me?next={room_path}")
+    desk.wait_for_selector("body[data-ready]")
+    desk.click("#make-link")
+    expect(desk.locator("#link-url")).not_to_be_empty()
+    link = desk.locator("#link-url").inner_text()
+    phone = new_page(viewport=SIZES["phone"], touch=True)
+    phone.add_init_script(COUNT_SOCKETS)
+    phone.goto(link)
+    phone.get_by_role("button", name="Sign in").click()
+    phone.wait_for_url(f"**{room_path}")
+    wait_for_state(phone)
+
+    desk.reload()
+    desk.wait_for_selector("body[data-ready]")
+    other = desk.locator("#devices li").filter(has_not_text="this device")
+    other.get_by_role("button", name="Sign out").click()
+    expect(desk.locator("#devices li")).to_have_count(1)
+    expect(phone.locator("#board h1")).to_have_text("This device was signed out")
+    screenshot(phone, "signed-out")
+    # Neither the tab shown again nor the network coming back tries the old cookie again.
+    phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    phone.evaluate("window.dispatchEvent(new Event('online'))")
+    assert phone.evaluate("window.socketsOpened") == 1
+    assert cards_in_play(phone) == []

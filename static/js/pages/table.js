@@ -51,6 +51,7 @@ const shell = {
   wasMyTurn: false,
   takeover: null, // the latest takeover offer: {seat, levels}; seat null = none
   confirming: null, // a one-tap move shown, not yet sent: {action, took, key}
+  notice: null, // shown instead of the table for good: {title, text} (showGone)
 };
 const wire = new TableWire({
   panel: document.getElementById("wire"),
@@ -1504,6 +1505,7 @@ function computerOffer() {
 }
 
 function render() {
+  if (shell.notice) return showGone(shell.notice.title, shell.notice.text);
   renderHead();
   renderSeats();
   renderBanner();
@@ -1607,6 +1609,8 @@ function connect() {
         shell.connection = value;
         if (value !== "open") shell.pending = false;
         if (value === "gone") return showGone();
+        if (value === "signed_out")
+          return showGone("gone.signed_out_title", "gone.signed_out_text");
         if (value === "open") {
           chat.show();
           chat.load();
@@ -1701,7 +1705,9 @@ function askName() {
   input.focus();
 }
 
-function showGone() {
+/** The table gives way to a notice: the room is gone, or this device was signed out. */
+function showGone(title = "gone.room_title", text = "gone.room_text") {
+  shell.notice = { title, text };
   shell.socket?.close();
   document.querySelector(".table-shell .turn-line").hidden = true;
   for (const id of ["end", "offer", "log", "chat", "chat-toggle", "offline"])
@@ -1717,12 +1723,12 @@ function showGone() {
     h(
       "section",
       { class: "not-found" },
-      h("h1", {}, t("gone.room_title")),
-      h("p", { class: "lead" }, t("gone.room_text")),
+      h("h1", {}, t(title)),
+      h("p", { class: "lead" }, t(text)),
       h("a", { class: "btn btn-primary", href: "/" }, t("gone.home")),
     ),
   );
-  document.title = `${t("gone.room_title")} — Kartenrunde`;
+  document.title = `${t(title)} — Kartenrunde`;
 }
 
 /* Start */
