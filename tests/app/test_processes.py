@@ -26,7 +26,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
-from app.protocol import CLOSE_ROOM_CLOSED
+from app.protocol import CLOSE_ROOM_CLOSED, CLOSE_SIGNED_OUT
 from app.relay import room_channel
 from tests.app.processes import (
     SHARED_REDIS,
@@ -262,6 +262,52 @@ def test_a_resignation_and_a_leave_reach_the_other_process(
     for app in (a, b):
         assert httpx.get(f"{app.base_url}/api/rooms/{waiting}").status_code == 404
     assert not (player0.errors or player1.errors)
+
+
+def as_browser(cookie: str) -> dict[str, str]:
+    return {"Cookie": f"kr_player={cookie}"}
+
+
+def another_device(made_on: AppProcess, used_on: AppProcess, cookie: str) -> tuple[str, int]:
+    """A device link made through one process and used through the other: the new
+    device's cookie and id."""
+    made = httpx.post(f"{made_on.base_url}/api/me/links", json={}, headers=as_browser(cookie))
+    used = httpx.post(f"{used_on.base_url}{made.json()['url']}")
+    assert used.status_code == 303, used.text
+    device = used.cookies["kr_player"]
+    listed = httpx.get(f"{used_on.base_url}/api/me/devices", headers=as_browser(device))
+    (this,) = [d["id"] for d in listed.json()["devices"] if d["this_device"]]
+    return device, this
+
+
+def test_a_device_signed_out_through_one_process_is_cut_off_on_the_other(
+    scaled: tuple[list[AppProcess], Nginx],
+) -> None:
+    (a, b), _proxy = scaled
+    room_id = create_room(a.base_url, rounds=1, first=0)
+    _, ada = join(a.base_url, room_id, "Ada")
+    join(a.base_url, room_id, "Bo")
+    phone, phone_id = another_device(a, b, ada)
+    tablet, _ = another_device(a, b, ada)
+    hand, pad, desk = (Client(b.base_url, room_id, c).open() for c in (phone, tablet, ada))
+    assert hand.state["seat"] == pad.state["seat"] == desk.state["seat"] == 0
+
+    signed_out = httpx.delete(f"{a.base_url}/api/me/devices/{phone_id}", headers=as_browser(ada))
+    assert signed_out.status_code == 204
+    with pytest.raises(ConnectionClosed):
+        hand.until(lambda: False, SECONDS, "process b closes the phone's socket")
+    assert hand.closed == CLOSE_SIGNED_OUT
+
+    everywhere = httpx.post(f"{a.base_url}/api/me/sign-out-all", headers=as_browser(ada))
+    assert everywhere.status_code == 204
+    with pytest.raises(ConnectionClosed):
+        pad.until(lambda: False, SECONDS, "process b closes the tablet's socket")
+    assert pad.closed == CLOSE_SIGNED_OUT
+    # The browser that asked keeps its socket on b, and plays on.
+    version = desk.state["version"]
+    desk.act(desk.state["legal_actions"][0])
+    desk.until(lambda: desk.at(1, version + 1), SECONDS, "Ada's move on b")
+    assert not (hand.errors or pad.errors or desk.errors)
 
 
 def _backdate(app: AppProcess, room_id: str) -> None:
