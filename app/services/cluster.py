@@ -27,7 +27,8 @@ Every process hears:
 - ``ended``: a match ended somewhere: the ratings are brought up to date.
 - ``signed_out``: a player's devices were signed out; their sockets here are closed
   (app/services/devices.py).
-- ``resync``: Redis was away and events may be lost; catch up every followed room.
+- ``resync``: Redis was away and events may be lost; catch up every followed room, and
+  close the sockets of devices signed out meanwhile.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from typing import Any
 from app.services import texts
 from app.services.actions import advance
 from app.services.cache import RoomCache
+from app.services.devices import DeviceSockets
 from app.services.events import RoomEvents
 from app.services.live import LiveRoom
 from app.services.news import RelayNews, RoomNews
@@ -60,14 +62,14 @@ class Cluster:
         relay: RelayNews,
         events: RoomEvents,
         on_ended: Callable[[], None],
-        on_signed_out: Callable[[str, list[int]], None],
+        devices: DeviceSockets,
     ) -> None:
         self.cache = cache
         self.news = news  # this process's sockets
         self.relay = relay  # the other processes
         self.events = events
         self.on_ended = on_ended  # a match ended in another process (the ratings)
-        self.on_signed_out = on_signed_out  # devices signed out in another process
+        self.devices = devices  # this process's sockets of signed-in devices
         self.seen: dict[str, float] = {}
 
     # Following a room
@@ -116,7 +118,7 @@ class Cluster:
             self.on_ended()
             return
         if kind == "signed_out":
-            self.on_signed_out(event["player"], event["devices"])
+            self.devices.close(event["player"], event["devices"])
             return
         room = self.cache.held(event.get("room", ""))
         if room is None:
@@ -177,7 +179,8 @@ class Cluster:
             pass
 
     async def resync(self) -> None:
-        """Redis was away: every followed room from the database, and our presence again."""
+        """Redis was away: every followed room from the database, our presence again, and
+        the sockets of devices signed out meanwhile closed."""
         for room in self.cache.held_rooms():
             async with room.lock:
                 if room.closed or not room.followed:
@@ -191,6 +194,10 @@ class Cluster:
                     continue
                 self.news.changed(room)
         self._announce_all_online()
+        try:
+            await self.devices.recheck()
+        except Exception:  # the database may be away too; the next resync tries
+            logger.exception("looking up the devices of open sockets failed")
 
     def _announce_all_online(self) -> None:
         for room in self.cache.held_rooms():

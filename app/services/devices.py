@@ -5,12 +5,15 @@ theirs (``app/services/cluster.py``).
 
 A socket reads its cookie (the device) first and is counted here only afterwards, so a
 sign-out heard in between would miss it: a socket that hears of one there asks the
-database once more whether its device is still signed in (``heard``, app/routes/ws.py)."""
+database once more whether its device is still signed in (``heard``, app/routes/ws.py).
+A sign-out announced while Redis was away is lost: once it is back, the devices of this
+process's sockets are looked up again (``recheck``)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Awaitable, Callable, Collection
+from itertools import islice
+from typing import TYPE_CHECKING, Any, Protocol
 
 from app.protocol import CLOSE_SIGNED_OUT
 
@@ -18,6 +21,7 @@ if TYPE_CHECKING:
     from app.relay import RedisRelay as Relay
 
 SIGNED_OUT = "this device was signed out"
+LOOKED_UP_AT_ONCE = 500  # devices per query when they are looked up again
 
 
 class DeviceSocket(Protocol):
@@ -29,8 +33,15 @@ class DeviceSocket(Protocol):
 
 
 class DeviceSockets:
-    def __init__(self, relay: Relay | None) -> None:
+    def __init__(
+        self,
+        relay: Relay | None,
+        signed_in: Callable[[list[int]], set[int]],
+        off_loop: Callable[..., Awaitable[Any]],
+    ) -> None:
         self.relay = relay
+        self.signed_in = signed_in  # which of these devices are signed in (a query)
+        self.off_loop = off_loop
         # One set over every room: a sign-out is rare, and looking through this process's
         # sockets then costs less than an entry per device on every socket.
         self._sockets: set[DeviceSocket] = set()
@@ -61,3 +72,14 @@ class DeviceSockets:
             if socket.player_id == player_id:
                 self._sockets.discard(socket)
                 socket.close(CLOSE_SIGNED_OUT, SIGNED_OUT)
+
+    async def recheck(self) -> None:
+        """Close the sockets of devices signed out meanwhile (a sign-out's announcement may
+        have been lost while Redis was away)."""
+        devices = iter({s.device_id for s in self._sockets if s.device_id is not None})
+        gone: set[int] = set()
+        while chunk := list(islice(devices, LOOKED_UP_AT_ONCE)):
+            gone.update(set(chunk) - await self.off_loop(self.signed_in, chunk))
+        for socket in [s for s in self._sockets if s.device_id in gone]:
+            self._sockets.discard(socket)
+            socket.close(CLOSE_SIGNED_OUT, SIGNED_OUT)

@@ -64,6 +64,7 @@ from app.services.takebacks import Takebacks
 from app.services.turns import Turn, Turns, check_turn_based, turn_of
 from app.settings import Settings
 from app.storage.models import COMPUTER, DailyRow, Room
+from app.storage.players import PlayerStore
 from app.storage.records import RecordStore
 from app.storage.repositories import HeldRoom, Store
 from engine import get_game
@@ -115,7 +116,9 @@ class RoomService:
         self.seats = ComputerSeats(store, cache, events, computer, endings, now, shared)
         self.chat = Chat(store, events, now)
         # The sockets of signed-in devices, so that signing one out closes them.
-        self.devices = devices = DeviceSockets(relay)
+        self.devices = devices = DeviceSockets(
+            relay, PlayerStore(store.engine).signed_in, store.off_loop
+        )
         # The players' ratings beside their names (app/services/records.py): first, so that
         # the texts of a change carry them.
         self.ratings = Ratings(RecordStore(store.engine))
@@ -130,9 +133,7 @@ class RoomService:
         if relay is not None:
             relay_news = RelayNews(relay)
             events.subscribe(relay_news)
-            self.cluster = Cluster(
-                cache, news, relay_news, events, seat_ratings.ended, devices.close
-            )
+            self.cluster = Cluster(cache, news, relay_news, events, seat_ratings.ended, devices)
             self.players.follower = self.cluster
             cache.on_load = self.cluster.loaded
         events.subscribe(computer)

@@ -87,9 +87,12 @@ class PlayerStore:
             return removed.rowcount > 0
 
     def device_exists(self, device_id: int) -> bool:
+        return bool(self.signed_in([device_id]))
+
+    def signed_in(self, device_ids: list[int]) -> set[int]:
+        """Those of these devices that are signed in (not removed)."""
         with self.engine.connect() as connection:
-            found = connection.execute(select(DEVICES.c.id).where(DEVICES.c.id == device_id))
-            return found.first() is not None
+            return set(connection.scalars(select(DEVICES.c.id).where(DEVICES.c.id.in_(device_ids))))
 
     def keep_only_device(self, player_id: str, device_id: int, token_hash: str) -> list[int]:
         """Every other device of the player removed; this one's token is ``token_hash`` from

@@ -7,17 +7,21 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
 
 from app.limits import RefusalLog, TokenBucket
 from app.messaging import Audience, LocalBroadcaster
+from app.protocol import CLOSE_SIGNED_OUT
 from app.relay import Event
 from app.services.live import LiveRoom
 from app.services.rooms import RoomService
 from app.settings import Settings
 from app.storage.db import create_db_engine
+from app.storage.players import PlayerStore
 from app.storage.repositories import Store
 
 
@@ -281,5 +285,80 @@ def test_a_threads_look_at_a_room_not_followed_is_the_room_as_stored(
         seen = second.rooms.room(room.id)
         assert seen.match.version == room.match.version
         assert held.match.version == version
+
+    run(settings, scenario)
+
+
+@dataclass
+class DeviceSocket:
+    """A socket of a signed-in device, noting the code it was closed with."""
+
+    player_id: str
+    device_id: int
+    closed: int | None = None
+
+    def close(self, code: int, reason: str) -> None:
+        self.closed = code
+
+    __hash__ = object.__hash__
+
+
+def three_devices(settings: Settings) -> tuple[PlayerStore, list[int]]:
+    """Ada's phone and tablet, and Bo's phone: their ids."""
+    store = PlayerStore(create_db_engine(settings.database_url))
+    now = datetime.now(UTC)
+    store.add_player("ada", "ada-phone", "Phone", now)
+    store.add_device("ada", "ada-tablet", "Tablet", now)
+    store.add_player("bo", "bo-phone", "Phone", now)
+    devices = [store.device(token) for token in ("ada-phone", "ada-tablet", "bo-phone")]
+    return store, [device.id for device in devices if device is not None]
+
+
+def sockets_on(process: Process, devices: list[int]) -> list[DeviceSocket]:
+    sockets = [
+        DeviceSocket(player, device)
+        for player, device in zip(("ada", "ada", "bo"), devices, strict=True)
+    ]
+    for socket in sockets:
+        process.rooms.devices.add(socket)
+    return sockets
+
+
+def test_a_sign_out_on_one_process_closes_the_devices_sockets_on_the_other(
+    settings: Settings,
+) -> None:
+    store, devices = three_devices(settings)
+
+    async def scenario(first: Process, second: Process) -> None:
+        phone, tablet, bos = sockets_on(second, devices)
+        store.remove_device("ada", devices[0])
+        first.rooms.devices.signed_out("ada", [devices[0]])
+        assert [event["t"] for event in await second.hear(first)] == ["signed_out"]
+        assert (phone.closed, tablet.closed, bos.closed) == (CLOSE_SIGNED_OUT, None, None)
+
+    run(settings, scenario)
+
+
+def test_a_sign_out_lost_while_redis_was_away_reaches_the_sockets_once_it_is_back(
+    settings: Settings,
+) -> None:
+    store, devices = three_devices(settings)
+
+    async def scenario(first: Process, second: Process) -> None:
+        phone, tablet, bos = sockets_on(second, devices)
+        store.remove_device("ada", devices[0])
+        store.remove_device("bo", devices[2])
+        first.rooms.devices.signed_out("ada", [devices[0]])
+        first.rooms.devices.signed_out("bo", [devices[2]])
+        first.relay.sent.clear()  # Redis was away: the announcements are lost
+        assert phone.closed is None
+        cluster = second.rooms.cluster
+        assert cluster is not None
+        await cluster.resync()  # Redis is back
+        assert (phone.closed, tablet.closed, bos.closed) == (
+            CLOSE_SIGNED_OUT,
+            None,
+            CLOSE_SIGNED_OUT,
+        )
 
     run(settings, scenario)
