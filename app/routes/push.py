@@ -11,7 +11,8 @@ from fastapi.responses import FileResponse
 from starlette.requests import HTTPConnection
 
 from app.protocol import ErrorResponse, PushKey, PushSubscription, PushUnsubscribe
-from app.routes.deps import PlayerDep, fail
+from app.routes.deps import PlayerDep, SignedInDep, fail
+from app.services.identity import SignedIn
 from app.services.push import Notifier, subscription_row
 from app.services.push_guard import RefusedEndpoint
 
@@ -31,10 +32,20 @@ async def notifier(connection: HTTPConnection) -> Notifier:
 NotifierDep = Annotated[Notifier, Depends(notifier)]
 
 
+NO_PLAYER = "no player cookie: join a table first"
+
+
 def player_key(player: str | None) -> str:
     if player is None:
-        fail(403, "not_seated", "no player cookie: join a table first")
+        fail(403, "not_seated", NO_PLAYER)
     return player
+
+
+def subscriber(signed: SignedIn | None) -> SignedIn:
+    """The subscribing browser's player and device."""
+    if signed is None:
+        fail(403, "not_seated", NO_PLAYER)
+    return signed
 
 
 @router.get("/key", summary="The server's VAPID public key (applicationServerKey)")
@@ -48,14 +59,20 @@ async def public_key(push: NotifierDep) -> PushKey:
     responses=REFUSED,
     summary="Store this device's push subscription for this browser's player",
 )
-async def subscribe(body: PushSubscription, player: PlayerDep, push: NotifierDep) -> Response:
+async def subscribe(body: PushSubscription, signed: SignedInDep, push: NotifierDep) -> Response:
     # Only a known push service's https URL: the server posts to it (app/services/push_guard.py).
     try:
         push.endpoints.checked(body.endpoint)
     except RefusedEndpoint as refused:
         fail(422, "malformed", str(refused))
+    device = subscriber(signed)
     row = subscription_row(
-        player_key(player), body.endpoint, body.keys.p256dh, body.keys.auth, body.lang
+        device.player_id,
+        device.device_id,
+        body.endpoint,
+        body.keys.p256dh,
+        body.keys.auth,
+        body.lang,
     )
     await push.off_loop(push.store.subscribe, row)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

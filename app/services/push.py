@@ -116,7 +116,8 @@ class PushStore:
         self.engine = engine
 
     def subscribe(self, row: PushSubscriptionRow) -> None:
-        """Store a device's subscription for a player (again: it now belongs to this one)."""
+        """Store a device's subscription for a player (again: it now belongs to this one and
+        this device; signing the device out deletes it, ``PUSH_SUBSCRIPTIONS``)."""
         with self.engine.begin() as connection:
             connection.execute(
                 delete(PUSH_SUBSCRIPTIONS).where(PUSH_SUBSCRIPTIONS.c.endpoint == row.endpoint)
@@ -459,11 +460,12 @@ class PushListener(RoomListener):
 
 
 def subscription_row(
-    player_id: str, endpoint: str, p256dh: str, auth: str, lang: str
+    player_id: str, device_id: int | None, endpoint: str, p256dh: str, auth: str, lang: str
 ) -> PushSubscriptionRow:
     return PushSubscriptionRow(
         endpoint=endpoint,
         player_id=player_id,
+        device_id=device_id,
         p256dh=p256dh,
         auth=auth,
         lang=lang,

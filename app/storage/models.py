@@ -304,6 +304,9 @@ PUSH_SUBSCRIPTIONS = Table(
     METADATA,
     Column("endpoint", String(1000), primary_key=True),
     Column("player_id", String(64), nullable=False, index=True),
+    # The device that subscribed: signing it out deletes its subscriptions with it. None for
+    # one stored before subscriptions named their device (signing out everywhere deletes it).
+    Column("device_id", Integer, ForeignKey("devices.id", ondelete="CASCADE"), index=True),
     Column("p256dh", String(200), nullable=False),
     Column("auth", String(100), nullable=False),
     Column("lang", String(8), nullable=False),
@@ -315,6 +318,7 @@ class PushSubscriptionRow(Base):
     __table__ = PUSH_SUBSCRIPTIONS
     endpoint: str
     player_id: str
+    device_id: int | None
     p256dh: str
     auth: str
     lang: str

@@ -9,7 +9,16 @@ from sqlalchemy import Insert, delete, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from app.storage.models import DEVICE_LINKS, DEVICES, MATCHES, PLAYERS, ROOMS, SEATS, fold_name
+from app.storage.models import (
+    DEVICE_LINKS,
+    DEVICES,
+    MATCHES,
+    PLAYERS,
+    PUSH_SUBSCRIPTIONS,
+    ROOMS,
+    SEATS,
+    fold_name,
+)
 from app.storage.repositories import names_by_seat
 
 
@@ -95,12 +104,17 @@ class PlayerStore:
             return set(connection.scalars(select(DEVICES.c.id).where(DEVICES.c.id.in_(device_ids))))
 
     def keep_only_device(self, player_id: str, device_id: int, token_hash: str) -> list[int]:
-        """Every other device of the player removed; this one's token is ``token_hash`` from
-        now on. The removed devices' ids."""
+        """Every other device of the player removed (their push subscriptions with them), and
+        the subscriptions stored before they named their device; this one's token is
+        ``token_hash`` from now on. The removed devices' ids."""
         others = (DEVICES.c.player_id == player_id) & (DEVICES.c.id != device_id)
+        unknown_device = (PUSH_SUBSCRIPTIONS.c.player_id == player_id) & (
+            PUSH_SUBSCRIPTIONS.c.device_id.is_(None)
+        )
         with self.engine.begin() as connection:
             removed = list(connection.scalars(select(DEVICES.c.id).where(others)))
             connection.execute(delete(DEVICES).where(DEVICES.c.id.in_(removed)))
+            connection.execute(delete(PUSH_SUBSCRIPTIONS).where(unknown_device))
             connection.execute(
                 update(DEVICES).where(DEVICES.c.id == device_id).values(token_hash=token_hash)
             )

@@ -9,15 +9,18 @@ import random
 import re
 import time
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from app.services.identity import COOKIE
 from app.services.push import Notice, Notifier
 from app.settings import Settings
+from app.storage.models import PUSH_SUBSCRIPTIONS
 from tests.app.tables import Socket, Table, play
+from tests.app.test_identity import call, second_device, this_device
 from tests.push_service import Answer, Device, PushService, push_service
 
 # What is stored (subscriptions, the VAPID key) is tested on both databases.
@@ -396,6 +399,65 @@ def test_the_first_turn_is_pushed_when_the_last_seat_is_taken(
         assert ada.next("state")["to_move"] == ada.seat == 0
         drain(table)
     assert [n["title"] for n in service.received(phone)] == ["Your turn"]
+
+
+# Signing a device out
+
+
+def endpoints(table: Table, cookie: str) -> set[str]:
+    rows = notifier(table).store.subscriptions(table.player_id(cookie))
+    return {row.endpoint for row in rows}
+
+
+@pytest.mark.both_databases
+def test_a_signed_out_device_gets_no_further_notices(table: Table, service: PushService) -> None:
+    body = {"turn_based": True, "move_days": 2, "preset": "short"}
+    room_id, (ada_cookie, bo_cookie) = table.seated_room("expeditionen", **body)
+    phone_cookie = second_device(table, ada_cookie)
+    desk, phone = service.device(), service.device()
+    subscribe(table, ada_cookie, desk)
+    subscribe(table, phone_cookie, phone)
+    gone = this_device(table, phone_cookie)
+    assert call(table, "DELETE", f"/api/me/devices/{gone}", ada_cookie).status_code == 204
+    assert endpoints(table, ada_cookie) == {desk.endpoint}
+    with table.socket(room_id, ada_cookie) as ada, table.socket(room_id, bo_cookie) as bo:
+        rng = random.Random(6)
+        act_until_turn_of([ada, bo], bo.seat or 0, rng)
+        act_until_turn_of([ada, bo], ada.seat or 0, rng)
+        drain(table)
+    assert service.received(desk)[-1]["title"] == "Your turn"
+    assert service.received(phone) == []
+
+
+@pytest.mark.both_databases
+def test_signing_out_everywhere_keeps_only_the_asking_devices_notices(
+    table: Table, service: PushService
+) -> None:
+    _room_id, (ada_cookie, _bo) = table.seated_room("expeditionen", preset="short")
+    phone_cookie = second_device(table, ada_cookie)
+    desk, phone, older = service.device(), service.device(), service.device()
+    subscribe(table, ada_cookie, desk)
+    subscribe(table, phone_cookie, phone)
+    # One stored before subscriptions named their device: whose it is, nobody knows.
+    key = older.subscription()["keys"]
+    with table.app.state.db_engine.begin() as connection:
+        connection.execute(
+            PUSH_SUBSCRIPTIONS.insert().values(
+                endpoint=older.endpoint,
+                player_id=table.player_id(ada_cookie),
+                p256dh=key["p256dh"],
+                auth=key["auth"],
+                lang="en",
+                created_at=datetime.now(UTC),
+            )
+        )
+    response = call(table, "POST", "/api/me/sign-out-all", ada_cookie)
+    assert response.status_code == 204
+    renewed = response.cookies[COOKIE]
+    assert endpoints(table, renewed) == {desk.endpoint}
+    push_once(table, table.player_id(renewed), "Your turn")
+    assert [n["title"] for n in service.received(desk)] == ["Your turn"]
+    assert service.received(phone) == service.received(older) == []
 
 
 # Turn-based rooms

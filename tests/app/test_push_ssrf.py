@@ -504,7 +504,7 @@ def test_a_player_or_push_service_with_too_many_unanswered_deliveries_holds_up_n
     devices |= {player: (busy, DEVICES_PER_PLAYER) for player in crowd}
     for player, (service, count) in devices.items():
         for device in range(count):
-            row = subscription_row(player, f"{service}/{player}/{device}", "k", "a", "en")
+            row = subscription_row(player, None, f"{service}/{player}/{device}", "k", "a", "en")
             push.store.subscribe(row)
     # Each just under the player's cap; together over the push service's.
     notices = PLAYER_IN_FLIGHT // DEVICES_PER_PLAYER

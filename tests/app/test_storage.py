@@ -21,11 +21,13 @@ from sqlalchemy.exc import SQLAlchemyError
 from app.messaging import LocalBroadcaster
 from app.services.cache import RoomCache
 from app.services.live import LiveRoom
+from app.services.push import PushStore, subscription_row
 from app.settings import Settings
 from app.storage import db
 from app.storage.batching import BatchWriter
 from app.storage.db import create_db_engine, migrate, normalise_url, start_checkpoints
 from app.storage.models import METADATA, Match, Room
+from app.storage.players import PlayerStore
 from app.storage.repositories import ActionWrite, PlyTaken, Store
 
 # Storage itself: each database's schema, constraints, locks and transactions.
@@ -75,6 +77,40 @@ def test_a_seat_stored_before_the_rename_keeps_its_player(database_url: str) -> 
     migrate(database_url)
     with engine.connect() as connection:
         assert connection.scalar(text("SELECT player_id FROM seats")) == "ada-player"
+    engine.dispose()
+
+
+def test_push_subscriptions_stored_before_they_named_their_device_keep_working(
+    database_url: str,
+) -> None:
+    from alembic import command
+
+    from app.storage.db import alembic_config
+
+    command.upgrade(alembic_config(database_url), "0010")  # subscriptions without a device
+    engine = create_db_engine(database_url)
+    now = datetime.now(UTC)
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO push_subscriptions (endpoint, player_id, p256dh, auth, lang,"
+                " created_at) VALUES ('https://push.example/old', 'ada', 'k', 'a', 'de', :now)"
+            ),
+            {"now": now},
+        )
+    migrate(database_url)
+    pushes, players = PushStore(engine), PlayerStore(engine)
+    players.add_player("ada", "ada-phone", "Phone", now)
+    phone = players.device("ada-phone")
+    assert phone is not None
+    pushes.subscribe(subscription_row("ada", phone.id, "https://push.example/new", "k", "a", "en"))
+    assert {(row.endpoint, row.device_id) for row in pushes.subscriptions("ada")} == {
+        ("https://push.example/old", None),
+        ("https://push.example/new", phone.id),
+    }
+    assert players.remove_device("ada", phone.id)
+    (old,) = pushes.subscriptions("ada")  # the phone's went with it
+    assert (old.endpoint, old.lang, old.device_id) == ("https://push.example/old", "de", None)
     engine.dispose()
 
 
