@@ -74,7 +74,8 @@ async def subscribe(body: PushSubscription, signed: SignedInDep, push: NotifierD
         body.keys.auth,
         body.lang,
     )
-    await push.off_loop(push.store.subscribe, row)
+    if not await push.off_loop(push.store.subscribe, row):
+        fail(403, "not_seated", "this device was signed out")
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

@@ -39,6 +39,7 @@ from prometheus_client import Counter
 from py_vapid import Vapid
 from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 
 from app.messaging import Broadcaster
 from app.observability import REGISTRY
@@ -54,7 +55,7 @@ from app.services.push_sender import (
     service_of,
 )
 from app.settings import Settings
-from app.storage.models import PUSH_SUBSCRIPTIONS, VAPID_KEYS, PushSubscriptionRow
+from app.storage.models import DEVICES, PUSH_SUBSCRIPTIONS, VAPID_KEYS, PushSubscriptionRow
 
 logger = logging.getLogger(__name__)
 
@@ -115,9 +116,24 @@ class PushStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def subscribe(self, row: PushSubscriptionRow) -> None:
+    def subscribe(self, row: PushSubscriptionRow) -> bool:
         """Store a device's subscription for a player (again: it now belongs to this one and
-        this device; signing the device out deletes it, ``PUSH_SUBSCRIPTIONS``)."""
+        this device; signing the device out deletes it, ``PUSH_SUBSCRIPTIONS``). False, and
+        nothing stored, when the device was signed out meanwhile."""
+        try:
+            self._subscribe(row)
+        except IntegrityError:
+            if row.device_id is None or self._device_exists(row.device_id):
+                raise
+            return False
+        return True
+
+    def _device_exists(self, device_id: int) -> bool:
+        with self.engine.connect() as connection:
+            found = connection.execute(select(DEVICES.c.id).where(DEVICES.c.id == device_id))
+            return found.first() is not None
+
+    def _subscribe(self, row: PushSubscriptionRow) -> None:
         with self.engine.begin() as connection:
             connection.execute(
                 delete(PUSH_SUBSCRIPTIONS).where(PUSH_SUBSCRIPTIONS.c.endpoint == row.endpoint)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from app.services.identity import COOKIE
+from app.services.identity import COOKIE, SignedIn
 from app.services.push import Notice, Notifier
 from app.settings import Settings
 from app.storage.models import PUSH_SUBSCRIPTIONS
@@ -427,6 +427,31 @@ def test_a_signed_out_device_gets_no_further_notices(table: Table, service: Push
         drain(table)
     assert service.received(desk)[-1]["title"] == "Your turn"
     assert service.received(phone) == []
+
+
+@pytest.mark.both_databases
+def test_a_device_signed_out_while_it_subscribes_stores_nothing(
+    table: Table, service: PushService
+) -> None:
+    _room_id, (ada_cookie, _bo) = table.seated_room("expeditionen", preset="short")
+    phone_cookie = second_device(table, ada_cookie)
+    gone, player = this_device(table, phone_cookie), table.player_id(ada_cookie)
+    identity = table.app.state.identity
+    read = identity.signed_in
+
+    async def signed_out_after_reading(token: str | None, agent: str) -> SignedIn | None:
+        signed: SignedIn | None = await read(token, agent)
+        if token == phone_cookie:
+            await identity.sign_out(player, gone)
+        return signed
+
+    identity.signed_in = signed_out_after_reading
+    table.client.cookies.set(COOKIE, phone_cookie)
+    response = table.client.post("/api/push/subscriptions", json=service.device().subscription())
+    table.client.cookies.clear()
+    assert response.status_code == 403, response.text
+    assert response.json()["detail"]["code"] == "not_seated"
+    assert endpoints(table, ada_cookie) == set()
 
 
 @pytest.mark.both_databases
