@@ -89,11 +89,16 @@ class PlayerStore:
         return [Device(*row) for row in rows]
 
     def remove_device(self, player_id: str, device_id: int) -> bool:
+        """The player's device removed (its push subscriptions with it), and the player's open
+        links: the device may have made one. False when it is no device of theirs."""
         with self.engine.begin() as connection:
             removed = connection.execute(
                 delete(DEVICES).where(DEVICES.c.id == device_id, DEVICES.c.player_id == player_id)
             )
-            return removed.rowcount > 0
+            if removed.rowcount == 0:
+                return False
+            connection.execute(delete(DEVICE_LINKS).where(DEVICE_LINKS.c.player_id == player_id))
+            return True
 
     def device_exists(self, device_id: int) -> bool:
         return bool(self.signed_in([device_id]))
@@ -104,9 +109,9 @@ class PlayerStore:
             return set(connection.scalars(select(DEVICES.c.id).where(DEVICES.c.id.in_(device_ids))))
 
     def keep_only_device(self, player_id: str, device_id: int, token_hash: str) -> list[int]:
-        """Every other device of the player removed (their push subscriptions with them), and
-        the subscriptions stored before they named their device; this one's token is
-        ``token_hash`` from now on. The removed devices' ids."""
+        """Every other device of the player removed (their push subscriptions with them), the
+        subscriptions stored before they named their device, and the player's open links;
+        this one's token is ``token_hash`` from now on. The removed devices' ids."""
         others = (DEVICES.c.player_id == player_id) & (DEVICES.c.id != device_id)
         unknown_device = (PUSH_SUBSCRIPTIONS.c.player_id == player_id) & (
             PUSH_SUBSCRIPTIONS.c.device_id.is_(None)
@@ -115,6 +120,7 @@ class PlayerStore:
             removed = list(connection.scalars(select(DEVICES.c.id).where(others)))
             connection.execute(delete(DEVICES).where(DEVICES.c.id.in_(removed)))
             connection.execute(delete(PUSH_SUBSCRIPTIONS).where(unknown_device))
+            connection.execute(delete(DEVICE_LINKS).where(DEVICE_LINKS.c.player_id == player_id))
             connection.execute(
                 update(DEVICES).where(DEVICES.c.id == device_id).values(token_hash=token_hash)
             )

@@ -209,6 +209,23 @@ def test_a_signed_out_device_no_longer_reaches_the_player(table: Table) -> None:
     assert my_rooms(table, cookies[0]) == [room_id]
 
 
+@pytest.mark.parametrize("sign_out", ["the phone", "everywhere"])
+def test_a_link_made_before_a_sign_out_signs_no_one_in_after_it(
+    table: Table, sign_out: str
+) -> None:
+    """A lost phone's holder may have made a link with it first: a sign-out takes it too."""
+    _, (ada, _bo) = table.seated_room("expeditionen", preset="short")
+    phone = second_device(table, ada)
+    made_on_the_phone = make_link(table, phone)
+    if sign_out == "the phone":
+        gone = this_device(table, phone)
+        assert call(table, "DELETE", f"/api/me/devices/{gone}", ada).status_code == 204
+    else:
+        assert call(table, "POST", "/api/me/sign-out-all", ada).status_code == 204
+    assert open_link(table, made_on_the_phone).status_code == 404
+    assert stored_links(table) == 0
+
+
 def test_a_device_of_another_player_cannot_be_signed_out(table: Table) -> None:
     _, cookies = table.seated_room("expeditionen", preset="short")
     (ada,) = devices(table, cookies[0])
