@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
 from app import observability
+from app.edge import Edge
 from app.limits import ConnectionCaps, RoomCreationLimit
 from app.messaging import LocalBroadcaster
 from app.routes import api, pages, push, ws
@@ -201,6 +202,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.add_middleware(Edge, max_body_bytes=settings.max_body_bytes)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(HTTPException, http_error)
     for away in (OperationalError, InterfaceError):

@@ -60,6 +60,7 @@ ErrorCode = Literal[
     "daily_played",
     "unknown_daily",
     "daily_running",
+    "unknown_path",
 ]
 
 # Websocket close codes (4000-4999 are free for applications).

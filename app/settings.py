@@ -51,6 +51,11 @@ class Settings(BaseSettings):
         description="origins allowed to open websockets besides the site's own (JSON list)",
     )
     max_message_bytes: int = Field(4096, ge=256, description="largest websocket message")
+    max_body_bytes: int = Field(
+        64 * 1024,
+        ge=1024,
+        description="largest HTTP request body; a larger one is refused (413) before it is read",
+    )
     messages_per_second: float = Field(
         20.0,
         gt=0,

@@ -133,7 +133,7 @@ REFUSED = [
     ("https://fcm.googleapis.com.evil.example/x", "not a known push service"),
     ("https://evil-notify.windows.com.example/x", "not a known push service"),
     ("https://push.apple.com/x", "not a known push service"),
-    ("https://fcm.googleapis.com/x\x00", "holds '\\x00'"),
+    ("https://fcm.googleapis.com/x\x00", "a NUL character"),  # at the edge (app/edge.py)
     ("https://fcm.googleapis.com/x\x7f", "holds '\\x7f'"),
     ("https://fcm.googleapis.com\\@evil.example/x", "holds '\\\\'"),
     ("https://fcm.googleapis.com/" + "a" * 1000, ""),

@@ -1,0 +1,178 @@
+"""The HTTP edge, tried as an attacker would: bodies too large to read, requests from
+another site, a device link's secret in the log. Where the real transport matters, against
+``python -m app`` in production mode (tests/server.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import shutil
+import socket
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.app.processes import SECRET
+from tests.app.tables import Table
+from tests.server import AppProcess, free_port, migrated_sqlite
+
+
+def production_server(tmp: Path, **settings: str) -> AppProcess:
+    """``python -m app`` as the image runs it (production, JSON logs), on a SQLite copy."""
+    database = tmp / "kartenrunde.db"
+    shutil.copyfile(migrated_sqlite(), database)
+    env = {
+        **os.environ,
+        "ENVIRONMENT": "production",
+        "SECRET_KEY": SECRET,
+        "DATABASE_URL": f"sqlite:///{database}",
+        "LOG_LEVEL": "INFO",
+        **settings,
+    }
+    return AppProcess(free_port(), env, tmp / "server.log").start()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppProcess]:
+    started = production_server(tmp_path_factory.mktemp("edge"))
+    try:
+        yield started
+    finally:
+        started.stop()
+
+
+# --- bodies ---
+
+
+def peak_memory_kib(server: AppProcess) -> int:
+    """The server process's peak resident memory so far (VmHWM), in KiB."""
+    assert server.process is not None
+    status = Path(f"/proc/{server.process.pid}/status").read_text()
+    found = re.search(r"^VmHWM:\s+(\d+) kB$", status, re.M)
+    assert found, status
+    return int(found.group(1))
+
+
+def exchange(server: AppProcess, head: bytes, body: Iterable[bytes]) -> tuple[int, bytes]:
+    """Send a request's head, then its body piece by piece as a client that reads an answer
+    as soon as one comes (as curl does); the answer's status and body."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=60) as sock:
+        sock.sendall(head)
+        for piece in body:
+            if select.select([sock], [], [], 0)[0]:
+                break  # answered before the body was sent: stop sending
+            try:
+                sock.sendall(piece)
+            except (BrokenPipeError, ConnectionResetError):
+                break
+        return read_answer(sock)
+
+
+def read_answer(sock: socket.socket) -> tuple[int, bytes]:
+    received = b""
+    while b"\r\n\r\n" not in received:
+        chunk = sock.recv(65536)
+        assert chunk, f"closed without an answer: {received!r}"
+        received += chunk
+    head, _, body = received.partition(b"\r\n\r\n")
+    found = re.search(rb"^content-length: *(\d+)", head, re.M | re.I)
+    assert found, head
+    while len(body) < int(found.group(1)):
+        chunk = sock.recv(65536)
+        assert chunk, "closed in the middle of the answer"
+        body += chunk
+    return int(head.split(b" ", 2)[1]), body
+
+
+def room_request(server: AppProcess, framing: str) -> bytes:
+    return (
+        f"POST /api/rooms HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+        f"Content-Type: application/json\r\n{framing}\r\n\r\n"
+    ).encode()
+
+
+PIECE = 65536
+HUGE_PIECES = 1024  # 64 MiB
+
+
+def huge_game_name() -> Iterator[bytes]:
+    """A room's body whose game name is 64 MiB long, in pieces of 64 KiB."""
+    yield b'{"game": "'
+    for _ in range(HUGE_PIECES):
+        yield b"x" * PIECE
+    yield b'"}'
+
+
+def chunked(pieces: Iterable[bytes]) -> Iterator[bytes]:
+    for piece in pieces:
+        yield b"%x\r\n%s\r\n" % (len(piece), piece)
+    yield b"0\r\n\r\n"
+
+
+def test_a_huge_body_is_refused_before_it_is_read(server: AppProcess) -> None:
+    size = sum(map(len, huge_game_name()))
+    before = peak_memory_kib(server)
+    for framing, body in (
+        (f"Content-Length: {size}", huge_game_name()),
+        ("Transfer-Encoding: chunked", chunked(huge_game_name())),
+    ):
+        status, answer = exchange(server, room_request(server, framing), body)
+        assert status == 413, (framing, answer)
+        assert json.loads(answer)["detail"]["code"] == "too_large"
+    assert peak_memory_kib(server) - before < 4 * 1024
+
+
+def join_body(size: int) -> bytes:
+    """A join's body of exactly ``size`` bytes (its name too long, so nothing is stored)."""
+    head, tail = b'{"name": "', b'"}'
+    return head + b"x" * (size - len(head) - len(tail)) + tail
+
+
+def test_a_body_up_to_the_limit_is_read_and_one_byte_more_is_too_large(table: Table) -> None:
+    limit = table.app.state.settings.max_body_bytes
+    room_id = table.create_room("scoundrel")
+    url = f"/api/rooms/{room_id}/join"
+    for send in (lambda body: body, lambda body: iter([body[:100], body[100:]])):  # chunked
+        read = table.client.post(url, content=send(join_body(limit)))
+        assert read.status_code == 422 and read.json()["detail"]["code"] == "malformed"
+        refused = table.client.post(url, content=send(join_body(limit + 1)))
+        assert refused.status_code == 413 and refused.json()["detail"]["code"] == "too_large"
+        assert refused.headers["connection"] == "close"
+
+
+@pytest.mark.parametrize(
+    ("escaped", "status"),
+    [
+        (r"a\u0000b", 422),  # a NUL
+        (r"a\\\u0000b", 422),  # a backslash, then a NUL
+        (r"a\\u0000b", 200),  # a backslash, then the text u0000
+        (r"a\\\\u0000b", 200),  # two backslashes, then the text
+    ],
+)
+def test_a_nul_in_a_json_body_is_malformed_and_its_look_alike_is_text(
+    table: Table, escaped: str, status: int
+) -> None:
+    room_id = table.create_room("scoundrel")
+    body = f'{{"name": "{escaped}"}}'.encode()
+    response = table.client.post(
+        f"/api/rooms/{room_id}/join", content=body, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == status, response.text
+    seated = table.client.get(f"/api/rooms/{room_id}").json()["seats"][0]["name"]
+    assert seated == (json.loads(body)["name"] if status == 200 else None)
+
+
+@pytest.mark.parametrize("control", ["%00", "%09", "%1F", "%7F"])
+def test_a_control_character_in_a_path_names_nothing_and_in_a_query_is_malformed(
+    table: Table, control: str
+) -> None:
+    for path in (f"/r/a{control}", f"/api/players/{control}", f"/static/{control}.css"):
+        response = table.client.get(path)
+        assert response.status_code == 404
+        assert response.json()["detail"]["code"] == "unknown_path"
+    response = table.client.get(f"/api/matches?player=a{control}b")
+    assert response.status_code == 422
+    assert response.json()["detail"]["code"] == "malformed"
