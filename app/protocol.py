@@ -84,6 +84,10 @@ CLOSE_INVALID_TEXT = 1007
 CLOSE_TOO_BIG = 1009
 TRANSPORT_MAX_BYTES = 64 * 1024
 
+# The largest id (or ply) a request may name: the id columns are integers, 32 bits on
+# PostgreSQL (app/storage/models.py).
+MAX_ID = 2**31 - 1
+
 # Printable text only: PostgreSQL refuses NUL, and no name needs control characters.
 PRINTABLE = r"^[^\x00-\x1f\x7f]*$"
 

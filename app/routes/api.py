@@ -12,6 +12,7 @@ from fastapi import APIRouter, Path, Query, Request, Response, status
 from pydantic import BeforeValidator
 
 from app.protocol import (
+    MAX_ID,
     PRINTABLE,
     AddComputer,
     ComputerAdded,
@@ -360,7 +361,7 @@ def list_matches(
         bool, Query(description="only matches of rooms this browser holds a seat in")
     ] = False,
     limit: Annotated[WholeNumber, Query(ge=1, le=200)] = 50,
-    offset: Annotated[WholeNumber, Query(ge=0, le=2**31)] = 0,
+    offset: Annotated[WholeNumber, Query(ge=0, le=MAX_ID)] = 0,
 ) -> list[MatchSummary]:
     if mine or not settings.public_history:
         if me is None:
@@ -434,7 +435,7 @@ def match_wire(
     wire: WireDep,
     me: PlayerDep,
     settings: SettingsDep,
-    ply: Annotated[WholeNumber, Query(ge=0, le=2**31)] = 0,
+    ply: Annotated[WholeNumber, Query(ge=0, le=MAX_ID)] = 0,
 ) -> MatchWire:
     try:
         found = visible_match(match_id, matches, me, settings, lambda m: wire.step(m, ply))

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
+from app.protocol import MAX_ID
 from app.storage.players import Device, PlayerStore
 
 COOKIE = "kr_player"
@@ -192,6 +193,8 @@ class Identity:
     async def sign_out(self, player_id: str, device_id: int) -> bool:
         """The player's device signed out (its push subscriptions go with it, its sockets
         are closed); False when it is no device of theirs."""
+        if not 0 < device_id <= MAX_ID:  # no device has it (the database would refuse it)
+            return False
         removed: bool = await self.off_loop(self.store.remove_device, player_id, device_id)
         if removed:
             self.on_signed_out(player_id, [device_id])

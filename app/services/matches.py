@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
+from app.protocol import MAX_ID
 from app.services.hints import room_hint
 from app.services.live import last_action
 from app.services.searches import Searches
@@ -21,7 +22,6 @@ from app.services.timeline import Entry, standing_moves, timeline
 from app.storage.repositories import Store, StoredAction
 from engine import AnyGame, BestLine, BestLineSearch, OutOfBudget, get_game, replay
 
-MAX_MATCH_ID = 2**31 - 1  # the id column is a 32-bit integer on PostgreSQL
 KEPT_ANALYSES = 256
 V = TypeVar("V")
 
@@ -112,13 +112,13 @@ class MatchService:
     def held_back(self, match_ids: list[int]) -> dict[int, datetime]:
         """Of these matches, those whose replay is held back (a daily's while its day runs),
         with the time it opens; ids no match can have are none of them."""
-        return self.holds_back([i for i in match_ids if 0 < i <= MAX_MATCH_ID])
+        return self.holds_back([i for i in match_ids if 0 < i <= MAX_ID])
 
     def may_see(self, match_id: int, player: str | None, public: bool) -> bool:
         """With a public history anyone may review a finished match, else only its players."""
         if public:
             return True
-        if player is None or not 0 < match_id <= MAX_MATCH_ID:
+        if player is None or not 0 < match_id <= MAX_ID:
             return False
         return self.store.match_held_by(match_id, player)
 
@@ -166,7 +166,7 @@ class MatchService:
 
     def is_finished(self, match_id: int) -> bool:
         """Finished, or abandoned by a player's choice: either has a result to review."""
-        return 0 < match_id <= MAX_MATCH_ID and self.store.match_ended(match_id)
+        return 0 < match_id <= MAX_ID and self.store.match_ended(match_id)
 
     def replay(self, match_id: int) -> dict[str, Any] | None:
         """Every step of a finished match, from the deal to the end; None if not finished."""

@@ -13,12 +13,16 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 import schemathesis
+from fastapi import params
+from fastapi.dependencies.utils import get_flat_params
+from fastapi.routing import APIRoute
 from hypothesis import HealthCheck, given
 from hypothesis import settings as fuzzing
 from hypothesis import strategies as st
@@ -36,6 +40,7 @@ from schemathesis.specs.openapi.checks import (
 from app.main import app
 from app.protocol import AddComputer, CreateRoom, JoinRoom
 from app.services.computer import levels
+from app.services.identity import COOKIE
 from engine import games
 from tests.app.tables import Table, play
 
@@ -260,3 +265,169 @@ def test_every_refusal_and_the_metrics_are_documented_as_sent() -> None:
                 assert content == {"application/json": {"schema": error}}, (path, status)
     metrics = SCHEMA.raw_schema["paths"]["/metrics"]["get"]["responses"]["200"]["content"]
     assert "text/plain" in metrics
+
+
+# Every route, the pages included, with each parameter and body field out of range or holding
+# a NUL or another control character, one at a time, the rest real.
+
+# Beyond PostgreSQL's integer (32 bits), beyond 64 bits both ways.
+HUGE_NUMBERS = [str(2**31), str(2**63), str(10**20), str(-(2**63) - 1)]
+CONTROL_TEXT = ["%00", "a%00b", "%01", "a%0Ab", "%7F"]  # as they stand in a URL
+EXAMPLE_BODIES: dict[str, dict[str, Any]] = {
+    "CreateRoom": {
+        "game": "expeditionen",
+        "options": {"rounds": 1},
+        "preset": "short",
+        "computer": "easy",
+        "turn_based": True,
+        "move_days": 1,
+        "spectator_chat": False,
+        "private_chat": False,
+    },
+    "JoinRoom": {"name": "Eve"},
+    "AddComputer": {"level": "easy"},
+    "StartDaily": {"name": "Eve"},
+    "MakeDeviceLink": {"next": "/games"},
+    "Rename": {"name": "Eve"},
+    "PushSubscription": {
+        "endpoint": "https://push.example.org/send/abc",
+        "expirationTime": 1,
+        "keys": {"p256dh": "B" * 87, "auth": "A" * 22},
+        "lang": "en",
+    },
+    "PushUnsubscribe": {"endpoint": "https://push.example.org/send/abc"},
+}
+
+
+def every_route(routes: list[Any]) -> Iterator[APIRoute]:
+    """The app's routes, through the routers it includes (pages too: they are no API)."""
+    for route in routes:
+        if isinstance(route, APIRoute):
+            yield route
+        elif hasattr(route, "original_router"):
+            yield from every_route(route.original_router.routes)
+
+
+@dataclass
+class Walker:
+    """A player of a room with a free seat and a finished match, with a second device:
+    the real values of each parameter."""
+
+    table: Table
+    cookie: str
+    real: dict[str, str]
+
+    def send(self, method: str, path: str, query: dict[str, str], body: Any) -> Any:
+        self.table.client.cookies.set(COOKIE, self.cookie)
+        url = path + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+        content = None if body is None else json.dumps(body).encode()
+        return self.table.client.request(
+            method, url, content=content, headers={"content-type": "application/json"}
+        )
+
+
+def walker(table: Table) -> Walker:
+    solo_id, (cookie,) = table.seated_room("scoundrel")
+    with table.socket(solo_id, cookie) as player:
+        play(table, solo_id, [player], random.Random(1))
+        match_id = player.state["match_id"]
+    room_id = table.create_room("expeditionen", preset="short")
+    table.join(room_id, "Ada", cookie)
+    table.client.cookies.set(COOKIE, cookie)
+    link = table.client.post("/api/me/links", json={}).json()["url"]
+    table.client.cookies.clear()
+    assert table.client.post(link, follow_redirects=False).status_code == 303
+    table.client.cookies.clear()
+    table.client.cookies.set(COOKIE, cookie)
+    devices = table.client.get("/api/me/devices").json()["devices"]
+    (other,) = [device["id"] for device in devices if not device["this_device"]]
+    real = {
+        "room_id": room_id,
+        "match_id": str(match_id),
+        "device_id": str(other),
+        "player_id": table.player_id(cookie),
+        "name": "scoundrel",
+        "game": "scoundrel",
+        "day": "2026-01-01",
+        "link": link.rsplit("/", 1)[1],
+        "player": "Ada",
+        "mine": "true",
+        "limit": "50",
+        "offset": "0",
+        "ply": "0",
+    }
+    return Walker(table, cookie, real)
+
+
+def odd_values(annotation: Any) -> list[str]:
+    return HUGE_NUMBERS if annotation is int else HUGE_NUMBERS + CONTROL_TEXT
+
+
+def odd_bodies(example: Any) -> Iterator[Any]:
+    """The example with one field at a time holding a NUL (text) or a huge number."""
+    if isinstance(example, dict):
+        for key, value in example.items():
+            for odd in odd_bodies(value):
+                yield {**example, key: odd}
+    elif isinstance(example, str):
+        yield from ("\x00", f"{example}\x00", f"{example[:1]}\x00{example[1:]}")
+    elif isinstance(example, int) and not isinstance(example, bool):
+        yield from (int(number) for number in HUGE_NUMBERS)
+
+
+OddRequest = tuple[str, str, dict[str, str], Any, bool]
+
+
+def requests_of(route: APIRoute, walker: Walker) -> Iterator[OddRequest]:
+    """(method, path, query, body, refused): one parameter or body field odd at a time, and
+    whether it must be refused: a control character, a number beyond an integer's column
+    (a number as a text may name nothing, or be a name searched for)."""
+    fields = get_flat_params(route.dependant)
+    path_names = {f.name: f.field_info.annotation for f in fields if f"{{{f.name}}}" in route.path}
+    query_names = {
+        f.name: f.field_info.annotation for f in fields if isinstance(f.field_info, params.Query)
+    }
+    body = None
+    if route.body_field is not None:
+        model = route.body_field.field_info.annotation
+        assert model.__name__ in EXAMPLE_BODIES, f"an example body for {route.path}"
+        body = EXAMPLE_BODIES[model.__name__]
+    real_path = {name: walker.real[name] for name in path_names}
+    real_query = {name: walker.real[name] for name in query_names}
+    path = route.path.format(**real_path)
+    for method in route.methods:
+        for name, annotation in path_names.items():
+            for odd in odd_values(annotation):
+                odd_path = route.path.format(**{**real_path, name: odd})
+                yield method, odd_path, real_query, body, must_refuse(annotation, odd)
+        for name, annotation in query_names.items():
+            for odd in odd_values(annotation):
+                odd_query = {**real_query, name: odd}
+                yield method, path, odd_query, body, must_refuse(annotation, odd)
+        for odd_body in odd_bodies(body):
+            yield method, path, real_query, odd_body, "\\u0000" in json.dumps(odd_body)
+
+
+def must_refuse(annotation: Any, odd: str) -> bool:
+    return annotation is int or odd in CONTROL_TEXT
+
+
+@pytest.mark.both_databases  # PostgreSQL's integer is 32 bits, and its text holds no NUL
+def test_no_out_of_range_number_and_no_control_character_is_a_server_error(table: Table) -> None:
+    walk = walker(table)
+    errors: dict[str, str] = {}
+    accepted: dict[str, int] = {}
+    for route in every_route(table.app.routes):
+        for method, path, query, body, refused in requests_of(route, walk):
+            request = f"{method} {path} {query} {body}"
+            try:
+                status = walk.send(method, path, query, body).status_code
+            except Exception as error:  # the TestClient raises what the app did not answer
+                errors[request] = repr(error)
+                continue
+            if status >= 500:
+                errors[request] = str(status)
+            elif refused and status not in (404, 422):
+                accepted[request] = status
+    listed = [f"{answer}: {request}" for request, answer in {**errors, **accepted}.items()]
+    assert not listed, "\n".join(listed)

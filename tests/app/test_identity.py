@@ -235,6 +235,15 @@ def test_a_device_of_another_player_cannot_be_signed_out(table: Table) -> None:
     assert len(devices(table, cookies[0])) == 1
 
 
+@pytest.mark.parametrize("device_id", [0, 2**31, 2**63, 10**20, -(2**63) - 1])
+def test_a_device_id_beyond_the_id_column_is_unknown(table: Table, device_id: int) -> None:
+    _, cookies = table.seated_room("expeditionen", preset="short")
+    response = call(table, "DELETE", f"/api/me/devices/{device_id}", cookies[0])
+    assert response.status_code == 404
+    assert response.json()["detail"]["code"] == "unknown_device"
+    assert len(devices(table, cookies[0])) == 1
+
+
 def test_signing_out_everywhere_keeps_only_this_browser_with_a_new_secret(table: Table) -> None:
     room_id, cookies = table.seated_room("expeditionen", preset="short")
     phone = second_device(table, cookies[0])
