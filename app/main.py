@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -22,7 +22,7 @@ from app import observability
 from app.edge import Edge
 from app.limits import ConnectionCaps, RoomCreationLimit
 from app.messaging import LocalBroadcaster
-from app.routes import api, pages, push, ws
+from app.routes import api, deps, pages, push, ws
 from app.services.daily import Dailies
 from app.services.identity import Identity
 from app.services.matches import MatchService
@@ -200,6 +200,7 @@ def create_app(
         summary="A self-hosted table for card games with friends",
         description="The websocket protocol is described in docs/protocol.md.",
         lifespan=lifespan,
+        dependencies=[Depends(deps.same_site)],
     )
     app.state.settings = settings
     app.add_middleware(Edge, max_body_bytes=settings.max_body_bytes)

@@ -48,7 +48,8 @@ class Settings(BaseSettings):
     )
     allowed_origins: list[str] = Field(
         default_factory=list,
-        description="origins allowed to open websockets besides the site's own (JSON list)",
+        description="origins besides the site's own whose pages may open websockets and send "
+        "requests that change something (JSON list)",
     )
     max_message_bytes: int = Field(4096, ge=256, description="largest websocket message")
     max_body_bytes: int = Field(

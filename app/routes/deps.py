@@ -9,8 +9,9 @@ import logging
 from typing import Annotated, NoReturn
 
 from fastapi import Depends, HTTPException
-from starlette.requests import HTTPConnection
+from starlette.requests import HTTPConnection, Request
 
+from app.edge import origin_allowed
 from app.limits import ConnectionCaps, RoomCreationLimit
 from app.protocol import ErrorCode
 from app.services.daily import Dailies
@@ -29,6 +30,24 @@ logger = logging.getLogger(__name__)
 def fail(status_code: int, code: ErrorCode, message: str, **context: object) -> NoReturn:
     logger.info("refused: %s", message, extra={"code": code, **context})
     raise HTTPException(status_code, detail={"code": code, "message": message})
+
+
+STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+async def same_site(request: Request) -> None:
+    """A request that changes something comes from this site's pages (or an allowed
+    origin's), or from no browser at all (no Origin: curl, a bot, as for the websocket):
+    another site's page cannot make a visitor's browser leave a seat or sign out. Applied
+    to every route at once (app/main.py)."""
+    if request.method not in STATE_CHANGING:
+        return
+    settings: Settings = request.app.state.settings
+    unnamed_cross_site = (
+        "origin" not in request.headers and request.headers.get("sec-fetch-site") == "cross-site"
+    )
+    if unnamed_cross_site or not origin_allowed(request, settings):
+        fail(403, "forbidden_origin", "another site's page may not change anything here")
 
 
 async def settings(connection: HTTPConnection) -> Settings:

@@ -19,7 +19,6 @@ from app.routes.deps import (
     RoomsDep,
     SettingsDep,
 )
-from app.routes.ws import origin_allowed
 from app.services.refusals import RoomNotFound
 from engine import games
 
@@ -101,9 +100,8 @@ async def sign_in(
     request: Request, link: str, identity: IdentityDep, settings: SettingsDep
 ) -> Response:
     """Another device of a player: the link's browser becomes it, then goes on. Never from
-    another site's form, which would sign the browser in as someone else."""
-    if not origin_allowed(request, settings):
-        return not_found(request, "link")
+    another site's form, which would sign the browser in as someone else (refused, as on
+    every route that changes something, by deps.same_site)."""
     used = await identity.use_link(link, request.headers.get("user-agent", ""))
     if used is None:
         return not_found(request, "link")

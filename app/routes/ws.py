@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from urllib.parse import urlsplit
 
 from fastapi import WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import InterfaceError, OperationalError
-from starlette.requests import HTTPConnection
 
 from app.connections import SocketConnection, force_close, paced_protocol
+from app.edge import origin_allowed
 from app.limits import Admission, TokenBucket
 from app.observability import WS_CONNECTIONS
 from app.protocol import (
@@ -36,16 +35,6 @@ logger = logging.getLogger(__name__)
 PATH = "/ws/rooms/{room_id}"
 # Refusals that a well-behaved client never causes are logged louder.
 SUSPICIOUS = {"malformed", "too_large", "rate_limited", "not_seated", "forbidden_origin"}
-
-
-def origin_allowed(websocket: HTTPConnection, settings: Settings) -> bool:
-    """The site's own origin and the configured ones; a client without Origin is no browser."""
-    origin = websocket.headers.get("origin")
-    if origin is None or origin in settings.allowed_origins:
-        return True
-    if settings.public_base_url and origin == settings.public_base_url.rstrip("/"):
-        return True
-    return urlsplit(origin).netloc == websocket.headers.get("host")
 
 
 def client_address(websocket: WebSocket) -> str:

@@ -14,9 +14,15 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
+import sqlalchemy
+from fastapi.testclient import TestClient
 
+from app.main import create_app
+from app.settings import Settings
+from app.storage.models import METADATA
 from tests.app.processes import SECRET
 from tests.app.tables import Table
+from tests.app.walk import every_route, example_body, fill, walker
 from tests.server import AppProcess, free_port, migrated_sqlite
 
 
@@ -176,3 +182,74 @@ def test_a_control_character_in_a_path_names_nothing_and_in_a_query_is_malformed
     response = table.client.get(f"/api/matches?player=a{control}b")
     assert response.status_code == 422
     assert response.json()["detail"]["code"] == "malformed"
+
+
+# --- requests from another site ---
+
+STATE_CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+def stored(table: Table) -> dict[str, list[str]]:
+    """Every row of every table, as text."""
+    with table.app.state.db_engine.connect() as connection:
+        return {
+            name: sorted(repr(tuple(row)) for row in connection.execute(sqlalchemy.select(model)))
+            for name, model in METADATA.tables.items()
+        }
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"origin": "https://evil.example"},
+        {"origin": "null"},  # a sandboxed frame, or a page opened from a file
+        {"origin": "http://testserver.evil.example"},
+        {"sec-fetch-site": "cross-site"},  # a browser that sent no Origin
+    ],
+)
+def test_every_state_changing_route_refuses_another_site_and_changes_nothing(
+    table: Table, headers: dict[str, str]
+) -> None:
+    walk = walker(table)
+    before = stored(table)
+    answers = {}
+    for route in every_route(table.app.routes):
+        for method in route.methods & STATE_CHANGING:
+            path = fill(route, walk.real)
+            response = walk.send(method, path, {}, example_body(route), **headers)
+            refused = response.status_code == 403 and response.json()["detail"]["code"]
+            answers[f"{method} {route.path}"] = refused or response.status_code
+    assert answers and set(answers.values()) == {"forbidden_origin"}, answers
+    assert stored(table) == before
+    devices = walk.send("GET", "/api/me/devices", {}, None).json()["devices"]
+    assert len(devices) == 2  # sign-out-all and DELETE signed none out
+    seats = table.client.get(f"/api/rooms/{walk.real['room_id']}").json()["seats"]
+    assert seats[0]["name"] == "Ada"  # leave kept the seat
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},  # no browser: curl, a bot
+        {"origin": "http://testserver"},  # the site's own page
+        {"origin": "https://cards.example.org"},  # PUBLIC_BASE_URL
+        {"origin": "https://friends.example.org"},  # one of ALLOWED_ORIGINS
+        {"origin": "https://friends.example.org", "sec-fetch-site": "cross-site"},
+        {"sec-fetch-site": "same-origin"},
+    ],
+)
+def test_the_sites_own_pages_and_clients_without_origin_change_things(
+    settings: Settings, headers: dict[str, str]
+) -> None:
+    hosted = settings.model_copy(
+        update={
+            "public_base_url": "https://cards.example.org/",
+            "allowed_origins": ["https://friends.example.org"],
+        }
+    )
+    with TestClient(create_app(hosted)) as client:
+        table = Table(client)
+        room_id = table.create_room("scoundrel")
+        response = client.post(f"/api/rooms/{room_id}/join", json={"name": "Ada"}, headers=headers)
+        assert response.status_code == 200, response.text
+        assert response.json()["seat"] == 0

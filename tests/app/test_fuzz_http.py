@@ -14,7 +14,6 @@ import json
 import random
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
@@ -40,9 +39,9 @@ from schemathesis.specs.openapi.checks import (
 from app.main import app
 from app.protocol import AddComputer, CreateRoom, JoinRoom
 from app.services.computer import levels
-from app.services.identity import COOKIE
 from engine import games
 from tests.app.tables import Table, play
+from tests.app.walk import Walker, every_route, example_body, walker
 
 SCHEMA = schemathesis.openapi.from_dict(app.openapi())
 OPERATIONS = [result.ok() for result in SCHEMA.get_all_operations()]
@@ -273,90 +272,6 @@ def test_every_refusal_and_the_metrics_are_documented_as_sent() -> None:
 # Beyond PostgreSQL's integer (32 bits), beyond 64 bits both ways.
 HUGE_NUMBERS = [str(2**31), str(2**63), str(10**20), str(-(2**63) - 1)]
 CONTROL_TEXT = ["%00", "a%00b", "%01", "a%0Ab", "%7F"]  # as they stand in a URL
-EXAMPLE_BODIES: dict[str, dict[str, Any]] = {
-    "CreateRoom": {
-        "game": "expeditionen",
-        "options": {"rounds": 1},
-        "preset": "short",
-        "computer": "easy",
-        "turn_based": True,
-        "move_days": 1,
-        "spectator_chat": False,
-        "private_chat": False,
-    },
-    "JoinRoom": {"name": "Eve"},
-    "AddComputer": {"level": "easy"},
-    "StartDaily": {"name": "Eve"},
-    "MakeDeviceLink": {"next": "/games"},
-    "Rename": {"name": "Eve"},
-    "PushSubscription": {
-        "endpoint": "https://push.example.org/send/abc",
-        "expirationTime": 1,
-        "keys": {"p256dh": "B" * 87, "auth": "A" * 22},
-        "lang": "en",
-    },
-    "PushUnsubscribe": {"endpoint": "https://push.example.org/send/abc"},
-}
-
-
-def every_route(routes: list[Any]) -> Iterator[APIRoute]:
-    """The app's routes, through the routers it includes (pages too: they are no API)."""
-    for route in routes:
-        if isinstance(route, APIRoute):
-            yield route
-        elif hasattr(route, "original_router"):
-            yield from every_route(route.original_router.routes)
-
-
-@dataclass
-class Walker:
-    """A player of a room with a free seat and a finished match, with a second device:
-    the real values of each parameter."""
-
-    table: Table
-    cookie: str
-    real: dict[str, str]
-
-    def send(self, method: str, path: str, query: dict[str, str], body: Any) -> Any:
-        self.table.client.cookies.set(COOKIE, self.cookie)
-        url = path + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
-        content = None if body is None else json.dumps(body).encode()
-        return self.table.client.request(
-            method, url, content=content, headers={"content-type": "application/json"}
-        )
-
-
-def walker(table: Table) -> Walker:
-    solo_id, (cookie,) = table.seated_room("scoundrel")
-    with table.socket(solo_id, cookie) as player:
-        play(table, solo_id, [player], random.Random(1))
-        match_id = player.state["match_id"]
-    room_id = table.create_room("expeditionen", preset="short")
-    table.join(room_id, "Ada", cookie)
-    table.client.cookies.set(COOKIE, cookie)
-    link = table.client.post("/api/me/links", json={}).json()["url"]
-    table.client.cookies.clear()
-    assert table.client.post(link, follow_redirects=False).status_code == 303
-    table.client.cookies.clear()
-    table.client.cookies.set(COOKIE, cookie)
-    devices = table.client.get("/api/me/devices").json()["devices"]
-    (other,) = [device["id"] for device in devices if not device["this_device"]]
-    real = {
-        "room_id": room_id,
-        "match_id": str(match_id),
-        "device_id": str(other),
-        "player_id": table.player_id(cookie),
-        "name": "scoundrel",
-        "game": "scoundrel",
-        "day": "2026-01-01",
-        "link": link.rsplit("/", 1)[1],
-        "player": "Ada",
-        "mine": "true",
-        "limit": "50",
-        "offset": "0",
-        "ply": "0",
-    }
-    return Walker(table, cookie, real)
 
 
 def odd_values(annotation: Any) -> list[str]:
@@ -387,11 +302,7 @@ def requests_of(route: APIRoute, walker: Walker) -> Iterator[OddRequest]:
     query_names = {
         f.name: f.field_info.annotation for f in fields if isinstance(f.field_info, params.Query)
     }
-    body = None
-    if route.body_field is not None:
-        model = route.body_field.field_info.annotation
-        assert model.__name__ in EXAMPLE_BODIES, f"an example body for {route.path}"
-        body = EXAMPLE_BODIES[model.__name__]
+    body = example_body(route)
     real_path = {name: walker.real[name] for name in path_names}
     real_query = {name: walker.real[name] for name in query_names}
     path = route.path.format(**real_path)

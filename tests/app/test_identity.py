@@ -95,7 +95,8 @@ def test_a_link_is_not_used_from_another_sites_form(table: Table) -> None:
     _, cookies = table.seated_room("expeditionen", preset="short")
     url = make_link(table, cookies[0])
     forged = call(table, "POST", url, None, headers={"origin": "https://evil.example"})
-    assert forged.status_code == 404 and COOKIE not in forged.cookies
+    assert forged.status_code == 403 and COOKIE not in forged.cookies
+    assert forged.json()["detail"]["code"] == "forbidden_origin"
     assert open_link(table, url).status_code == 303
 
 
