@@ -81,7 +81,8 @@ async def http_error(request: Request, error: Exception) -> Response:
 async def database_away(request: Request, error: Exception) -> JSONResponse:
     """The database could not be reached (restarting, a dropped connection, SQLite busy):
     the request changed nothing that was stored and may simply be sent again."""
-    logger.warning("database unreachable: %s", error, extra={"path": request.url.path})
+    path = observability.loggable_path(request.url.path)
+    logger.warning("database unreachable: %s", error, extra={"path": path})
     return JSONResponse(
         {"detail": {"code": "unavailable", "message": "the database is unreachable; try again"}},
         status_code=503,

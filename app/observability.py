@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import re
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -172,6 +173,29 @@ class TextFormatter(logging.Formatter):
         return f"{head} [{extras}]{newline}{trace}"
 
 
+# A device link's secret signs a browser in for ten minutes: whoever reads it in a log could
+# use it. The paths that carry one are logged with the secret left out.
+_SECRET_PATH = re.compile(r"^/signin/[^/?]+")
+
+
+def loggable_path(path: str) -> str:
+    """The path as a log may show it: a device link's secret replaced by ``<link>``."""
+    return _SECRET_PATH.sub("/signin/<link>", path)
+
+
+class HideSecrets(logging.Filter):
+    """uvicorn's access log line without a device link's secret (its path is the third of
+    the record's arguments: client, method, path, HTTP version, status)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name == "uvicorn.access" and isinstance(record.args, tuple):
+            args = list(record.args)
+            if len(args) > 2 and isinstance(args[2], str):
+                args[2] = loggable_path(args[2])
+                record.args = tuple(args)
+        return True
+
+
 _HANDLER_NAME = "kartenrunde"
 _UVICORN_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access")
 
@@ -191,6 +215,7 @@ def configure_logging(settings: Settings) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.set_name(_HANDLER_NAME)
     handler.setFormatter(JsonFormatter() if wants_json(settings) else TextFormatter())
+    handler.addFilter(HideSecrets())
     root = logging.getLogger()
     for old in [h for h in root.handlers if h.get_name() == _HANDLER_NAME]:
         root.removeHandler(old)

@@ -13,6 +13,7 @@ import socket
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 import sqlalchemy
 from fastapi.testclient import TestClient
@@ -253,3 +254,28 @@ def test_the_sites_own_pages_and_clients_without_origin_change_things(
         response = client.post(f"/api/rooms/{room_id}/join", json={"name": "Ada"}, headers=headers)
         assert response.status_code == 200, response.text
         assert response.json()["seat"] == 0
+
+
+# --- the log ---
+
+
+@pytest.mark.parametrize("log_format", ["json", "text"])
+def test_a_device_links_secret_never_reaches_the_log(tmp_path: Path, log_format: str) -> None:
+    server = production_server(tmp_path, LOG_FORMAT=log_format)
+    try:
+        with httpx.Client(base_url=server.base_url) as ada, httpx.Client() as phone:
+            link = ada.post("/api/me/links", json={}).json()["url"]
+            opened = phone.get(f"{server.base_url}{link}")
+            used = phone.post(f"{server.base_url}{link}", follow_redirects=False)
+            again = phone.post(f"{server.base_url}{link}")
+            forged = phone.post(
+                f"{server.base_url}{link}", headers={"origin": "https://evil.example"}
+            )
+    finally:
+        server.stop()
+    assert [opened.status_code, used.status_code, again.status_code] == [200, 303, 404]
+    assert forged.status_code == 403
+    secret = link.removeprefix("/signin/")
+    log = server.log.read_text()
+    assert log.count("/signin/") >= 4  # each request is logged, without the secret
+    assert secret not in log
