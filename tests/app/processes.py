@@ -148,7 +148,7 @@ http {{
 """
 
 
-def proxy_site(apps: list[AppProcess], port: int) -> str:
+def proxy_site(apps: list[AppProcess], port: int, access_log: Path) -> str:
     servers = "".join(f"    server 127.0.0.1:{app.port} max_fails=0;\n" for app in apps)
     site, passes = re.subn(
         r"proxy_pass http://\$replicas:8000;",
@@ -156,7 +156,10 @@ def proxy_site(apps: list[AppProcess], port: int) -> str:
         SHIPPED_PROXY.read_text(),
     )
     site, listens = re.subn(r"listen 80;", f"listen 127.0.0.1:{port};", site)
-    assert passes == listens == 1, f"{SHIPPED_PROXY} changed its proxy_pass or port"
+    site, logs = re.subn(
+        r"access_log /var/log/nginx/access.log ", f"access_log {access_log} ", site
+    )
+    assert passes == listens == logs == 1, f"{SHIPPED_PROXY} changed its proxy_pass, port or log"
     return "upstream replicas {\n" + servers + "}\n" + site
 
 
@@ -192,7 +195,8 @@ def start_nginx(tmp: Path, apps: list[AppProcess]) -> Nginx:
     directory = tmp / "nginx"
     directory.mkdir(exist_ok=True)
     conf = directory / "nginx.conf"
-    conf.write_text(NGINX_CONF.format(tmp=directory, site=proxy_site(apps, port)))
+    site = proxy_site(apps, port, directory / "access.log")
+    conf.write_text(NGINX_CONF.format(tmp=directory, site=site))
     process = subprocess.Popen(
         [
             nginx_binary(),

@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.settings import Settings
 from app.storage.models import METADATA
-from tests.app.processes import SECRET
+from tests.app.processes import SECRET, start_nginx
 from tests.app.tables import Table
 from tests.app.walk import every_route, example_body, fill, walker
 from tests.server import AppProcess, free_port, migrated_sqlite
@@ -279,3 +279,26 @@ def test_a_device_links_secret_never_reaches_the_log(tmp_path: Path, log_format:
     log = server.log.read_text()
     assert log.count("/signin/") >= 4  # each request is logged, without the secret
     assert secret not in log
+
+
+def test_the_shipped_proxy_logs_a_device_links_path_and_referer_without_its_secret(
+    tmp_path: Path,
+) -> None:
+    """deploy/nginx.conf, the scaled profile's proxy, logs every request it passes on."""
+    server = production_server(tmp_path)
+    try:
+        nginx = start_nginx(tmp_path, [server])
+        try:
+            with httpx.Client(base_url=nginx.base_url) as browser:
+                link = browser.post("/api/me/links", json={}).json()["url"]
+                page = {"referer": f"{nginx.base_url}{link}"}
+                assert browser.get(link).status_code == 200
+                assert browser.get("/static/css/app.css", headers=page).status_code == 200
+                assert browser.post(link, headers=page).status_code == 303
+        finally:
+            nginx.stop()
+    finally:
+        server.stop()
+    log = (tmp_path / "nginx" / "access.log").read_text()
+    assert link.removeprefix("/signin/") not in log
+    assert log.count("/signin/<link>") == 4  # two requests, two pages they came from
