@@ -1,8 +1,10 @@
 """Caps that keep one client from crowding out the others, all counted per process.
 
 - ``ConnectionCaps``: open websockets per client address and per room; an address whose
-  socket was closed for flooding opens none for FLOOD_PENALTY_SECONDS. A refused socket
-  is refused in its handshake (HTTP 429), before it costs a websocket.
+  socket was closed for flooding, or BAD_TEXT_SOCKETS of whose sockets were closed for
+  text that is not UTF-8 within BAD_TEXT_WINDOW_SECONDS, opens none for
+  FLOOD_PENALTY_SECONDS. A refused socket is refused in its handshake (HTTP 429), before
+  it costs a websocket.
 - ``RoomCreationLimit``: rooms one client address may create per minute.
 - ``RefusalLog``: a connection's refusals are logged once per interval, with a count.
 - ``TokenBucket``: the messages one connection may send per second.
@@ -25,6 +27,13 @@ REFUSAL_LOG_SECONDS = 10.0
 # After a socket was closed for flooding, its address opens no socket for this long (each
 # new socket of a flood would cost the server a websocket and a rate's worth of junk).
 FLOOD_PENALTY_SECONDS = 10.0
+# A text frame that is not UTF-8 comes from a broken client more often than from an attack,
+# and many people may share an address (a household's NAT): one such socket costs the
+# address nothing, this many within the window cost it the flood's penalty.
+BAD_TEXT_SOCKETS = 3
+BAD_TEXT_WINDOW_SECONDS = 60.0
+# Addresses remembered before the ones whose time is over are forgotten.
+REMEMBERED_ADDRESSES = 10_000
 
 
 @dataclass(frozen=True)
@@ -45,17 +54,18 @@ class ConnectionCaps:
         self.clock = clock
         self.addresses: Counter[str] = Counter()
         self.rooms: Counter[str] = Counter()
-        self.penalized: dict[str, float] = {}  # address → until when
+        self.penalized: dict[str, tuple[float, str]] = {}  # address → until when, and why
         self.refused_while_penalized: Counter[str] = Counter()
+        self.bad_text: dict[str, deque[float]] = {}  # address → when its sockets sent it
 
     def admit(self, address: str, room_id: str) -> Admission | None:
         """Count the connection in; or say why not."""
-        until = self.penalized.get(address)
-        if until is not None:
+        penalty = self.penalized.get(address)
+        if penalty is not None:
+            until, why = penalty
             if self.clock() < until:
                 self.refused_while_penalized[address] += 1
-                seconds = FLOOD_PENALTY_SECONDS
-                message = f"a socket from here sent too fast; wait {seconds:.0f} s"
+                message = f"a socket from here {why}; wait {FLOOD_PENALTY_SECONDS:.0f} s"
                 # Logged once per penalty, not once per attempt.
                 log = self.refused_while_penalized[address] == 1
                 return Admission("rate_limited", message, log)
@@ -71,16 +81,32 @@ class ConnectionCaps:
         self.rooms[room_id] += 1
         return None
 
-    def penalize(self, address: str) -> None:
+    def penalize(self, address: str, why: str = "sent too fast") -> None:
         """This address flooded: it opens no socket for FLOOD_PENALTY_SECONDS."""
         now = self.clock()
-        if len(self.penalized) > 10_000:
-            self.penalized = {a: t for a, t in self.penalized.items() if t > now}
+        if len(self.penalized) > REMEMBERED_ADDRESSES:
+            self.penalized = {a: p for a, p in self.penalized.items() if p[0] > now}
             self.refused_while_penalized = Counter(
                 {a: n for a, n in self.refused_while_penalized.items() if a in self.penalized}
             )
-        self.penalized[address] = now + FLOOD_PENALTY_SECONDS
+        self.penalized[address] = (now + FLOOD_PENALTY_SECONDS, why)
         self.refused_while_penalized.pop(address, None)
+
+    def sent_bad_text(self, address: str) -> None:
+        """A socket of this address was closed for text that is not UTF-8: the address is
+        penalized once BAD_TEXT_SOCKETS of them came within BAD_TEXT_WINDOW_SECONDS."""
+        now = self.clock()
+        if len(self.bad_text) > REMEMBERED_ADDRESSES:
+            self.bad_text = {
+                a: t for a, t in self.bad_text.items() if t[-1] > now - BAD_TEXT_WINDOW_SECONDS
+            }
+        times = self.bad_text.setdefault(address, deque())
+        while times and times[0] <= now - BAD_TEXT_WINDOW_SECONDS:
+            times.popleft()
+        times.append(now)
+        if len(times) >= BAD_TEXT_SOCKETS:
+            del self.bad_text[address]
+            self.penalize(address, "sent text that is not UTF-8 again and again")
 
     def release(self, address: str, room_id: str) -> None:
         for counter, key in ((self.addresses, address), (self.rooms, room_id)):

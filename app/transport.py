@@ -9,7 +9,7 @@ the messages the app reads, plus one slice.
 
 A text frame that is no UTF-8 closes the socket with 1007, as uvicorn would, but without
 uvicorn's ERROR and traceback (one client could write one per socket it opens): the app
-logs it as a refusal and penalizes the address (``invalid_text``).
+logs it as a refusal and counts it against the address (``invalid_text``; app/limits.py).
 
 It also takes a refused handshake (an HTTP response instead of the upgrade) as complete,
 and lets a connection write a text frame at once when the socket takes it without waiting

@@ -108,8 +108,10 @@ async def room_socket(websocket: WebSocket) -> None:
         close_code = await serve(websocket, room_id, rooms, settings, signed, heard, address)
     finally:
         caps.release(address, room_id)
-    if close_code in (CLOSE_RATE_LIMITED, CLOSE_INVALID_TEXT):
+    if close_code == CLOSE_RATE_LIMITED:
         caps.penalize(address)
+    elif close_code == CLOSE_INVALID_TEXT:
+        caps.sent_bad_text(address)
 
 
 async def serve(

@@ -217,6 +217,24 @@ def test_a_penalty_ends_after_its_time() -> None:
     assert caps.admit("a", "room") is None
 
 
+def test_text_that_is_no_utf8_refuses_an_address_only_when_repeated_within_a_minute() -> None:
+    now = [0.0]
+    caps = ConnectionCaps(Settings(_env_file=None), clock=lambda: now[0])  # type: ignore[call-arg]
+    for second in (0.0, 30.0, 61.0):  # the first is out of the window by the third
+        now[0] = second
+        caps.sent_bad_text("a")
+        assert caps.admit("a", "room") is None
+        caps.release("a", "room")
+    now[0] = 62.0
+    caps.sent_bad_text("a")  # the third within a minute
+    refused = caps.admit("a", "room")
+    assert refused is not None and refused.code == "rate_limited"
+    assert "not UTF-8" in refused.message
+    assert caps.admit("b", "room") is None
+    now[0] = 62.0 + FLOOD_PENALTY_SECONDS + 0.1
+    assert caps.admit("a", "room") is None
+
+
 class Transport(asyncio.Transport):
     """A socket's transport as uvicorn's protocol uses it, recording what it is told."""
 
