@@ -69,10 +69,10 @@ class Edge:
 
     def refused_head(self, scope: Scope) -> JSONResponse | None:
         if CONTROL.search(scope["path"]):
-            return answer(404, "unknown_path", "no such path: it holds a control character")
+            return error_response(404, "unknown_path", "no such path: it holds a control character")
         query: bytes = scope["query_string"]
         if b"%" in query and CONTROL_BYTE.search(unquote_to_bytes(query)):
-            return answer(422, "malformed", "query: a control character")
+            return error_response(422, "malformed", "query: a control character")
         length = content_length(scope)
         if length is not None and length > self.max_body_bytes:
             return self.too_large()
@@ -82,13 +82,13 @@ class Edge:
         if len(body) > self.max_body_bytes:
             return self.too_large()
         if NUL_IN_BODY.search(body):
-            return answer(422, "malformed", "body: a NUL character")
+            return error_response(422, "malformed", "body: a NUL character")
         return None
 
     def too_large(self) -> JSONResponse:
         message = f"a request body may hold at most {self.max_body_bytes} bytes"
         # Closed after the answer: the rest of the body is not worth reading.
-        return answer(413, "too_large", message, {"connection": "close"})
+        return error_response(413, "too_large", message, {"connection": "close"})
 
     async def read_body(self, receive: Receive) -> bytes | None:
         """The body, read until its end or until it passes the limit (then what was read);
@@ -129,7 +129,7 @@ def replay(body: bytes, receive: Receive) -> Receive:
     return replayed
 
 
-def answer(
+def error_response(
     status: int, code: ErrorCode, message: str, headers: dict[str, str] | None = None
 ) -> JSONResponse:
     body = {"detail": {"code": code, "message": message}}

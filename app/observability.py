@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import ipaddress
 import json
 import logging
 import re
@@ -27,6 +28,7 @@ from prometheus_client.exposition import choose_encoder
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import SQLAlchemyError
 
+from app.edge import error_response
 from app.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -97,19 +99,48 @@ def readyz(request: Request) -> JSONResponse:
     return JSONResponse({"status": "ready"})
 
 
-# /metrics on the site's port when no METRICS_PORT is set (app/main.py).
+# /metrics on the site's port when no METRICS_PORT is set (app/main.py), to this machine only.
 metrics_router = APIRouter(tags=["operations"])
+# The API's error body (app/protocol.py), which the other routes put among the schemas.
+_ERROR_RESPONSE = "#/components/schemas/ErrorResponse"
+# Headers a proxy adds to a request it relays (a direct scraper sends none of them).
+_RELAYED = ("forwarded", "x-forwarded-for", "x-forwarded-host", "x-real-ip", "via")
 
 
 @metrics_router.get(
     "/metrics",
     response_class=PlainTextResponse,
-    responses={200: {"content": {"application/openmetrics-text": {}}}},
+    responses={
+        200: {"content": {"application/openmetrics-text": {}}},
+        404: {
+            "description": "asked from another machine",
+            "content": {"application/json": {"schema": {"$ref": _ERROR_RESPONSE}}},
+        },
+    },
 )
 def metrics(request: Request) -> Response:
+    if not from_this_machine(request):
+        return error_response(404, "unknown_path", "no such path")
     # The scraper's Accept header picks the format (Prometheus text or OpenMetrics).
     encode, content_type = choose_encoder(request.headers.get("accept", ""))
     return Response(encode(REGISTRY), headers={"content-type": content_type})
+
+
+def from_this_machine(request: Request) -> bool:
+    """The request's peer is a loopback address and no proxy relayed it. uvicorn puts the
+    address of a trusted proxy's X-Forwarded-For in ``request.client``, so a request
+    carrying one is refused whatever address it names, and so is one with another header
+    a proxy adds (a proxy that adds none looks like a scraper on this machine: the README
+    has it block /metrics)."""
+    if request.client is None or any(name in request.headers for name in _RELAYED):
+        return False
+    try:
+        peer = ipaddress.ip_address(request.client.host)
+    except ValueError:  # no address at all (a test client's name)
+        return False
+    if isinstance(peer, ipaddress.IPv6Address) and peer.ipv4_mapped is not None:
+        peer = peer.ipv4_mapped  # an IPv4 peer of a socket listening on IPv6
+    return peer.is_loopback
 
 
 def serve_metrics(port: int) -> Callable[[], None]:

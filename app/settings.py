@@ -87,7 +87,8 @@ class Settings(BaseSettings):
         ge=1,
         le=65535,
         description="serve /metrics on this port only, for the operator's scraper; unset: "
-        "on the site's own port",
+        "on the site's own port, to requests from this machine (loopback) that no proxy "
+        "relayed",
     )
     forwarded_allow_ips: str = Field(
         "127.0.0.1,::1",

@@ -51,6 +51,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppProcess]:
         started.stop()
 
 
+# --- /metrics ---
+
+
+def test_metrics_answer_this_machine_and_nobody_a_proxy_relays(server: AppProcess) -> None:
+    """uvicorn believes X-Forwarded-For from loopback (FORWARDED_ALLOW_IPS): a proxy on this
+    machine relaying a client is not this machine, whatever address the header names."""
+    url = f"{server.base_url}/metrics"
+    assert "kartenrunde_rooms_open" in httpx.get(url).text
+    for relayed in ("203.0.113.7", "127.0.0.1", "203.0.113.7, 127.0.0.1"):
+        answer = httpx.get(url, headers={"x-forwarded-for": relayed})
+        assert answer.status_code == 404, relayed
+        assert answer.json()["detail"]["code"] == "unknown_path"
+
+
 # --- bodies ---
 
 

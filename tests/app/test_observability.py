@@ -50,9 +50,13 @@ def app_settings(tmp_path: Path, **values: Any) -> Settings:
     return Settings(_env_file=None, database_url=f"sqlite:///{tmp_path / 'kr.db'}", **values)
 
 
+# A scraper on this machine: /metrics answers it without METRICS_PORT.
+LOOPBACK = ("127.0.0.1", 50000)
+
+
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(app_settings(tmp_path))) as client:
+    with TestClient(create_app(app_settings(tmp_path)), client=LOOPBACK) as client:
         yield client
 
 
@@ -136,7 +140,7 @@ def test_creating_another_app_in_the_same_process_keeps_the_metrics(
     client: TestClient, tmp_path: Path
 ) -> None:
     another = create_app(app_settings(tmp_path))
-    assert "kartenrunde_rooms_open" in TestClient(another).get("/metrics").text
+    assert "kartenrunde_rooms_open" in TestClient(another, client=LOOPBACK).get("/metrics").text
     assert "kartenrunde_rooms_open" in client.get("/metrics").text
 
 
@@ -152,6 +156,34 @@ def test_with_a_metrics_port_metrics_are_served_there_and_not_on_the_site(
         assert "kartenrunde_rooms_open" in answer.text
     with pytest.raises(httpx.ConnectError):
         httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5)
+
+
+@pytest.mark.parametrize(
+    ("peer", "headers", "status"),
+    [
+        ("127.0.0.1", {}, 200),  # a scraper on this machine
+        ("::1", {}, 200),
+        ("127.0.0.2", {}, 200),
+        ("::ffff:127.0.0.1", {}, 200),  # IPv4 on a socket listening on IPv6
+        ("203.0.113.7", {}, 404),  # anyone else
+        ("192.168.1.20", {}, 404),
+        ("testclient", {}, 404),
+        # A proxy on this machine relaying someone: never taken for the machine itself.
+        ("127.0.0.1", {"x-forwarded-for": "127.0.0.1"}, 404),
+        ("127.0.0.1", {"forwarded": "for=203.0.113.7"}, 404),
+        ("127.0.0.1", {"x-real-ip": "203.0.113.7"}, 404),
+        ("127.0.0.1", {"via": "1.1 proxy"}, 404),
+    ],
+)
+def test_without_a_metrics_port_metrics_answer_only_this_machine(
+    tmp_path: Path, peer: str, headers: dict[str, str], status: int
+) -> None:
+    with TestClient(create_app(app_settings(tmp_path)), client=(peer, 50000)) as client:
+        answer = client.get("/metrics", headers=headers)
+    assert answer.status_code == status
+    if status == 404:
+        assert answer.json()["detail"]["code"] == "unknown_path"
+        assert "kartenrunde" not in answer.text
 
 
 @pytest.mark.parametrize("port", ["0", "65536", "nine"])

@@ -361,7 +361,8 @@ def test_a_full_queue_drops_the_notice_with_a_metric(
     from app.main import create_app
     from app.services.push import PUSH_DROPPED
 
-    with TestClient(create_app(settings.model_copy(update={"push_queue": 1}))) as client:
+    app = create_app(settings.model_copy(update={"push_queue": 1}))
+    with TestClient(app, client=("127.0.0.1", 50000)) as client:  # /metrics: loopback only
         push: Notifier = client.app.state.notifier  # type: ignore[attr-defined]
         notice = Notice("Your turn", "a test", "/", "turn")
 
