@@ -5,6 +5,8 @@ import { t } from "./i18n.js";
 /**
  * h("button", {class: "btn", onclick: fn, data: {x: 1}}, "text", child, [more]) builds an element.
  * Strings become text nodes (never HTML); null, undefined and false children are skipped.
+ * `style: {width: "50%", "--n": 3}` sets properties through CSSOM: the site's
+ * Content-Security-Policy refuses style attributes (app/headers.py).
  */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -15,6 +17,8 @@ export function h(tag, attrs = {}, ...children) {
     else if (key === "data") {
       for (const [name, item] of Object.entries(value))
         if (item !== null && item !== undefined) el.dataset[name] = item;
+    } else if (key === "style") {
+      for (const [name, item] of Object.entries(value)) el.style.setProperty(name, String(item));
     } else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
     else if (key in el && typeof value !== "string") el[key] = value;
     else el.setAttribute(key, value === true ? "" : value);

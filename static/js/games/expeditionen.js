@@ -120,7 +120,7 @@ function expeditionColumn(view, seat, suit, marks, position, drop, choosing) {
       "aria-label": spoken,
       data: { drop: drop ? `play-${suit}` : null, needed: choosing ? "expedition" : null },
     },
-    h("div", { class: "ex-stack", style: `--n: ${Math.max(1, cards.length)}` }, stack),
+    h("div", { class: "ex-stack", style: { "--n": Math.max(1, cards.length) } }, stack),
     label,
   );
 }

@@ -604,7 +604,7 @@ function handGroups(state, ctx, cards, { choosing = false, turn = false, used = 
         },
         h(
           "div",
-          { class: "pw-group-cards", style: `--n: ${items.length}` },
+          { class: "pw-group-cards", style: { "--n": items.length } },
           items.map(({ code, index }) =>
             choosing
               ? pwCard(view, code, {
@@ -655,7 +655,7 @@ function meter(shown) {
     h(
       "span",
       { class: "pw-meter-bar" },
-      h("span", { class: "pw-meter-fill", style: `width: ${Math.round(full * 100)}%` }),
+      h("span", { class: "pw-meter-fill", style: { width: `${Math.round(full * 100)}%` } }),
     ),
     h(
       "span",

@@ -266,7 +266,7 @@ function healthZone(view) {
         "aria-valuenow": String(Math.max(0, health)),
         "aria-label": t("sc.health"),
       },
-      h("span", { style: `width: ${share * 100}%` }),
+      h("span", { style: { width: `${share * 100}%` } }),
     ),
   );
 }
@@ -300,7 +300,7 @@ function weaponZone(view, moved) {
       stack.length
         ? h(
             "div",
-            { class: "sc-stack", style: `--slain: ${stack.length}`, "aria-label": t("sc.slain") },
+            { class: "sc-stack", style: { "--slain": stack.length }, "aria-label": t("sc.slain") },
             stack,
           )
         : null,
