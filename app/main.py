@@ -20,6 +20,7 @@ from starlette.responses import Response
 
 from app import observability
 from app.edge import Edge
+from app.headers import SecurityHeaders
 from app.limits import ConnectionCaps, RoomCreationLimit
 from app.messaging import LocalBroadcaster
 from app.routes import api, deps, pages, push, ws
@@ -202,9 +203,15 @@ def create_app(
         description="The websocket protocol is described in docs/protocol.md.",
         lifespan=lifespan,
         dependencies=[Depends(deps.same_site)],
+        # No /docs or /redoc: they run Swagger UI and ReDoc from a CDN on the site's own
+        # origin, which its Content-Security-Policy refuses (app/headers.py).
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
     app.add_middleware(Edge, max_body_bytes=settings.max_body_bytes)
+    # Outermost: the edge's own refusals carry the headers too.
+    app.add_middleware(SecurityHeaders)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(HTTPException, http_error)
     for away in (OperationalError, InterfaceError):

@@ -16,6 +16,8 @@ import pytest
 from playwright.sync_api import (
     Browser,
     BrowserContext,
+    ConsoleMessage,
+    Error,
     Locator,
     Page,
     Playwright,
@@ -115,6 +117,89 @@ class Errors:
         page.on("pageerror", lambda error: self.seen.append(f"{page.url}: {error}"))
 
 
+# Each page tells the test of every refusal of the site's Content-Security-Policy
+# (app/headers.py); tests/browser/test_csp.py proves that a planted one is reported.
+REPORT_VIOLATIONS = """
+window.addEventListener("securitypolicyviolation", (event) => {
+  const seen = `${event.effectiveDirective} refused ${event.blockedURI || "?"}`
+    + ` (${event.sourceFile || "?"}:${event.lineNumber}) ${event.sample}`;
+  (window.__cspViolations ??= []).push(seen);
+  window.__reportCspViolation(seen);
+});
+"""
+
+
+class Violations:
+    """Content-Security-Policy violations in the watched browser contexts: the page's event
+    (its directive and the blocked URI), and Chromium's console line, which also covers
+    what no page event reports."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+        self.contexts: list[BrowserContext] = []
+
+    def watch(self, context: BrowserContext) -> None:
+        context.expose_binding(
+            "__reportCspViolation",
+            lambda source, seen: self.seen.append(f"{source['page'].url}: {seen}"),
+        )
+        context.add_init_script(REPORT_VIOLATIONS)
+        context.on("console", self.console)
+        context.on("close", self.forget)
+        self.contexts.append(context)
+
+    def forget(self, context: BrowserContext) -> None:
+        self.contexts.remove(context)
+
+    def console(self, message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text:
+            where = message.page.url if message.page else "a worker"
+            self.seen.append(f"{where}: console: {message.text}")
+
+    def take(self) -> list[str]:
+        """The violations seen so far (after a round trip to every open page, so that the
+        reports already on their way arrive), forgotten here."""
+        for context in self.contexts:
+            for page in context.pages:
+                try:
+                    page.evaluate("0")
+                except Error:  # navigating or closing: what it reported is here already
+                    pass
+        seen, self.seen = self.seen, []
+        return seen
+
+
+VIOLATIONS = Violations()
+
+
+@pytest.fixture(autouse=True)
+def no_csp_violations() -> Iterator[None]:
+    """Every browser test fails on a Content-Security-Policy violation of its pages."""
+    yield
+    assert VIOLATIONS.take() == []
+
+
+def wait_until(page: Page, condition: str, arg: Any = None, timeout: float = 10_000) -> Any:
+    """What `condition` (a function's source, called with `arg`) returns once it is truthy
+    in the page. Instead of page.wait_for_function, which evaluates its predicate with
+    eval() at every poll: the site's Content-Security-Policy refuses eval ('unsafe-eval'),
+    so such a wait passes only if its first look, made by the test, already succeeds."""
+    return page.evaluate(
+        f"""([arg, timeout]) => new Promise((resolve, reject) => {{
+            const condition = {condition};
+            const until = performance.now() + timeout;
+            const look = () => {{
+              const found = condition(arg);
+              if (found) resolve(found);
+              else if (performance.now() > until) reject(new Error(`waited in vain: ${condition}`));
+              else setTimeout(look, 20);
+            }};
+            look();
+        }})""",
+        [arg, timeout],
+    )
+
+
 NewPage = Callable[..., Page]
 
 
@@ -145,6 +230,7 @@ def open_page(
         reduced_motion=None if motion else "reduce",
     )
     context.set_default_timeout(10_000)
+    VIOLATIONS.watch(context)
     contexts.append(context)
     page = context.new_page()
     errors.watch(page)
@@ -170,6 +256,7 @@ def module_page(browser: Browser, base_url: str, module_errors: Errors) -> Itera
     for context in contexts:
         context.close()
     assert module_errors.seen == []
+    assert VIOLATIONS.take() == []
 
 
 def shoot(target: Page | Locator, path: Path, **options: Any) -> None:

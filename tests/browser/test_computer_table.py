@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import NewPage, screenshot, serve
+from tests.browser.conftest import NewPage, screenshot, serve, wait_until
 from tests.browser.players import (
     act_and_wait,
     create_room,
@@ -42,7 +42,8 @@ def take_turn(page: Page) -> None:
     act_and_wait(page, page.get_by_test_id("play" if playable else "discard").click)
     match, number = version(page)
     page.get_by_test_id("draw-deck").click()
-    page.wait_for_function(
+    wait_until(
+        page,
         "([match, number]) => { const b = document.getElementById('board');"
         " return Number(b.dataset.match) === match && Number(b.dataset.version) > number; }",
         arg=[match, number],

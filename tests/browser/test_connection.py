@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import WebSocketRoute, expect
 
-from tests.browser.conftest import NewPage
+from tests.browser.conftest import NewPage, wait_until
 from tests.browser.players import ROOM_SOCKET, act_and_wait, create_room, room_sockets
 
 
@@ -39,7 +39,7 @@ def test_a_dropped_connection_reconnects_by_itself(new_page: NewPage) -> None:
         }"""
     )
     sockets[-1].close(code=1012, reason="server restart")
-    page.wait_for_function("window.shownStatus.at(-1) === 'Connected'")
+    wait_until(page, "() => window.shownStatus.at(-1) === 'Connected'")
     shown = page.evaluate("window.shownStatus")
     changes = [text for i, text in enumerate(shown) if i == 0 or shown[i - 1] != text]
     assert changes == ["Reconnecting…", "Connected"]

@@ -8,13 +8,17 @@ from tests.browser.conftest import NewPage
 from tests.browser.layout import OFF_SCREEN, SIZES
 
 # A table head, and a 60 px control in the middle of the screen that the step needs; a
-# box `cover` px wide lies on its right part.
+# box `cover` px wide lies on its right part (placed through CSSOM: the site's
+# Content-Security-Policy refuses style attributes).
 PAGE = """(cover) => {
   document.body.innerHTML = `<div class="table-head">Anna</div>
-    <main><button data-needed="action" data-testid="cook"
-      style="position:absolute;left:100px;top:300px;width:60px;height:60px">Cook</button>
-    <div style="position:absolute;left:${160 - cover}px;top:300px;width:${cover}px;height:60px;
-      background:#000"></div></main><p id="banner">Your turn</p>`;
+    <main><button data-needed="action" data-testid="cook">Cook</button>
+    <div class="cover"></div></main><p id="banner">Your turn</p>`;
+  document.querySelector("[data-testid=cook]").style.cssText =
+    "position:absolute;left:100px;top:300px;width:60px;height:60px";
+  document.querySelector(".cover").style.cssText =
+    `position:absolute;left:${160 - cover}px;top:300px;width:${cover}px;height:60px;` +
+    "background:#000";
 }"""
 
 

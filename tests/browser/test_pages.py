@@ -10,7 +10,7 @@ import httpx
 from playwright.sync_api import Browser, expect
 
 from engine import games
-from tests.browser.conftest import NewPage, screenshot, serve
+from tests.browser.conftest import VIOLATIONS, NewPage, screenshot, serve
 from tests.browser.players import act_and_wait, create_room
 
 
@@ -302,6 +302,7 @@ def test_a_host_who_sets_public_history_offers_all_matches(
 ) -> None:
     with serve(tmp_path, PUBLIC_HISTORY="true") as url:
         visitor = browser.new_context(base_url=url, locale="en-US")
+        VIOLATIONS.watch(visitor)
         try:
             page = visitor.new_page()
             page.goto("/history")

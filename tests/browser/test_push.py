@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import Errors, open_page, screenshot, serve
+from tests.browser.conftest import Errors, open_page, screenshot, serve, wait_until
 from tests.browser.layout import SIZES
 from tests.browser.players import create_room, join_by_link
 from tests.push_service import Device, PushService, push_service
@@ -141,7 +141,7 @@ def test_without_a_connection_the_offline_page_is_shown(
     page.goto("/")
     page.evaluate("navigator.serviceWorker.ready")
     page.reload()  # now controlled by the service worker
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    wait_until(page, "() => navigator.serviceWorker.controller !== null")
     page.context.set_offline(True)
     page.goto("/history")
     expect(page.locator("h1")).to_have_text("Keine Verbindung")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from tests.browser.conftest import NewPage, screenshot
+from tests.browser.conftest import NewPage, screenshot, wait_until
 from tests.browser.players import (
     act_and_wait,
     create_room,
@@ -318,10 +318,10 @@ def test_your_turn_signals_only_after_opting_in(pair: Pair) -> None:
     anna.evaluate("window.__hidden = true")
     turn(pair)  # Ben's turn; then it is Anna's
     expect(anna.locator("#banner")).to_contain_text("Your turn")
-    anna.wait_for_function("window.__notes.length === 1")
+    wait_until(anna, "() => window.__notes.length === 1")
     assert anna.evaluate("window.__notes") == ["Your turn in Expeditions"]
     assert anna.evaluate("window.__beeps") == 1
-    anna.wait_for_function("document.querySelector('link[rel=icon]').href.startsWith('data:')")
+    wait_until(anna, "() => document.querySelector('link[rel=icon]').href.startsWith('data:')")
     anna.evaluate("window.__hidden = false")
     turn(pair)
     assert anna.evaluate("document.querySelector('link[rel=icon]').getAttribute('href')") == (
