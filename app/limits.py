@@ -8,6 +8,7 @@
 - ``RoomCreationLimit``: rooms one client address may create per minute.
 - ``RefusalLog``: a connection's refusals are logged once per interval, with a count.
 - ``TokenBucket``: the messages one connection may send per second.
+- ``TokenBuckets``: a rate per key (the chat's lines per player), idle keys forgotten.
 
 The client address is what uvicorn reports (``websocket.client.host``).
 """
@@ -188,3 +189,36 @@ class TokenBucket:
             return False
         self.tokens -= 1.0
         return True
+
+
+class TokenBuckets:
+    """A TokenBucket per key, made at the key's first message. A bucket idle long enough
+    to be full again holds nothing a new one would not: such buckets are forgotten (once
+    per refill time), so only the keys heard from lately take memory."""
+
+    def __init__(
+        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.refill_seconds = burst / rate  # an empty bucket is full again after this
+        self.buckets: dict[str, TokenBucket] = {}
+        self.swept = clock()
+
+    def take(self, key: str) -> bool:
+        now = self.clock()
+        if now - self.swept >= self.refill_seconds:
+            self._forget_full(now)
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            bucket = self.buckets[key] = TokenBucket(self.rate, self.clock, self.burst)
+        return bucket.take()
+
+    def _forget_full(self, now: float) -> None:
+        self.buckets = {
+            key: bucket
+            for key, bucket in self.buckets.items()
+            if now - bucket.updated < self.refill_seconds
+        }
+        self.swept = now

@@ -22,6 +22,7 @@ Audience = int | None
 class Connection(Protocol):
     seat: Audience
     player_id: str | None
+    address: str  # the client's (a spectator without a player is known by it)
     visible: bool  # its page is shown (the client says so: protocol.Visibility)
 
     def send(self, text: str) -> None:

@@ -34,6 +34,7 @@ class Collector:
 
     def __init__(self, player_id: str | None) -> None:
         self.player_id = player_id
+        self.address = "127.0.0.1"
         self.visible = True
         self.seat: Audience = None
         self.bucket = TokenBucket(1e9)

@@ -2,9 +2,10 @@
 
 Players always write; spectators when the room's creator allowed it (``spectator_chat``).
 A line is plain text (trimmed, at most CHAT_MAX_CHARS characters, no control characters)
-or a reaction's key; each connection may send CHAT_BURST lines at once, then one every
-1 / CHAT_PER_SECOND seconds (a flood is refused line by line with ``too_fast``; the socket
-stays open). A line is stored with the room, its match and the match's version (the replay
+or a reaction's key; each player may send CHAT_BURST lines at once, then one every
+1 / CHAT_PER_SECOND seconds, over all their sockets together (a browser without a player:
+per client address); a flood is refused line by line with ``too_fast``, the socket stays
+open. A line is stored with the room, its match and the match's version (the replay
 shows it at that step), then published on the room-events hub: this process's sockets
 and, over the relay, the other processes' hear it.
 
@@ -20,9 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-from weakref import WeakKeyDictionary
 
-from app.limits import TokenBucket
+from app.limits import TokenBuckets
 from app.messaging import Connection
 from app.protocol import CHAT_MAX_CHARS, React, Say
 from app.services.events import RoomEvents
@@ -67,7 +67,7 @@ class Chat:
         self.lines = ChatStore(store.engine)
         self.events = events
         self.clock = clock
-        self.buckets: WeakKeyDictionary[Connection, TokenBucket] = WeakKeyDictionary()
+        self.rates = TokenBuckets(CHAT_PER_SECOND, burst=CHAT_BURST)
 
     async def say(self, room: LiveRoom, connection: Connection, message: Say | React) -> None:
         """Store the line, then tell everyone in the room (on every process)."""
@@ -95,10 +95,10 @@ class Chat:
             self.events.chatted(room, line(row))
 
     def _take(self, connection: Connection) -> None:
-        bucket = self.buckets.get(connection)
-        if bucket is None:
-            bucket = self.buckets[connection] = TokenBucket(CHAT_PER_SECOND, burst=CHAT_BURST)
-        if not bucket.take():
+        """One line from this connection's writer: fresh sockets bring no fresh allowance."""
+        player = connection.player_id
+        writer = f"player {player}" if player else f"address {connection.address}"
+        if not self.rates.take(writer):
             raise Refusal("too_fast", "too many chat messages at once; wait a moment")
 
     async def _writer(self, room: LiveRoom, connection: Connection) -> str:

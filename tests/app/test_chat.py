@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import time
+from contextlib import ExitStack
 
 import pytest
 from sqlalchemy import func, select
 
+from app.services.chat import CHAT_BURST, CHAT_PER_SECOND
 from app.storage.models import CHAT
 from tests.app.tables import Socket, Table
 
@@ -132,6 +135,44 @@ def test_a_flood_is_refused_line_by_line_while_the_match_goes_on(table: Table) -
         mover.act(mover.state["legal_actions"][0])
         assert mover.next("state")["version"] == 1
     assert stored_lines(table) == 5
+
+
+def test_a_flood_is_counted_per_player_over_all_their_sockets(table: Table) -> None:
+    """Fresh sockets bring no fresh allowance: one player's six sockets together pass at
+    most CHAT_BURST lines (and what the rate refilled meanwhile); the other player still
+    writes."""
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    with ExitStack() as stack:
+        sockets = [stack.enter_context(table.socket(room_id, cookies[0])) for _ in range(6)]
+        started = time.monotonic()
+        for number, socket in enumerate(sockets):
+            for line in range(10):
+                say(socket, f"spam {number}.{line}")
+        refused = sum(
+            message.get("code") == "too_fast" for socket in sockets for message in socket.drain()
+        )
+        refilled = int((time.monotonic() - started) * CHAT_PER_SECOND)
+        assert stored_lines(table) <= CHAT_BURST + refilled
+        assert refused == 60 - stored_lines(table)
+        with table.socket(room_id, cookies[1]) as bo:
+            say(bo, "und ich?")
+            assert bo.next("chat")["text"] == "und ich?"
+
+
+def test_spectators_without_a_player_are_counted_per_address(table: Table) -> None:
+    room_id, _ = table.seated_room("expeditionen", preset="short", spectator_chat=True)
+    with ExitStack() as stack:
+        sockets = [stack.enter_context(table.socket(room_id)) for _ in range(6)]
+        for socket in sockets:
+            say(socket, "hallo")
+            say(socket, "hallo?")
+        codes = [
+            message["code"]
+            for socket in sockets
+            for message in socket.drain()
+            if message["type"] == "error"
+        ]
+    assert sorted(codes) == ["not_seated"] * CHAT_BURST + ["too_fast"] * (12 - CHAT_BURST)
 
 
 @pytest.mark.public_history

@@ -24,6 +24,7 @@ from app.limits import (
     RefusalLog,
     RoomCreationLimit,
     TokenBucket,
+    TokenBuckets,
 )
 from app.main import create_app
 from app.messaging import LocalBroadcaster
@@ -93,6 +94,25 @@ def test_room_creation_is_counted_over_a_sliding_minute() -> None:
     assert not limit.take("a")
     now[0] = 60.5
     assert limit.take("a")
+
+
+def test_a_rate_per_key_forgets_the_keys_idle_long_enough_to_be_full_again() -> None:
+    """The chat's rate per player: a thousand writers take a thousand buckets only while
+    they write; a bucket still filling up is kept (forgetting it would restore the flood)."""
+    now = [0.0]
+    rates = TokenBuckets(0.5, burst=5, clock=lambda: now[0])  # full again after 10 s
+    for writer in range(1000):
+        assert rates.take(f"player {writer}")
+    now[0] = 5.0
+    assert [rates.take("flooder") for _ in range(6)] == [True] * 5 + [False]
+    now[0] = 10.0
+    rates.take("late")
+    assert set(rates.buckets) == {"flooder", "late"}
+    # Kept with what it refilled (2.5 lines), not a fresh allowance of 5:
+    assert [rates.take("flooder") for _ in range(3)] == [True, True, False]
+    now[0] = 30.0
+    rates.take("new")
+    assert set(rates.buckets) == {"new"}
 
 
 def test_refusals_are_logged_once_per_interval_with_a_count(
