@@ -470,7 +470,10 @@ class CreateRoom(Strict):
     )
     spectator_chat: bool = Field(False, description="spectators may write in the chat")
     private_chat: bool = Field(
-        False, description="the chat is left out of the replay for anyone who held no seat"
+        False,
+        description="only the room's players read the chat back (GET "
+        "/api/rooms/{room_id}/chat, the replay); spectators get the lines written while "
+        "they watch",
     )
 
 

@@ -197,11 +197,11 @@ async def room_moves(
 @router.get(
     "/rooms/{room_id}/chat",
     responses=NOT_FOUND | UNPROCESSABLE,
-    summary="The room's latest chat lines (everyone in the room reads them)",
+    summary="The room's latest chat lines (a private chat's: for its players only)",
 )
-async def room_chat(room: RoomDep, rooms: RoomsDep) -> RoomChat:
+async def room_chat(room: RoomDep, rooms: RoomsDep, me: PlayerDep) -> RoomChat:
     return RoomChat.model_validate(
-        {"room_id": room.id, "messages": await rooms.chat.room_lines(room)}
+        {"room_id": room.id, "messages": await rooms.chat.room_lines(room, me)}
     )
 
 

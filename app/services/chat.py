@@ -42,7 +42,8 @@ class ChatChoices:
     """The room creator's choices."""
 
     spectators_write: bool = False
-    private: bool = False  # left out of the replay for anyone who held no seat
+    # Read back (a table's reload, the replay) only by those who hold a seat.
+    private: bool = False
 
 
 NO_CHOICES = ChatChoices()
@@ -115,7 +116,12 @@ class Chat:
             raise Refusal("not_seated", "enter a name (join the room) to write in the chat")
         return name
 
-    async def room_lines(self, room: LiveRoom) -> list[dict[str, Any]]:
+    async def room_lines(self, room: LiveRoom, player: str | None) -> list[dict[str, Any]]:
+        """The room's latest lines for a table that (re)loads. A private chat's are its
+        players' alone: a spectator gets its lines only as they are written (on its
+        socket), and the public history names the room to anyone."""
+        if room.private_chat and room.seat_of(player) is None:
+            return []
         return await self.store.off_loop(self.lines.room_lines, room.id, ROOM_LINES)
 
     def replay_lines(self, match_id: int, player: str | None) -> list[dict[str, Any]]:

@@ -214,6 +214,38 @@ def test_a_private_chat_is_left_out_of_a_public_replay_but_not_the_players_own(
     assert [line["text"] for line in mine] == ["unter uns"]
 
 
+@pytest.mark.public_history
+def test_only_the_seated_players_read_back_a_private_chat_while_its_room_is_open(
+    table: Table,
+) -> None:
+    """The public history names the room of a finished match, which stays open for the
+    rematch: its private chat is read back by its players alone. A spectator gets the
+    lines written while its socket is open (as every socket does), never the earlier ones;
+    anyone else the answer of a room without lines."""
+    room_id, cookies = table.seated_room("expeditionen", preset="short", private_chat=True)
+    _, watcher = table.join(room_id, "Cy")
+    with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, watcher) as cy:
+        say(ada, "unter uns")
+        assert cy.next("chat")["text"] == "unter uns"
+        ada.send({"type": "resign"})
+        match_id = ada.next("state")["match_id"]
+    [listed] = table.client.get("/api/matches").json()
+    assert (listed["match_id"], listed["room_id"]) == (match_id, room_id)
+    nothing = {"room_id": room_id, "messages": []}
+    for cookie in (None, watcher, table.join(room_id, "Eve")[1]):
+        if cookie is not None:
+            table.client.cookies.set("kr_player", cookie)
+        answer = table.client.get(f"/api/rooms/{room_id}/chat")
+        assert (answer.status_code, answer.json()) == (200, nothing)
+        assert table.client.get(f"/api/matches/{match_id}").json()["chat"] == []
+        table.client.cookies.clear()
+    for cookie in cookies:
+        table.client.cookies.set("kr_player", cookie)
+        lines = table.client.get(f"/api/rooms/{room_id}/chat").json()["messages"]
+        assert [line["text"] for line in lines] == ["unter uns"]
+        table.client.cookies.clear()
+
+
 def test_a_chat_line_waits_for_no_lock_of_the_room(table: Table) -> None:
     """A move in progress holds the room's lock; a chat line goes past it."""
     room_id, cookies = table.seated_room("expeditionen", preset="short")
