@@ -73,6 +73,15 @@ def test_a_post_and_its_refusal_carry_them_too(table: Table) -> None:
     assert answer.headers["x-content-type-options"] == "nosniff"
 
 
+def test_the_edges_own_refusals_carry_them_too(table: Table) -> None:
+    """app/edge.py answers before any route: a body too large, a control character."""
+    too_large = table.client.post("/api/rooms", content=b"x" * (64 * 1024 + 1))
+    control = table.client.get("/players/%00")
+    for answer, status in ((too_large, 413), (control, 404)):
+        assert answer.status_code == status
+        assert directives(answer.headers["content-security-policy"]) == POLICY
+
+
 def test_no_page_loads_a_third_party_script(table: Table) -> None:
     """FastAPI's /docs and /redoc pages run Swagger UI and ReDoc from a CDN (unpinned, on
     the origin that holds the players' cookies): the API is described at /openapi.json."""
