@@ -92,6 +92,9 @@ def test_a_phone_signed_out_from_the_desk_is_told_and_reconnects_no_more(
     other.get_by_role("button", name="Sign out").click()
     expect(desk.locator("#devices li")).to_have_count(1)
     expect(phone.locator("#board h1")).to_have_text("This device was signed out")
+    # The offline box is redrawn once a second: after a tick it must still be away.
+    phone.wait_for_timeout(1100)
+    expect(phone.locator("#offline")).to_be_hidden()
     screenshot(phone, "signed-out")
     # Neither the tab shown again nor the network coming back tries the old cookie again.
     phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")

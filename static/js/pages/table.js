@@ -714,10 +714,9 @@ function extendLog(message, resync) {
 
 function renderOffline() {
   const panel = document.getElementById("offline");
+  // A notice in the table's place (a room gone, a device signed out) ends the table.
   const offline =
-    isOffline() &&
-    shell.connection !== "gone" &&
-    (Boolean(shell.state) || shell.connection === "reconnecting");
+    !shell.notice && isOffline() && (Boolean(shell.state) || shell.connection === "reconnecting");
   panel.hidden = !offline;
   board.inert = offline;
   if (!offline) return;
