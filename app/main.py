@@ -19,26 +19,26 @@ from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
 from app import observability
+from app.computer.searches import Searches
 from app.edge import Edge
 from app.headers import SecurityHeaders
+from app.history.daily import Dailies
+from app.history.matches import MatchService
+from app.history.wire import WireInspector
 from app.limits import ConnectionCaps, RoomCreationLimit
 from app.messaging import LocalBroadcaster
+from app.people.identity import Identity
+from app.people.push import Notifier, PushStore
+from app.people.records import Records
 from app.routes import api, deps, pages, push, ws
-from app.services.daily import Dailies
-from app.services.identity import Identity
-from app.services.matches import MatchService
-from app.services.push import Notifier, PushStore
-from app.services.records import Records
-from app.services.rooms import RoomService, utc_now
-from app.services.searches import Searches
-from app.services.turns import ClockFile
-from app.services.wire import WireInspector
 from app.settings import Settings, get_settings
 from app.storage.dailies import DailyStore
 from app.storage.db import create_db_engine, ensure_migrated, start_checkpoints
 from app.storage.players import PlayerStore
 from app.storage.records import RecordStore
 from app.storage.repositories import Store
+from app.table.rooms import RoomService, utc_now
+from app.table.turns import ClockFile
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -127,7 +127,7 @@ def create_app(
         # Several processes share rooms through Redis; one process needs none.
         relay = None
         if settings.redis_url:
-            from app.relay import RedisRelay  # imported only when used: it costs memory
+            from app.cluster.relay import RedisRelay  # imported only when used: it costs memory
 
             relay = RedisRelay(settings.redis_url)
         searches = Searches(settings.search_processes, settings.search_queue)
@@ -142,7 +142,7 @@ def create_app(
             on_deal=matches.foresee if settings.analysis_ahead else None,
             notifier=notifier,
         )
-        # Every rating replayed from the database once (app/services/records.py).
+        # Every rating replayed from the database once (app/people/records.py).
         await asyncio.to_thread(rooms.ratings.refresh)
         dailies = Dailies(
             DailyStore(db_engine),

@@ -2,7 +2,7 @@
 
 ``LocalBroadcaster`` delivers to the connections of this process. With several processes,
 each fans out only to its own connections: the room changes themselves travel between
-processes over Redis (``app/relay.py``, ``app/services/cluster.py``).
+processes over Redis (``app/cluster/relay.py``, ``app/cluster/peers.py``).
 
 Nothing here waits on a socket: ``Connection.send`` puts the text on the connection's own
 bounded queue, which its writer task drains (``app/connections.py``). So fan-out under a

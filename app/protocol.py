@@ -161,7 +161,7 @@ class Abort(Strict):
 
 class Visibility(Strict):
     """The page of this socket became hidden or visible again: a player with no visible
-    tab of the table gets "your turn" as a Web Push notice (app/services/push.py)."""
+    tab of the table gets "your turn" as a Web Push notice (app/people/push.py)."""
 
     type: Literal["visibility"]
     visible: StrictBool
@@ -178,7 +178,7 @@ class TakebackAnswer(Strict):
     accept: StrictBool = Field(description="take the asker's move back (true) or not")
 
 
-# Chat (app/services/chat.py). A reaction is a key; each client shows it in its language.
+# Chat (app/table/chat.py). A reaction is a key; each client shows it in its language.
 Reaction = Literal["good_move", "oops", "thanks", "well_played", "thumbs_up", "laugh", "wow"]
 CHAT_MAX_CHARS = 300
 
@@ -698,7 +698,7 @@ class RoomMoves(BaseModel):
     moves: list[Move]
 
 
-# The daily deal (app/services/daily.py)
+# The daily deal (app/history/daily.py)
 
 
 class StartDaily(Strict):
@@ -825,7 +825,7 @@ class DeviceLink(BaseModel):
     expires_at: datetime
 
 
-# A player's record (app/services/records.py)
+# A player's record (app/people/records.py)
 
 
 class RecordTally(BaseModel):

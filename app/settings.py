@@ -10,8 +10,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from app import proxies
-from app.services import push_guard
+from app import proxies, push_guard
 
 INSECURE_SECRET = "change-me-in-production"
 

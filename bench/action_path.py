@@ -22,11 +22,11 @@ import time
 from app.limits import RefusalLog, TokenBucket
 from app.messaging import Audience, LocalBroadcaster
 from app.routes.ws import receive
-from app.services.live import LiveRoom
-from app.services.rooms import RoomService
 from app.settings import Settings
 from app.storage.db import create_db_engine, migrate
 from app.storage.repositories import Store
+from app.table.live import LiveRoom
+from app.table.rooms import RoomService
 
 
 class Collector:

@@ -23,13 +23,13 @@ from unittest import mock
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.services.identity import COOKIE
+from app.people.identity import COOKIE
 from app.settings import Settings
 from tests.app.tables import Table, play
 
 
 def wait_for_analysis(table: Table, deal: int, at_table: float) -> float:
-    with mock.patch("app.services.live.secrets.randbits", lambda bits: deal):
+    with mock.patch("app.table.live.secrets.randbits", lambda bits: deal):
         room_id, cookies = table.seated_room("scoundrel", names=("Ada",))
     time.sleep(at_table)
     with table.socket(room_id, cookies[0]) as player:

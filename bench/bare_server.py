@@ -15,7 +15,7 @@ benchmarks can tell how much of our cost those pieces alone take:
   psycopg's async connection in autocommit (one round trip per move).
 - ``--relay URL`` makes several such processes one server, as ours over Redis: a seat
   comes from a Redis counter per room, the process that got an action publishes it on one
-  channel (redis.asyncio, a connection of its own, batched like app/relay.py) and every
+  channel (redis.asyncio, a connection of its own, batched like app/cluster/relay.py) and every
   process sends the new views to its own sockets of that room when it hears it.
 
 A third adds what the rules cost by themselves, so that the benchmarks can tell which part

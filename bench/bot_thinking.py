@@ -5,7 +5,7 @@ A ticker on the loop sleeps 1 ms at a time and records how late each wake-up is 
 room's messages wait that long too). Three runs of ``--seconds`` each: nothing thinking
 (the baseline), the strong Expeditionen bot thinking back to back in a thread
 (``run_in_executor`` with a ThreadPoolExecutor), and in a ProcessPoolExecutor (spawn) as
-app/services/computer.py does. Prints p50 / p99 / max lateness and each p99 over the
+app/computer/players.py does. Prints p50 / p99 / max lateness and each p99 over the
 baseline's (compare within one run).
 
     .venv/bin/python bench/bot_thinking.py --seconds 5 --think 1.0
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
-from app.services.thinking import choose
+from app.computer.thinking import choose
 from engine import get_game
 from engine.playout import playout
 

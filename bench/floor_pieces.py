@@ -93,7 +93,7 @@ def open_store(url: str) -> SqliteStore | PostgresStore:
 
 class Relay:
     """One channel for all processes, a connection each to publish (everything that
-    queued meanwhile in one message, as app/relay.py) and to listen; each message starts
+    queued meanwhile in one message, as app/cluster/relay.py) and to listen; each message starts
     with its process's name, so that a process skips its own without parsing them."""
 
     def __init__(self, url: str) -> None:

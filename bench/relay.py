@@ -1,6 +1,6 @@
 """What a room event costs a server process in Redis, per message, in CPU.
 
-The relay (``app/relay.py``) publishes one message per batch of room events and every
+The relay (``app/cluster/relay.py``) publishes one message per batch of room events and every
 process hears it. Under play a process is woken for almost every message, so this paces
 them (``--rate`` a second, as 100 rooms with a second's thought make them) and counts the
 CPU a message adds to a process that otherwise only waits: for a publish, the same paced
@@ -30,7 +30,7 @@ import orjson
 import redis.asyncio as redis
 import uvloop
 
-from app.relay import Link, connect
+from app.cluster.relay import Link, connect
 
 URL = "redis://127.0.0.1:6379/0"
 CHANNEL = "kartenrunde:bench"

@@ -64,7 +64,7 @@ class Reason(StrEnum):
 
 class Takeback(StrEnum):
     """Whether a seat may take back its last action, if that action revealed nothing
-    (``Game.reveals``): app/services/takebacks.py."""
+    (``Game.reveals``): app/table/takebacks.py."""
 
     FREE = "free"
     """Whenever the player likes: nobody else is at the table."""

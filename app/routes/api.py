@@ -11,6 +11,11 @@ from typing import Annotated, Any, TypeVar
 from fastapi import APIRouter, Path, Query, Request, Response, status
 from pydantic import BeforeValidator
 
+from app.computer.players import levels
+from app.computer.searches import SearchesBusy, SearchFailed
+from app.history.matches import MatchService
+from app.history.wire import UnknownStep
+from app.people.identity import COOKIE, COOKIE_MAX_AGE, SignedIn
 from app.protocol import (
     MAX_ID,
     PRINTABLE,
@@ -58,15 +63,10 @@ from app.routes.deps import (
     WireDep,
     fail,
 )
-from app.services import schemas
-from app.services.chat import ChatChoices
-from app.services.computer import levels
-from app.services.identity import COOKIE, COOKIE_MAX_AGE, SignedIn
-from app.services.matches import MatchService
-from app.services.refusals import Refusal
-from app.services.searches import SearchesBusy, SearchFailed
-from app.services.wire import UnknownStep
 from app.settings import Settings
+from app.table import schemas
+from app.table.chat import ChatChoices
+from app.table.refusals import Refusal
 from engine import games
 
 logger = logging.getLogger(__name__)
@@ -453,7 +453,7 @@ def visible_match(
 ) -> dict[str, Any]:
     """What `read` answers for a finished match this browser may see; else 404 (a running
     match, or another's with PUBLIC_HISTORY=false, looks the same as none); 403 for a
-    daily deal's match while its day runs (app/services/daily.py)."""
+    daily deal's match while its day runs (app/history/daily.py)."""
     seen = matches.may_see(match_id, me, settings.public_history)
     held = matches.held_back([match_id]).get(match_id) if seen else None
     if held is not None:  # asked before reading: an analysis would search
@@ -469,7 +469,7 @@ def visible_match(
     return found
 
 
-# The daily deal (app/services/daily.py)
+# The daily deal (app/history/daily.py)
 
 DAY = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 

@@ -12,17 +12,17 @@ from fastapi import Depends, HTTPException
 from starlette.requests import HTTPConnection, Request
 
 from app.edge import origin_allowed
+from app.history.daily import Dailies
+from app.history.matches import MatchService
+from app.history.wire import WireInspector
 from app.limits import ConnectionCaps, RoomCreationLimit
+from app.people.identity import COOKIE, Identity, SignedIn
+from app.people.records import Records
 from app.protocol import ErrorCode
-from app.services.daily import Dailies
-from app.services.identity import COOKIE, Identity, SignedIn
-from app.services.live import LiveRoom
-from app.services.matches import MatchService
-from app.services.records import Records
-from app.services.refusals import RoomNotFound
-from app.services.rooms import RoomService
-from app.services.wire import WireInspector
 from app.settings import Settings
+from app.table.live import LiveRoom
+from app.table.refusals import RoomNotFound
+from app.table.rooms import RoomService
 
 logger = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from app.routes.deps import (
     RoomsDep,
     SettingsDep,
 )
-from app.services.refusals import RoomNotFound
+from app.table.refusals import RoomNotFound
 from engine import games
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ def replay(
 def player_page(
     request: Request, player_id: str, records: RecordsDep, me: PlayerDep
 ) -> HTMLResponse | RedirectResponse:
-    """A player's record (app/services/records.py); ``/players/me`` is one's own. Another
+    """A player's record (app/people/records.py); ``/players/me`` is one's own. Another
     player one may not see is answered like an unknown one."""
     if player_id == "me" and me is not None:
         return RedirectResponse(f"/players/{me}", status_code=303)

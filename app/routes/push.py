@@ -1,5 +1,5 @@
 """Web Push: the server's VAPID public key, and storing or removing a device's
-subscription for this browser's player (app/services/push.py sends the notices)."""
+subscription for this browser's player (app/people/push.py sends the notices)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from fastapi import APIRouter, Depends, Response, status
 from fastapi.responses import FileResponse
 from starlette.requests import HTTPConnection
 
+from app.people.identity import SignedIn
+from app.people.push import Notifier, subscription_row
 from app.protocol import ErrorResponse, PushKey, PushSubscription, PushUnsubscribe
+from app.push_guard import RefusedEndpoint
 from app.routes.deps import PlayerDep, SignedInDep, fail
-from app.services.identity import SignedIn
-from app.services.push import Notifier, subscription_row
-from app.services.push_guard import RefusedEndpoint
 
 router = APIRouter(prefix="/api/push", tags=["push"])
 
@@ -60,7 +60,7 @@ async def public_key(push: NotifierDep) -> PushKey:
     summary="Store this device's push subscription for this browser's player",
 )
 async def subscribe(body: PushSubscription, signed: SignedInDep, push: NotifierDep) -> Response:
-    # Only a known push service's https URL: the server posts to it (app/services/push_guard.py).
+    # Only a known push service's https URL: the server posts to it (app/push_guard.py).
     try:
         push.endpoints.checked(body.endpoint)
     except RefusedEndpoint as refused:

@@ -13,6 +13,7 @@ from app.connections import SocketConnection, force_close, paced_protocol
 from app.edge import origin_allowed
 from app.limits import Admission, TokenBucket
 from app.observability import WS_CONNECTIONS
+from app.people.identity import SignedIn
 from app.protocol import (
     CLOSE_FORBIDDEN_ORIGIN,
     CLOSE_INVALID_TEXT,
@@ -23,13 +24,12 @@ from app.protocol import (
     ErrorCode,
 )
 from app.routes import deps
-from app.services.devices import SIGNED_OUT
-from app.services.identity import SignedIn
-from app.services.live import LiveRoom
-from app.services.refusals import Refusal, RoomNotFound, parse_message
-from app.services.rooms import RoomService
-from app.services.texts import error_text
 from app.settings import Settings
+from app.table.devices import SIGNED_OUT
+from app.table.live import LiveRoom
+from app.table.refusals import Refusal, RoomNotFound, parse_message
+from app.table.rooms import RoomService
+from app.table.texts import error_text
 
 logger = logging.getLogger(__name__)
 PATH = "/ws/rooms/{room_id}"
@@ -221,7 +221,7 @@ async def serve_room(
 
 async def watching_a_daily(websocket: WebSocket, room_id: str) -> bool:
     """A daily deal's room while its day runs: its player's alone, nobody watches the line
-    being played (app/services/daily.py)."""
+    being played (app/history/daily.py)."""
     dailies = await deps.dailies(websocket)
     return bool(await dailies.off_loop(dailies.running_room, room_id))
 

@@ -1,4 +1,4 @@
-"""The daily deal's queries (see app/services/daily.py): players' attempts, the boards,
+"""The daily deal's queries (see app/history/daily.py): players' attempts, the boards,
 the pars.
 
 An attempt itself is stored with its room (``Store.create_room``), in one commit: the
@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.storage.models import DAILIES, DAILY_PARS, MATCHES, ROOMS, SEATS
 
-# A daily's player holds seat 0 (the computer the last one): app/services/daily.py.
+# A daily's player holds seat 0 (the computer the last one): app/history/daily.py.
 PLAYER_SEAT = 0
 
 

@@ -91,7 +91,7 @@ ROOMS = Table(
     Column("created_at", UtcDateTime, nullable=False),
     Column("last_active_at", UtcDateTime, nullable=False, index=True),
     Column("closed_at", UtcDateTime),
-    # Turn-based (app/services/turns.py): never closed for idleness while a match runs;
+    # Turn-based (app/table/turns.py): never closed for idleness while a match runs;
     # move_days is each move's time (None: no limit). The turn starts at the later of the
     # match's start, its last action and waited_at (an opponent chose to keep waiting);
     # reminded_turn is the turn whose "a quarter left" reminder was sent.
@@ -99,7 +99,7 @@ ROOMS = Table(
     Column("move_days", Integer),
     Column("waited_at", UtcDateTime),
     Column("reminded_turn", String(64)),
-    # Chat (app/services/chat.py): spectators may write; the chat stays out of the replay
+    # Chat (app/table/chat.py): spectators may write; the chat stays out of the replay
     # for anyone who held no seat (with PUBLIC_HISTORY).
     Column("spectator_chat", Boolean, nullable=False, default=False, server_default=false()),
     Column("private_chat", Boolean, nullable=False, default=False, server_default=false()),
@@ -272,7 +272,7 @@ class RematchRequestRow(Base):
     seat: int
 
 
-# A seat asked the others to let it take back its last move (app/services/takebacks.py):
+# A seat asked the others to let it take back its last move (app/table/takebacks.py):
 # open while the match is still at version ``ply`` and nobody declined. Kept for the limits
 # (a few a minute, none for a minute after a decline) and across restarts.
 TAKEBACK_REQUESTS = Table(
@@ -297,7 +297,7 @@ class TakebackRequestRow(Base):
     declined_at: datetime | None
 
 
-# Web Push: a device's subscription belongs to a player key (app/services/push.py); the
+# Web Push: a device's subscription belongs to a player key (app/people/push.py); the
 # endpoint is the browser's push service URL, unique per device and browser.
 PUSH_SUBSCRIPTIONS = Table(
     "push_subscriptions",
@@ -371,7 +371,7 @@ DEVICE_LINKS = Table(
 )
 
 
-# The daily deal (app/services/daily.py): a player's attempt at one game's daily of one day
+# The daily deal (app/history/daily.py): a player's attempt at one game's daily of one day
 # (the day in DAILY_TIME_ZONE, as YYYY-MM-DD) is a room like any other. The primary key
 # admits one attempt per player, day and game, even when two requests race for it.
 DAILIES = Table(

@@ -1,4 +1,4 @@
-"""Players, their devices and the links that sign another device in (see services/identity)."""
+"""Players, their devices and the links that sign another device in (see app/people/identity.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The queries of the players' records and ratings (app/services/records.py): finished
+"""The queries of the players' records and ratings (app/people/records.py): finished
 matches with who sat where, and whether two players ever shared a match.
 
 Only matches with status ``finished`` count: those its rules ended and resigned ones

@@ -39,7 +39,7 @@ export class RoomSocket {
     this.attempt = 0;
     this.shown = null;
     this.stopped = false;
-    // The server pushes "your turn" only when no visible tab shows the table (app/services/push.py).
+    // The server pushes "your turn" only when no visible tab shows the table (app/people/push.py).
     document.addEventListener("visibilitychange", () => this.tellVisibility());
     this.connect();
   }

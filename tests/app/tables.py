@@ -18,10 +18,10 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from app.people.identity import COOKIE
 from app.protocol import SERVER_MESSAGE
-from app.services import texts
-from app.services.identity import COOKIE
-from app.services.live import LiveRoom
+from app.table import texts
+from app.table.live import LiveRoom
 from engine import get_game
 from tests.engine.leaks import hidden_variants
 

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.analysis_ahead  # as the server runs: searched as it is
 
 @pytest.fixture(autouse=True)
 def quick_deal(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("app.services.live.secrets.randbits", lambda bits: QUICK_DEAL)
+    monkeypatch.setattr("app.table.live.secrets.randbits", lambda bits: QUICK_DEAL)
 
 
 def finished_match(table: Table) -> int:

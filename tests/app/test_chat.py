@@ -9,8 +9,8 @@ from contextlib import ExitStack
 import pytest
 from sqlalchemy import func, select
 
-from app.services.chat import CHAT_BURST, CHAT_PER_SECOND
 from app.storage.models import CHAT
+from app.table.chat import CHAT_BURST, CHAT_PER_SECOND
 from tests.app.tables import Socket, Table
 
 

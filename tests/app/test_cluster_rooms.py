@@ -1,5 +1,5 @@
 """Two server processes' room services in one test, over one database, with the events of
-one handed to the other by hand, as Redis would route them (app/services/cluster.py): a
+one handed to the other by hand, as Redis would route them (app/cluster/peers.py): a
 process follows a room only while it has a socket of it."""
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ from typing import Any
 
 import orjson
 
+from app.cluster.relay import Event
 from app.limits import RefusalLog, TokenBucket
 from app.messaging import Audience, LocalBroadcaster
 from app.protocol import CLOSE_SIGNED_OUT
-from app.relay import Event
-from app.services.live import LiveRoom
-from app.services.rooms import RoomService
 from app.settings import Settings
 from app.storage.db import create_db_engine
 from app.storage.players import PlayerStore
 from app.storage.repositories import Store
+from app.table.live import LiveRoom
+from app.table.rooms import RoomService
 
 
 class Relay:

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.history.daily import Dailies, Result, daily_number, daily_seed, share_text, streak
 from app.main import create_app
-from app.services.daily import Dailies, Result, daily_number, daily_seed, share_text, streak
 from app.settings import Settings
 from app.storage.dailies import Attempt
 from app.storage.models import DailyRow, Match, Room

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.services.events import RoomListener
-from app.services.live import LiveRoom
+from app.table.events import RoomListener
+from app.table.live import LiveRoom
 from tests.app.tables import Table
 
 

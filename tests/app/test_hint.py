@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from app.services.hints import seat_hint
-from app.services.identity import COOKIE
+from app.computer.hints import seat_hint
+from app.people.identity import COOKIE
 from engine import get_game
 from tests.app.tables import Table
 
@@ -19,8 +19,8 @@ GAME = get_game("scoundrel")
 @pytest.fixture(autouse=True)
 def few_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     """A fixed number of sampled dungeons, whatever the machine's speed."""
-    monkeypatch.setattr("app.services.hints.SAMPLES", 3)
-    monkeypatch.setattr("app.services.hints.SECONDS", None)
+    monkeypatch.setattr("app.computer.hints.SAMPLES", 3)
+    monkeypatch.setattr("app.computer.hints.SECONDS", None)
 
 
 def hint(table: Table, room_id: str, cookie: str | None) -> Any:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from app.services.identity import COOKIE
+from app.people.identity import COOKIE
 from tests.app.tables import Table, play
 
 # The history's queries by the seat cookie's stored HMAC.

@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import delete, func, select, update
 from starlette.websockets import WebSocketDisconnect
 
+from app.people.identity import COOKIE, LINKS_PER_PLAYER, SignedIn, token_hash
 from app.protocol import CLOSE_SIGNED_OUT
-from app.services.identity import COOKIE, LINKS_PER_PLAYER, SignedIn, token_hash
 from app.storage.models import DEVICE_LINKS, DEVICES, PLAYERS, SEATS
 from tests.app.tables import Socket, Table, play
 

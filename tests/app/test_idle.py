@@ -14,8 +14,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from app.main import create_app
 from app.protocol import CLOSE_ROOM_CLOSED
-from app.services.refusals import RoomNotFound
 from app.settings import Settings
+from app.table.refusals import RoomNotFound
 from tests.app.tables import Table, play
 
 # Rooms closed by their stored last activity (timestamps, which the dialects store apart).

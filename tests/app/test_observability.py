@@ -249,11 +249,11 @@ def test_a_room_event_is_a_json_line_with_its_room_id(
     entries = [json.loads(line) for line in lines]
     (created,) = [entry for entry in entries if entry["message"] == "room created"]
     assert created["room_id"] == room_id
-    assert created["logger"] == "app.services.rooms"
+    assert created["logger"] == "app.table.rooms"
 
 
 def record(message: str, **extra: object) -> logging.LogRecord:
-    entry = logging.makeLogRecord({"name": "app.services.rooms", "levelname": "INFO"})
+    entry = logging.makeLogRecord({"name": "app.table.rooms", "levelname": "INFO"})
     entry.msg = message
     entry.__dict__.update(extra)
     return entry
@@ -264,7 +264,7 @@ def test_json_line_has_time_level_logger_message_and_the_extra_fields() -> None:
     entry = json.loads(line)
     assert entry.keys() == {"time", "level", "logger", "message", "room_id", "seat", "game"}
     assert entry["level"] == "INFO"
-    assert entry["logger"] == "app.services.rooms"
+    assert entry["logger"] == "app.table.rooms"
     assert entry["message"] == "room created"
     assert entry["room_id"] == "Ab3x"
     assert entry["seat"] == 0
@@ -294,7 +294,7 @@ def test_uvicorn_colour_copy_of_the_message_is_left_out() -> None:
 
 def test_text_line_is_readable_with_the_extra_fields_as_key_value() -> None:
     line = TextFormatter().format(record("seat taken", room_id="Ab3x", seat=1))
-    assert line.endswith("INFO    app.services.rooms: seat taken [room_id=Ab3x seat=1]")
+    assert line.endswith("INFO    app.table.rooms: seat taken [room_id=Ab3x seat=1]")
 
 
 @pytest.mark.parametrize(

@@ -11,9 +11,9 @@ from sqlalchemy import select
 
 from app.connections import SocketConnection
 from app.main import create_app
-from app.services import texts
 from app.settings import Settings
 from app.storage.models import MATCHES
+from app.table import texts
 from engine import games, get_game
 from tests.app.tables import Socket, Table, play
 

@@ -26,8 +26,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
+from app.cluster.relay import room_channel
 from app.protocol import CLOSE_ROOM_CLOSED, CLOSE_SIGNED_OUT
-from app.relay import room_channel
 from tests.app.processes import (
     SHARED_REDIS,
     Client,

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from app.services.identity import COOKIE, SignedIn
-from app.services.push import Notice, Notifier
+from app.people.identity import COOKIE, SignedIn
+from app.people.push import Notice, Notifier
 from app.settings import Settings
 from app.storage.models import PUSH_SUBSCRIPTIONS
 from tests.app.tables import Socket, Table, play
@@ -359,7 +359,7 @@ def test_a_full_queue_drops_the_notice_with_a_metric(
     from fastapi.testclient import TestClient
 
     from app.main import create_app
-    from app.services.push import PUSH_DROPPED
+    from app.people.push import PUSH_DROPPED
 
     app = create_app(settings.model_copy(update={"push_queue": 1}))
     with TestClient(app, client=("127.0.0.1", 50000)) as client:  # /metrics: loopback only

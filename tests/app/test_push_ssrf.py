@@ -28,7 +28,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.services.push import (
+from app.people.push import (
     DEVICES_PER_PLAYER,
     PLAYER_IN_FLIGHT,
     PUSH_DROPPED,
@@ -40,8 +40,7 @@ from app.services.push import (
     new_vapid_key,
     subscription_row,
 )
-from app.services.push_guard import PushEndpoints, RefusedEndpoint, is_public
-from app.services.push_sender import (
+from app.people.push_sender import (
     AT_ONCE,
     PER_PLAYER,
     PER_SERVICE,
@@ -53,6 +52,7 @@ from app.services.push_sender import (
     Slots,
     Terms,
 )
+from app.push_guard import PushEndpoints, RefusedEndpoint, is_public
 from app.settings import Settings
 from app.storage.db import AT_HEAD
 from tests.app.tables import Table

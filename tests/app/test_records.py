@@ -1,4 +1,4 @@
-"""A record between friends (app/services/records.py): each player's record and ratings,
+"""A record between friends (app/people/records.py): each player's record and ratings,
 computed from stored matches with known results.
 
 Three people (Ada, Ben, Cleo) and the computer at two levels play two two-player games and
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
-from app.services.identity import COOKIE
+from app.people.identity import COOKIE
 from app.storage.models import COMPUTER, Match, Room, Seat
 from app.storage.repositories import Finish, Store
 from tests.app.tables import Table

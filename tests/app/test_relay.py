@@ -1,4 +1,4 @@
-"""The relay between server processes (app/relay.py) on the machine's Redis, each test on a
+"""The relay between server processes (app/cluster/relay.py) on the machine's Redis, each test on a
 channel of its own."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import orjson
 import pytest
 import redis.asyncio as redis
 
-from app import relay
-from app.relay import Event, RedisRelay
+from app.cluster import relay
+from app.cluster.relay import Event, RedisRelay
 from tests.app.processes import SHARED_REDIS, Redis
 
 

@@ -26,7 +26,7 @@ stored_insert = repositories._insert
 
 @pytest.fixture
 def fixed_deals(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("app.services.live.secrets.randbits", lambda _bits: FIXED_SEED)
+    monkeypatch.setattr("app.table.live.secrets.randbits", lambda _bits: FIXED_SEED)
 
 
 def finished(table: Table, sockets: list[Socket], room_id: str) -> dict[str, Any]:

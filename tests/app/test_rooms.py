@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app.main import create_app
-from app.services.identity import COOKIE, token_hash
+from app.people.identity import COOKIE, token_hash
 from app.settings import Settings
 from app.storage.models import DEVICES, SEATS
 from engine import games

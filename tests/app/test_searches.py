@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from app.services.searches import Searches, SearchesBusy, SearchFailed
+from app.computer.searches import Searches, SearchesBusy, SearchFailed
 from tests.app.tables import Table
 from tests.app.test_analysis import QUICK_DEAL, finished_match, foreseen
 from tests.app.test_hint import hint
@@ -98,7 +98,7 @@ def test_a_hint_while_the_searches_are_busy_is_refused_and_changes_nothing(table
 def test_an_analysis_while_the_searches_are_busy_is_refused_and_not_kept(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("app.services.live.secrets.randbits", lambda bits: QUICK_DEAL)
+    monkeypatch.setattr("app.table.live.secrets.randbits", lambda bits: QUICK_DEAL)
     match_id = finished_match(table)
     matches = table.app.state.matches
     foreseen(table, match_id).result(timeout=10)

@@ -19,9 +19,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.messaging import LocalBroadcaster
-from app.services.cache import RoomCache
-from app.services.live import LiveRoom
-from app.services.push import PushStore, subscription_row
+from app.people.push import PushStore, subscription_row
 from app.settings import Settings
 from app.storage import db
 from app.storage.batching import BatchWriter
@@ -29,6 +27,8 @@ from app.storage.db import create_db_engine, migrate, normalise_url, start_check
 from app.storage.models import METADATA, Match, Room
 from app.storage.players import PlayerStore
 from app.storage.repositories import ActionWrite, PlyTaken, Store
+from app.table.cache import RoomCache
+from app.table.live import LiveRoom
 
 # Storage itself: each database's schema, constraints, locks and transactions.
 pytestmark = pytest.mark.both_databases

@@ -1,6 +1,6 @@
 """Takebacks: a seat asks to take back its last move, another seat's player accepts or
 declines; alone at the table it is taken back at once. Only a move that revealed nothing,
-and the stored actions stay append-only (app/services/timeline.py)."""
+and the stored actions stay append-only (app/table/timeline.py)."""
 
 from __future__ import annotations
 

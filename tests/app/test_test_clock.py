@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx
 
-from app.services.turns import ClockFile
+from app.table.turns import ClockFile
 from tests.server import AppProcess, free_port
 
 DAY = timedelta(days=1)

@@ -3,7 +3,7 @@ earlier turns (the Pilzwanderung bot's notebook) is not forgotten between moves.
 
 from __future__ import annotations
 
-from app.services import thinking
+from app.computer import thinking
 from engine import get_game
 
 

@@ -13,10 +13,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app.main import create_app
-from app.services.live import LiveRoom, iso
-from app.services.rooms import RoomService
 from app.settings import Settings
 from app.storage.models import ROOMS
+from app.table.live import LiveRoom, iso
+from app.table.rooms import RoomService
 from tests.app.tables import Socket, Table, play
 
 # Deadlines and the idle sweep read stored timestamps, which the dialects store apart:

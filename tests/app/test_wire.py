@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app.services.texts import PER_CONNECTION
+from app.table.texts import PER_CONNECTION
 from engine import games, get_game
 from tests.app.tables import Socket, Table, play
 from tests.app.test_takeback import move, quiet_move

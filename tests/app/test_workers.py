@@ -1,4 +1,4 @@
-"""The worker processes of computer players and searches (app/services/workers.py)."""
+"""The worker processes of computer players and searches (app/computer/workers.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from app.services.workers import Workers
+from app.computer.workers import Workers
 
 
 def resident_mib() -> float:

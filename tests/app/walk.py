@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi.routing import APIRoute
 
-from app.services.identity import COOKIE
+from app.people.identity import COOKIE
 from tests.app.tables import Table, play
 
 EXAMPLE_BODIES: dict[str, dict[str, Any]] = {

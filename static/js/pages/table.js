@@ -301,7 +301,7 @@ function renderSeats() {
     );
 }
 
-/** A person's rating for the state's seat, if the server sent it (app/services/records.py). */
+/** A person's rating for the state's seat, if the server sent it (app/people/records.py). */
 function ratingOf(seat) {
   return shell.state?.ratings?.[seat] ?? null;
 }
