@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -18,50 +16,16 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
-from app import observability
-from app.computer.searches import Searches
+from app import observability, wiring
 from app.edge import Edge
 from app.headers import SecurityHeaders
-from app.history.daily import Dailies
-from app.history.matches import MatchService
-from app.history.wire import WireInspector
-from app.limits import ConnectionCaps, RoomCreationLimit
-from app.messaging import LocalBroadcaster
-from app.people.identity import Identity
-from app.people.push import Notifier, PushStore
-from app.people.records import Records
 from app.routes import api, deps, pages, push, ws
 from app.settings import Settings, get_settings
-from app.storage.dailies import DailyStore
 from app.storage.db import create_db_engine, ensure_migrated, start_checkpoints
-from app.storage.players import PlayerStore
-from app.storage.records import RecordStore
-from app.storage.repositories import Store
-from app.table.rooms import RoomService, utc_now
-from app.table.turns import ClockFile
 
 ROOT = Path(__file__).resolve().parents[1]
 
 logger = logging.getLogger(__name__)
-
-
-async def close_idle_rooms_every(rooms: RoomService, seconds: float) -> None:
-    while True:
-        await asyncio.sleep(seconds)
-        try:
-            await rooms.close_idle_rooms()
-        except Exception:  # the next round tries again (the database may be back by then)
-            logger.exception("closing idle rooms failed")
-
-
-async def watch_turns_every(rooms: RoomService, seconds: float) -> None:
-    """Turn-based rooms: a seat whose time ran out is offered; a quarter left reminds."""
-    while True:
-        await asyncio.sleep(seconds)
-        try:
-            await rooms.sweep_turns()
-        except Exception:  # the next round tries again
-            logger.exception("watching turn-based rooms failed")
 
 
 async def validation_error(_request: Request, error: Exception) -> JSONResponse:
@@ -90,15 +54,6 @@ async def database_away(request: Request, error: Exception) -> JSONResponse:
     )
 
 
-def test_clock(settings: Settings) -> ClockFile | None:
-    """TEST_CLOCK_FILE: a test server's clock, moved on by the file's seconds (never in
-    production: the settings refuse it there)."""
-    if settings.test_clock_file is None:
-        return None
-    logger.warning("the clock is moved on by %s (tests only)", settings.test_clock_file)
-    return ClockFile(settings.test_clock_file, utc_now)
-
-
 def malformed(message: str) -> JSONResponse:
     return JSONResponse({"detail": {"code": "malformed", "message": message}}, status_code=422)
 
@@ -123,75 +78,14 @@ def create_app(
         stop_metrics = (
             observability.serve_metrics(settings.metrics_port) if settings.metrics_port else None
         )
-        store = Store(db_engine)
-        # Several processes share rooms through Redis; one process needs none.
-        relay = None
-        if settings.redis_url:
-            from app.cluster.relay import RedisRelay  # imported only when used: it costs memory
-
-            relay = RedisRelay(settings.redis_url)
-        searches = Searches(settings.search_processes, settings.search_queue)
-        matches = MatchService(store, searches)
-        notifier = Notifier(settings, PushStore(db_engine), store.off_loop)
-        rooms = RoomService(
-            settings,
-            store,
-            LocalBroadcaster(),
-            clock=test_clock(settings) or utc_now,
-            relay=relay,
-            on_deal=matches.foresee if settings.analysis_ahead else None,
-            notifier=notifier,
-        )
-        # Every rating replayed from the database once (app/people/records.py).
-        await asyncio.to_thread(rooms.ratings.refresh)
-        dailies = Dailies(
-            DailyStore(db_engine),
-            searches,
-            settings.secret_key,
-            settings.daily_time_zone,
-            lambda: rooms.clock(),  # a test may move the room service's clock
-            rooms.create_room,
-            rooms.open_room,
-            rooms.join,
-            store.off_loop,
-        )
-        matches.holds_back = dailies.held_back
-        rooms.rematches.one_match_only = dailies.is_daily_room
-        cluster = rooms.cluster
-        if relay is not None and cluster is not None:
-            relay.start(cluster.on_event, cluster.resync, cluster.heartbeat)
-        app.state.db_engine = db_engine
-        app.state.relay = relay
-        app.state.rooms = rooms
-        app.state.identity = Identity(
-            PlayerStore(db_engine),
-            settings.secret_key,
-            store.off_loop,
-            on_signed_out=rooms.devices.signed_out,
-        )
-        app.state.matches = matches
-        app.state.wire = WireInspector(store)
-        app.state.records = Records(RecordStore(db_engine), rooms.ratings, settings.public_history)
-        app.state.dailies = dailies
-        app.state.notifier = notifier
-        app.state.connection_caps = ConnectionCaps(settings)
-        app.state.room_creation_limit = RoomCreationLimit(settings.rooms_per_address_per_minute)
-        sweepers = [
-            asyncio.create_task(close_idle_rooms_every(rooms, every)),
-            asyncio.create_task(watch_turns_every(rooms, turns_every)),
-        ]
+        server = wiring.build(settings, db_engine)
+        for name, part in server.parts().items():
+            setattr(app.state, name, part)
+        await server.start(every, turns_every)
         try:
             yield
         finally:
-            for sweeper in sweepers:
-                sweeper.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await sweeper
-            if relay is not None:
-                await relay.stop()
-            await rooms.shutdown()
-            searches.close()
-            store.close()
+            await server.stop()
             stop_checkpoints()
             if stop_metrics is not None:
                 stop_metrics()

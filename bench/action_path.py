@@ -19,12 +19,12 @@ import random
 import tempfile
 import time
 
+from app import wiring
 from app.limits import RefusalLog, TokenBucket
-from app.messaging import Audience, LocalBroadcaster
+from app.messaging import Audience
 from app.routes.ws import receive
 from app.settings import Settings
 from app.storage.db import create_db_engine, migrate
-from app.storage.repositories import Store
 from app.table.live import LiveRoom
 from app.table.rooms import RoomService
 
@@ -84,7 +84,7 @@ def main() -> None:
         url = f"sqlite:///{folder}/bench.db"
         migrate(url)
         settings = Settings(database_url=url, messages_per_second=1e9)
-        rooms = RoomService(settings, Store(create_db_engine(url)), LocalBroadcaster())
+        rooms = wiring.build(settings, create_db_engine(url)).rooms
         profiler = cProfile.Profile() if args.profile else None
         started = time.process_time()
         if profiler:

@@ -39,13 +39,14 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from app.cluster.news import RelayNews
 from app.table import texts
 from app.table.actions import advance
 from app.table.cache import RoomCache
 from app.table.devices import DeviceSockets
-from app.table.events import RoomEvents
+from app.table.events import RoomEvents, RoomListener
 from app.table.live import LiveRoom
-from app.table.news import RelayNews, RoomNews
+from app.table.news import RoomNews
 from app.table.players import unseat_leavers
 from app.table.refusals import Refusal
 
@@ -54,7 +55,7 @@ logger = logging.getLogger(__name__)
 FORGET_AFTER_SECONDS = 4.0
 
 
-class Cluster:
+class Cluster(RoomListener):
     def __init__(
         self,
         cache: RoomCache,
@@ -74,7 +75,7 @@ class Cluster:
 
     # Following a room
 
-    def loaded(self, room: LiveRoom) -> None:
+    def held(self, room: LiveRoom) -> None:
         """A room just created or loaded is not followed until a socket of it joins here."""
         room.followed = False
 

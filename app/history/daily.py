@@ -151,32 +151,14 @@ def streak(days: set[date], today: date) -> int:
     return count
 
 
-class Dailies:
-    def __init__(
-        self,
-        store: DailyStore,
-        searches: Searches,
-        secret_key: str,
-        time_zone: str,
-        clock: Callable[[], datetime],
-        create_room: CreateRoom,
-        open_room: OpenRoom,
-        join: Join,
-        off_loop: Callable[..., Awaitable[Any]],
-    ) -> None:
+class DailyCalendar:
+    """The days of the daily deal in DAILY_TIME_ZONE, and which rooms and matches are a
+    running day's: its replays are held back, and nobody but its player watches it."""
+
+    def __init__(self, store: DailyStore, time_zone: str, clock: Callable[[], datetime]) -> None:
         self.store = store
-        self.searches = searches
-        self.secret_key = secret_key
         self.zone = ZoneInfo(time_zone)
         self.clock = clock
-        self.create_room = create_room
-        self.open_room = open_room
-        self.join = join
-        self.off_loop = off_loop  # the store's: a query off the event loop on PostgreSQL
-        self._searching: set[tuple[str, str]] = set()
-        self._searching_lock = threading.Lock()
-
-    # Days
 
     def today(self) -> date:
         return self.clock().astimezone(self.zone).date()
@@ -197,13 +179,55 @@ class Dailies:
         now = self.clock()
         return {match_id: end for match_id, end in ends.items() if now < end}
 
+    def running_room(self, room_id: str) -> bool:
+        """A daily's room whose day still runs: nobody but its player may watch it."""
+        found = self.store.of_room(room_id)
+        return found is not None and not self.over(date.fromisoformat(found[0]))
+
+    def is_daily_room(self, room_id: str) -> bool:
+        """A daily's room, which holds its one match and no rematch."""
+        return self.store.of_room(room_id) is not None
+
+    def of_room(self, room_id: str) -> dict[str, Any] | None:
+        """A daily's room: its day, number, game and the daily's match; None for any other
+        room."""
+        found = self.store.of_room(room_id)
+        if found is None:
+            return None
+        day, game, match_id = found
+        number = daily_number(date.fromisoformat(day))
+        return {"day": day, "number": number, "game": game, "match_id": match_id}
+
+
+class Dailies:
+    def __init__(
+        self,
+        calendar: DailyCalendar,
+        searches: Searches,
+        secret_key: str,
+        create_room: CreateRoom,
+        open_room: OpenRoom,
+        join: Join,
+        off_loop: Callable[..., Awaitable[Any]],
+    ) -> None:
+        self.calendar = calendar
+        self.store = calendar.store
+        self.searches = searches
+        self.secret_key = secret_key
+        self.create_room = create_room
+        self.open_room = open_room
+        self.join = join
+        self.off_loop = off_loop  # the store's: a query off the event loop on PostgreSQL
+        self._searching: set[tuple[str, str]] = set()
+        self._searching_lock = threading.Lock()
+
     # Playing
 
     async def start(self, game_name: str, player_id: str, name: str) -> tuple[LiveRoom, bool]:
         """This player's attempt at today's daily of the game: its room, and whether it is a
         new one (False: back to the running one). Refused once it ended."""
         game = self._game(game_name)
-        day = self.today()
+        day = self.calendar.today()
         for _race in range(2):
             found = await self.off_loop(self._attempt, day, game.name, player_id)
             if found is not None:
@@ -222,7 +246,7 @@ class Dailies:
                         day=day.isoformat(),
                         game=game.name,
                         player_id=player_id,
-                        created_at=self.clock(),
+                        created_at=self.calendar.clock(),
                     ),
                 )
             except DailyTaken:  # another request of this player was first: its room
@@ -256,29 +280,10 @@ class Dailies:
 
     # What a player sees
 
-    def running_room(self, room_id: str) -> bool:
-        """A daily's room whose day still runs: nobody but its player may watch it."""
-        found = self.store.of_room(room_id)
-        return found is not None and not self.over(date.fromisoformat(found[0]))
-
-    def is_daily_room(self, room_id: str) -> bool:
-        """A daily's room, which holds its one match and no rematch."""
-        return self.store.of_room(room_id) is not None
-
-    def of_room(self, room_id: str) -> dict[str, Any] | None:
-        """A daily's room: its day, number, game and the daily's match; None for any other
-        room."""
-        found = self.store.of_room(room_id)
-        if found is None:
-            return None
-        day, game, match_id = found
-        number = daily_number(date.fromisoformat(day))
-        return {"day": day, "number": number, "game": game, "match_id": match_id}
-
     def overview(self, player_id: str | None) -> dict[str, Any]:
         """Today's dailies for this player: per game, to play, running (its room) or done
         (the result and the text to share); and the streak."""
-        day = self.today()
+        day = self.calendar.today()
         mine = (
             {a.game: a for a in self.store.attempts_of(player_id, day.isoformat())}
             if (player_id)
@@ -302,8 +307,8 @@ class Dailies:
         return {
             "day": day.isoformat(),
             "number": daily_number(day),
-            "ends_at": self.ends_at(day),
-            "time_zone": str(self.zone),
+            "ends_at": self.calendar.ends_at(day),
+            "time_zone": str(self.calendar.zone),
             "streak": self.streaks(player_id, day)[0],
             "games": entries,
         }
@@ -312,7 +317,7 @@ class Dailies:
         """A day's board of a game: the finished attempts, best first, without any line;
         the par; and this player's result, share text and streaks."""
         game = self._game(game_name)
-        if day > self.today() or day < EPOCH:
+        if day > self.calendar.today() or day < EPOCH:
             raise Refusal("unknown_daily", "no daily of this day")
         attempts = [a for a in self.store.attempts_at(day.isoformat(), game.name) if finished(a)]
         results = sorted(
@@ -323,7 +328,7 @@ class Dailies:
         you = None
         for result, attempt in results:
             if attempt.player_id == player_id:
-                overall, per_game = self.streaks(player_id, self.today(), game.name)
+                overall, per_game = self.streaks(player_id, self.calendar.today(), game.name)
                 you = {
                     "result": result.to_json(),
                     "share": share_text(game, day, result, par),
@@ -334,8 +339,8 @@ class Dailies:
             "day": day.isoformat(),
             "number": daily_number(day),
             "game": game.name,
-            "over": self.over(day),
-            "ends_at": self.ends_at(day),
+            "over": self.calendar.over(day),
+            "ends_at": self.calendar.ends_at(day),
             "par": par,
             "entries": [
                 {"name": a.name or "", "you": a.player_id == player_id} | r.to_json()

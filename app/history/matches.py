@@ -27,15 +27,20 @@ V = TypeVar("V")
 
 
 class MatchService:
-    def __init__(self, store: Store, searches: Searches) -> None:
+    def __init__(
+        self,
+        store: Store,
+        searches: Searches,
+        holds_back: Callable[[list[int]], dict[int, datetime]],
+    ) -> None:
         self.store = store
         self.searches = searches
         self.analyses: dict[int, dict[str, Any]] = {}
         self.foreseen: dict[int, Future[BestLine[Any]]] = {}
         self._foreseen_lock = threading.Lock()
         # Of these matches, those whose replay is held back, and until when: a daily deal's
-        # until its day ends (app/main.py sets it to Dailies.held_back).
-        self.holds_back: Callable[[list[int]], dict[int, datetime]] = lambda match_ids: {}
+        # until its day ends (DailyCalendar.held_back).
+        self.holds_back = holds_back
 
     def foresee(self, match_id: int, game: str, dealt: Any) -> None:
         """Starts a new match's analysis as it is dealt, when the search workers are idle:

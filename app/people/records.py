@@ -395,6 +395,12 @@ class RatingsListener(RoomListener):
         self._refreshing: asyncio.Task[None] | None = None
         self._again = False
 
+    def held(self, room: LiveRoom) -> None:
+        self.show(room)
+
+    def read(self, room: LiveRoom) -> None:
+        self.show(room)
+
     def show(self, room: LiveRoom) -> None:
         room.ratings = [
             None

@@ -11,7 +11,6 @@ from typing import Annotated, Any, TypeVar
 from fastapi import APIRouter, Path, Query, Request, Response, status
 from pydantic import BeforeValidator
 
-from app.computer.players import levels
 from app.computer.searches import SearchesBusy, SearchFailed
 from app.history.matches import MatchService
 from app.history.wire import UnknownStep
@@ -67,6 +66,7 @@ from app.settings import Settings
 from app.table import schemas
 from app.table.chat import ChatChoices
 from app.table.refusals import Refusal
+from app.table.seats import levels
 from engine import games
 
 logger = logging.getLogger(__name__)
@@ -167,7 +167,7 @@ async def create_room(
     summary="A room: seats, status, tally",
 )
 async def get_room(room: RoomDep, dailies: DailiesDep) -> RoomInfo:
-    daily = await dailies.off_loop(dailies.of_room, room.id)
+    daily = await dailies.off_loop(dailies.calendar.of_room, room.id)
     return RoomInfo.model_validate(room.describe() | {"daily": daily})
 
 
@@ -179,7 +179,7 @@ async def get_room(room: RoomDep, dailies: DailiesDep) -> RoomInfo:
 async def room_moves(
     room: RoomDep, matches: MatchesDep, dailies: DailiesDep, me: PlayerDep
 ) -> RoomMoves:
-    if room.seat_of(me) is None and await dailies.off_loop(dailies.running_room, room.id):
+    if room.seat_of(me) is None and await dailies.off_loop(dailies.calendar.running_room, room.id):
         fail(403, "daily_running", "a daily's moves are its player's while its day runs")
     match = room.match
     moves = matches.moves(room.game, match.id, match.version, room.move_days)

@@ -20,6 +20,7 @@ from app.people.identity import COOKIE, Identity, SignedIn
 from app.people.records import Records
 from app.protocol import ErrorCode
 from app.settings import Settings
+from app.table.devices import DeviceSockets
 from app.table.live import LiveRoom
 from app.table.refusals import RoomNotFound
 from app.table.rooms import RoomService
@@ -94,6 +95,11 @@ async def open_room(room_id: str, rooms: RoomsDep) -> LiveRoom:
         return await rooms.open_room(room_id)
     except RoomNotFound:
         fail(404, "unknown_room", "no open room with this id", room_id=room_id)
+
+
+async def device_sockets(connection: HTTPConnection) -> DeviceSockets:
+    value: DeviceSockets = connection.app.state.devices
+    return value
 
 
 async def wire_inspector(connection: HTTPConnection) -> WireInspector:

@@ -86,7 +86,8 @@ async def room_socket(websocket: WebSocket) -> None:
     rooms = await deps.room_service(websocket)
     settings = await deps.settings(websocket)
     caps = await deps.connection_caps(websocket)
-    heard = rooms.devices.heard  # the sign-outs heard before the cookie is read
+    devices = await deps.device_sockets(websocket)
+    heard = devices.heard  # the sign-outs heard before the cookie is read
     signed = await deps.signed_in(websocket)
     if not origin_allowed(websocket, settings):
         await websocket.accept()
@@ -136,19 +137,18 @@ async def serve(
         queue_limit=settings.send_queue_messages,
         send_timeout=settings.send_timeout_seconds,
     )
-    rooms.devices.add(connection)
+    devices = await deps.device_sockets(websocket)
+    devices.add(connection)
     try:
         return await serve_room(websocket, room_id, rooms, connection, heard)
     finally:
-        rooms.devices.discard(connection)
+        devices.discard(connection)
 
 
-async def signed_out_meanwhile(
-    websocket: WebSocket, rooms: RoomService, device_id: int | None, heard: int
-) -> bool:
+async def signed_out_meanwhile(websocket: WebSocket, device_id: int | None, heard: int) -> bool:
     """Whether the socket's device was signed out since its cookie was read (the database
     is asked only when this process heard of a sign-out meanwhile)."""
-    if device_id is None or rooms.devices.heard == heard:
+    if device_id is None or (await deps.device_sockets(websocket)).heard == heard:
         return False
     identity = await deps.identity(websocket)
     return not await identity.still_signed_in(device_id)
@@ -164,7 +164,7 @@ async def serve_room(
     """Serve the socket in its room until it closes; the code if the server closed it."""
     player = connection.player_id
     try:
-        if await signed_out_meanwhile(websocket, rooms, connection.device_id, heard):
+        if await signed_out_meanwhile(websocket, connection.device_id, heard):
             connection.close(CLOSE_SIGNED_OUT, SIGNED_OUT)
             await connection.stop()
             return connection.close_code
@@ -223,7 +223,7 @@ async def watching_a_daily(websocket: WebSocket, room_id: str) -> bool:
     """A daily deal's room while its day runs: its player's alone, nobody watches the line
     being played (app/history/daily.py)."""
     dailies = await deps.dailies(websocket)
-    return bool(await dailies.off_loop(dailies.running_room, room_id))
+    return bool(await dailies.off_loop(dailies.calendar.running_room, room_id))
 
 
 async def receive(

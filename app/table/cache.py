@@ -8,13 +8,13 @@ import logging
 import re
 import time
 import weakref
-from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from app.messaging import Broadcaster
 from app.observability import MATCHES_IN_PROGRESS, ROOMS_OPEN
 from app.protocol import CLOSE_ROOM_CLOSED
 from app.storage.repositories import LoadedRoom, Store
+from app.table.events import RoomEvents
 from app.table.live import LiveRoom, rebuild
 from app.table.refusals import Refusal, RoomNotFound
 
@@ -35,27 +35,23 @@ MATCHES_IN_PROGRESS.set_function(
 
 
 class RoomCache:
-    def __init__(self, store: Store, broadcaster: Broadcaster, idle_minutes: int) -> None:
+    def __init__(
+        self, store: Store, broadcaster: Broadcaster, events: RoomEvents, idle_minutes: int
+    ) -> None:
         self.store = store
         self.broadcaster = broadcaster
+        self.events = events  # told of each room held, read and closed here
         self.idle_minutes = idle_minutes
         self.rooms: dict[str, LiveRoom] = {}
         self._loading: dict[str, asyncio.Future[LoadedRoom | None]] = {}
         # Reads that a close overtook: what they found is no longer the room.
         self._overtaken: weakref.WeakSet[asyncio.Future[LoadedRoom | None]] = weakref.WeakSet()
-        # Told of each room created or loaded (with several processes: not followed yet).
-        self.on_load: Callable[[LiveRoom], None] | None = None
-        # Told whenever a room's seats were taken from the database (loaded, caught up):
-        # the ratings beside the names (app/people/records.py).
-        self.on_seats: Callable[[LiveRoom], None] = lambda room: None
-        self.on_close: Callable[[str], None] | None = None
         CACHES.add(self)
 
     def add(self, room: LiveRoom) -> None:
         """A room created here."""
         self.rooms[room.id] = room
-        if self.on_load is not None:
-            self.on_load(room)
+        self.events.held(room)
 
     def held(self, room_id: str) -> LiveRoom | None:
         """The room if this process holds it in memory (never loads it)."""
@@ -108,10 +104,9 @@ class RoomCache:
         if loaded is None:
             raise RoomNotFound(room_id)
         room = self.rooms[room_id] = rebuild(loaded)
-        self.on_seats(room)
         logger.info("room loaded", extra={"room_id": room_id, "version": room.match.version})
-        if self.on_load is not None:
-            self.on_load(room)
+        self.events.held(room)
+        self.events.read(room)
         return room
 
     async def _current(self, room: LiveRoom) -> None:
@@ -139,7 +134,7 @@ class RoomCache:
         room.turn_started = fresh.turn_started  # a start or a wait stored by another process
         if moved:  # the wait for an absent mover starts now, as after a replayed move
             room.turn_since = time.monotonic()
-        self.on_seats(room)
+        self.events.read(room)
         logger.info("room caught up", extra={"room_id": room.id, "version": room.match.version})
 
     async def close_idle(self, now: datetime) -> list[str]:
@@ -180,8 +175,7 @@ class RoomCache:
         if room is not None:
             async with room.lock:
                 room.closed = True
-        if self.on_close is not None:
-            self.on_close(room_id)
+        self.events.closed(room_id)
         idle = f"room closed after {self.idle_minutes} minutes without activity"
         self.broadcaster.close_room(room_id, CLOSE_ROOM_CLOSED, reason or idle)
         logger.info("room closed", extra={"room_id": room_id, "reason": reason or "idle"})

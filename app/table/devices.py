@@ -13,12 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from app.protocol import CLOSE_SIGNED_OUT
-
-if TYPE_CHECKING:
-    from app.cluster.relay import RedisRelay as Relay
+from app.table.others import OtherProcesses
 
 SIGNED_OUT = "this device was signed out"
 LOOKED_UP_AT_ONCE = 500  # devices per query when they are looked up again
@@ -35,11 +33,11 @@ class DeviceSocket(Protocol):
 class DeviceSockets:
     def __init__(
         self,
-        relay: Relay | None,
+        others: OtherProcesses | None,
         signed_in: Callable[[list[int]], set[int]],
         off_loop: Callable[..., Awaitable[Any]],
     ) -> None:
-        self.relay = relay
+        self.others = others
         self.signed_in = signed_in  # which of these devices are signed in (a query)
         self.off_loop = off_loop
         # One set over every room: a sign-out is rare, and looking through this process's
@@ -58,8 +56,8 @@ class DeviceSockets:
         """The player's devices were signed out (stored): their sockets close, here and in
         the other processes."""
         self.close(player_id, device_ids)
-        if self.relay is not None and device_ids:
-            self.relay.announce(
+        if self.others is not None and device_ids:
+            self.others.announce(
                 {"t": "signed_out", "player": player_id, "devices": list(device_ids)},
                 everyone=True,
             )

@@ -78,6 +78,20 @@ class RoomListener:
         """A chat line was stored (published without the room's lock: it is no change of
         the match, app/table/chat.py)."""
 
+    def held(self, room: LiveRoom) -> None:
+        """A room came into this process's memory: created here, or read from the database
+        (with several processes, not followed until a socket of it joins here)."""
+
+    def read(self, room: LiveRoom) -> None:
+        """The room's seats and match were taken from the database (loaded, caught up)."""
+
+    def closed(self, room_id: str) -> None:
+        """The room closed (stored): nothing more is done or heard for it here."""
+
+    def reminder_due(self, room: LiveRoom, seat: int) -> None:
+        """A quarter of a turn-based move's time is left for ``seat`` (once per turn over
+        every process; published outside the room's lock, by the periodic sweep)."""
+
 
 class RoomEvents:
     def __init__(self) -> None:
@@ -158,3 +172,19 @@ class RoomEvents:
     def chatted(self, room: LiveRoom, line: dict[str, Any]) -> None:
         for listener in self.listeners:
             listener.chatted(room, line)
+
+    def held(self, room: LiveRoom) -> None:
+        for listener in self.listeners:
+            listener.held(room)
+
+    def read(self, room: LiveRoom) -> None:
+        for listener in self.listeners:
+            listener.read(room)
+
+    def closed(self, room_id: str) -> None:
+        for listener in self.listeners:
+            listener.closed(room_id)
+
+    def reminder_due(self, room: LiveRoom, seat: int) -> None:
+        for listener in self.listeners:
+            listener.reminder_due(room, seat)

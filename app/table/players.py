@@ -44,17 +44,18 @@ class Players:
         broadcaster: Broadcaster,
         events: RoomEvents,
         clock: Callable[[], datetime],
-        shared: bool,
         open_offer: Callable[[LiveRoom], str | None],
+        follower: Follower | None,
     ) -> None:
         self.store = store
         self.cache = cache
         self.broadcaster = broadcaster
         self.events = events
         self.clock = clock
-        self.shared = shared  # several processes (REDIS_URL)
         self.open_offer = open_offer  # the takeover offer a joining socket hears, if any
-        self.follower: Follower | None = None  # several processes: app/table/rooms.py
+        # Several processes (REDIS_URL): a room is heard of while a socket of it is here.
+        self.follower = follower
+        self.shared = follower is not None
 
     async def join(self, room: LiveRoom, name: str, player_id: str) -> int | None:
         """The seat this player holds, else a free seat, else None (a spectator)."""

@@ -35,14 +35,16 @@ class Rematches:
         events: RoomEvents,
         clock: Callable[[], datetime],
         on_deal: OnDeal,
+        one_match_only: Callable[[str], bool],
     ) -> None:
         self.store = store
         self.cache = cache
         self.events = events
         self.clock = clock
         self.on_deal = on_deal
-        # Rooms of one match only, a daily deal's (set by app/main.py; the deal is the day's).
-        self.one_match_only: Callable[[str], bool] = lambda room_id: False
+        # Rooms of one match only, a daily deal's (DailyCalendar.is_daily_room: the deal is
+        # the day's).
+        self.one_match_only = one_match_only
 
     async def ask(self, room: LiveRoom, connection: Connection) -> None:
         async with room.lock:

@@ -1,8 +1,8 @@
 """Rooms as players meet them: creating one, finding one, routing a client's message to
-the part that handles it, and closing rooms nobody uses. Here the parts are put together,
-each given only what it uses; none of them knows this service.
+the part that handles it, and closing rooms nobody uses.
 
-The parts, each in a module named for what it holds:
+The parts, each in a module named for what it holds (all built and hooked together in
+app/wiring.py; none of them knows this service):
 
 - ``cache``: the rooms this process holds in memory, rebuilt from the database;
 - ``players``: taking a seat and leaving it while the room waits, sockets connecting and
@@ -11,10 +11,12 @@ The parts, each in a module named for what it holds:
 - ``rematch``: asking for the next match and starting it;
 - ``endings``: a match a player ends: resigned, aborted, or abandoned for an absent one;
 - ``takebacks``: asking to take back a move, answering, taking it back;
-- ``seats`` and ``computer``: the computer's seats, its moves, taking over an absent seat;
-- ``push``: Web Push to players away from the table (your turn, a rematch, the end);
+- ``seats``: seating the computer; ``takeover``: an absent player's seat offered to the
+  others, and their answer;
+- ``chat``: chat lines and reactions; ``turns``: turn-based rooms' deadlines;
 - ``events``: the room-events hub, which tells a stored change to its subscribers: this
-  process's sockets and the other processes (``news``), and the computer players.
+  process's sockets (``news``), the other processes (app/cluster/), the computer players
+  (app/computer/), the ratings and Web Push (app/people/).
 
 The database is the source of truth: a change is stored before anyone hears of it.
 Messages for one room are handled one at a time under the room's lock. Fan-out only
@@ -26,15 +28,10 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-from app.cluster.peers import Cluster
-from app.computer.players import ComputerPlayers
-from app.messaging import Broadcaster, Connection
-from app.people.push import Notifier, PushListener
-from app.people.records import Ratings, RatingsListener
+from app.messaging import Connection
 from app.protocol import (
     Abort,
     Ping,
@@ -49,28 +46,24 @@ from app.protocol import (
 )
 from app.settings import Settings
 from app.storage.models import COMPUTER, DailyRow, Room
-from app.storage.players import PlayerStore
-from app.storage.records import RecordStore
 from app.storage.repositories import HeldRoom, Store
 from app.table import texts
 from app.table.actions import Actions
 from app.table.cache import RoomCache
 from app.table.chat import NO_CHOICES, Chat, ChatChoices
-from app.table.devices import DeviceSockets
+from app.table.clock import Clock
 from app.table.endings import Endings
 from app.table.events import RoomEvents
 from app.table.live import Holder, LiveMatch, LiveRoom, new_match, room_options
-from app.table.news import RelayNews, RoomNews
+from app.table.others import OtherProcesses
 from app.table.players import Players
 from app.table.refusals import Refusal, RoomNotFound
 from app.table.rematch import OnDeal, Rematches
 from app.table.seats import COMPUTER_NAME, ComputerSeats, check_computer, computer_seat
 from app.table.takebacks import Takebacks
+from app.table.takeover import Takeovers
 from app.table.turns import Turn, Turns, check_turn_based, turn_of
 from engine import get_game
-
-if TYPE_CHECKING:
-    from app.cluster.relay import RedisRelay as Relay
 
 logger = logging.getLogger(__name__)
 
@@ -78,8 +71,21 @@ ROOM_ID_BYTES = 18  # 144 bits
 EVERYONE_LEFT = "everyone left the room"
 
 
-def utc_now() -> datetime:
-    return datetime.now(UTC)
+@dataclass(frozen=True)
+class TableParts:
+    """The parts of the table this service hands a client's message or a question to."""
+
+    cache: RoomCache
+    events: RoomEvents
+    actions: Actions
+    players: Players
+    seats: ComputerSeats
+    takeovers: Takeovers
+    rematches: Rematches
+    endings: Endings
+    takebacks: Takebacks
+    chat: Chat
+    turns: Turns
 
 
 class RoomService:
@@ -87,71 +93,25 @@ class RoomService:
         self,
         settings: Settings,
         store: Store,
-        broadcaster: Broadcaster,
-        clock: Callable[[], datetime] = utc_now,
-        relay: Relay | None = None,
-        on_deal: OnDeal | None = None,
-        notifier: Notifier | None = None,
+        clock: Clock,
+        parts: TableParts,
+        on_deal: OnDeal,
+        others: OtherProcesses | None,
     ) -> None:
         self.settings = settings
-        # Told of every match dealt here (its id, game and first state): MatchService.foresee.
-        self.on_deal = on_deal or (lambda match_id, game, state: None)
         self.store = store
-        self.clock = clock
-        # Several processes (REDIS_URL): what this one stores, it announces to the others.
-        self.relay = relay
-        shared = relay is not None
-        self.cache = cache = RoomCache(store, broadcaster, settings.room_idle_minutes)
-        self.events = events = RoomEvents()
-        self.news = news = RoomNews(broadcaster)
-        # Every part reads the clock through here: a test may move ``self.clock``.
-        now = lambda: self.clock()  # noqa: E731
-        self.actions = Actions(store, cache, events, now, shared)
-        self.computer = computer = ComputerPlayers(settings, store, news, self.actions.play, now)
-        self.turns = Turns(store, cache, computer, now)
-        self.players = Players(store, cache, broadcaster, events, now, shared, computer.open_offer)
-        self.rematches = Rematches(store, cache, events, now, self.on_deal)
-        self.endings = endings = Endings(store, cache, events, now, shared)
-        self.takebacks = Takebacks(store, cache, events, now)
-        self.seats = ComputerSeats(store, cache, events, computer, endings, now, shared)
-        self.chat = Chat(store, events, now)
-        # The sockets of signed-in devices, so that signing one out closes them.
-        self.devices = devices = DeviceSockets(
-            relay, PlayerStore(store.engine).signed_in, store.off_loop
-        )
-        # The players' ratings beside their names (app/people/records.py): first, so that
-        # the texts of a change carry them.
-        self.ratings = Ratings(RecordStore(store.engine))
-        self.seat_ratings = seat_ratings = RatingsListener(
-            self.ratings, store.off_loop, cache.held_rooms, settings.public_history
-        )
-        # The order is the order in which they hear of a change.
-        events.subscribe(seat_ratings)
-        events.subscribe(news)
-        # What other processes announce (with REDIS_URL): app/main.py starts the relay with it.
-        self.cluster: Cluster | None = None
-        if relay is not None:
-            relay_news = RelayNews(relay)
-            events.subscribe(relay_news)
-            self.cluster = Cluster(cache, news, relay_news, events, seat_ratings.ended, devices)
-            self.players.follower = self.cluster
-            cache.on_load = self.cluster.loaded
-        events.subscribe(computer)
-        # Web Push to players away from the table (app/main.py makes the notifier).
-        self.notifier = notifier
-        if notifier is not None:
-            base_url = settings.public_base_url or ""
-            push = PushListener(notifier, broadcaster, base_url)
-            events.subscribe(push)
-            self.turns.on_reminder = push.remind
-        cache.on_close = self._forget
-        cache.on_seats = seat_ratings.show
-
-    def _forget(self, room_id: str) -> None:
-        """A room closed: nothing more is done or heard for it here."""
-        self.computer.forget(room_id)
-        if self.relay is not None:
-            self.relay.unfollow(room_id)
+        self.clock = clock  # every part reads it: a test may move it (``Clock.now``)
+        self.parts = parts
+        self.cache = parts.cache
+        self.events = parts.events
+        self.actions = parts.actions
+        self.players = parts.players
+        self.chat = parts.chat
+        self.turns = parts.turns
+        # Told of every match dealt here (its id, game and first state): MatchService.foresee.
+        self.on_deal = on_deal
+        # Several processes (REDIS_URL): a room closed here is closed in the others too.
+        self.others = others
 
     # Creating and finding rooms
 
@@ -218,7 +178,6 @@ class RoomService:
             private_chat=chat.private,
         )
         self.cache.add(room)
-        self.seat_ratings.show(room)
         logger.info("room created", extra={"room_id": room_id, "game": game.name})
         return room
 
@@ -286,7 +245,7 @@ class RoomService:
         return await self.players.join(room, name, player_id)
 
     async def add_computer(self, room: LiveRoom, level: str, player_id: str | None) -> int:
-        return await self.seats.add(room, level, player_id)
+        return await self.parts.seats.add(room, level, player_id)
 
     async def leave(self, room: LiveRoom, player_id: str | None) -> None:
         """A player gives up their seat in a waiting room; once nobody is seated, the room
@@ -294,8 +253,8 @@ class RoomService:
         if not await self.players.leave(room, player_id):
             return
         await self.cache.close_here(room.id, EVERYONE_LEFT)
-        if self.relay is not None:
-            self.relay.announce(
+        if self.others is not None:
+            self.others.announce(
                 {"t": "close", "room": room.id, "reason": EVERYONE_LEFT}, everyone=True
             )
 
@@ -314,17 +273,17 @@ class RoomService:
         elif isinstance(message, Visibility):
             connection.visible = message.visible
         elif isinstance(message, RematchRequest):
-            await self.rematches.ask(room, connection)
+            await self.parts.rematches.ask(room, connection)
         elif isinstance(message, TakeoverChoice):
-            await self.seats.answer_takeover(room, connection, message)
+            await self.parts.takeovers.answer(room, connection, message)
         elif isinstance(message, Resign):
-            await self.endings.resign(room, connection.seat)
+            await self.parts.endings.resign(room, connection.seat)
         elif isinstance(message, Abort):
-            await self.endings.abort(room, connection.seat)
+            await self.parts.endings.abort(room, connection.seat)
         elif isinstance(message, TakebackRequest):
-            await self.takebacks.ask(room, connection)
+            await self.parts.takebacks.ask(room, connection)
         elif isinstance(message, TakebackAnswer):
-            await self.takebacks.answer(room, connection, message.accept)
+            await self.parts.takebacks.answer(room, connection, message.accept)
         elif isinstance(message, Say | React):
             await self.chat.say(room, connection, message)
         else:
@@ -333,16 +292,13 @@ class RoomService:
     # Closing
 
     async def close_idle_rooms(self) -> list[str]:
-        if self.relay is None:
+        if self.others is None:
             return await self.cache.close_idle(self.clock())
         closed = await self.cache.close_idle_shared(self.clock())
         for room_id in closed:
-            self.relay.announce({"t": "close", "room": room_id}, everyone=True)
+            self.others.announce({"t": "close", "room": room_id}, everyone=True)
         return closed
 
     async def shutdown(self) -> None:
-        await self.computer.shutdown()
-        await self.seat_ratings.stop()
-        if self.notifier is not None:
-            await self.notifier.shutdown()
+        await self.parts.takeovers.shutdown()
         self.cache.clear()

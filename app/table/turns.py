@@ -4,9 +4,9 @@ waiting: ``LiveRoom.turn_started``), so a restart or another process finds the s
 
 A periodic sweep (app/main.py) looks at every open turn-based room with a running match
 and a time per move: a seat whose time ran out is offered to the other player (the
-takeover offer, ``ComputerPlayers.timed_out``), and once a quarter of the move's time is
-left, ``on_reminder(room, seat)`` is called, once per turn over every process (the room
-row remembers the turn it reminded of).
+takeover offer, ``Takeovers.timed_out``), and once a quarter of the move's time is left,
+the room-events hub hears ``reminder_due(room, seat)``, once per turn over every process
+(the room row remembers the turn it reminded of).
 """
 
 from __future__ import annotations
@@ -15,20 +15,17 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from pathlib import Path
 
-from app.computer.players import ComputerPlayers
 from app.storage.repositories import Store
 from app.table.cache import RoomCache
+from app.table.events import RoomEvents
 from app.table.live import LiveRoom
 from app.table.refusals import Refusal, RoomNotFound
+from app.table.takeover import Takeovers
 
 logger = logging.getLogger(__name__)
 
 MOVE_DAYS = (1, 2, 3, 7)  # the times per move a turn-based room may have (or none)
-
-# Told when a quarter of a move's time is left: the room and the seat to move.
-OnReminder = Callable[[LiveRoom, int], None]
 
 
 @dataclass(frozen=True)
@@ -78,14 +75,15 @@ class Turns:
         self,
         store: Store,
         cache: RoomCache,
-        computer: ComputerPlayers,
+        events: RoomEvents,
+        takeovers: Takeovers,
         clock: Callable[[], datetime],
     ) -> None:
         self.store = store
         self.cache = cache
-        self.computer = computer
+        self.events = events
+        self.takeovers = takeovers
         self.clock = clock
-        self.on_reminder: OnReminder = lambda room, seat: None
 
     async def turn(self, room_id: str) -> Turn | None:
         """For the push helper: which seat of the room must move, and its deadline."""
@@ -105,28 +103,11 @@ class Turns:
             async with room.lock:
                 if room.closed:
                     continue
-                self.computer.update(room, think=False)
+                self.takeovers.watch(room)
                 due = reminder_due(room, self.clock())
                 seat = room.to_move()
             if due is None or seat is None:
                 continue
             if await self.store.off_loop(self.store.claim_reminder, room.id, due):
                 logger.info("reminding of a turn", extra={"room_id": room.id, "seat": seat})
-                self.on_reminder(room, seat)
-
-
-class ClockFile:
-    """Tests only (TEST_CLOCK_FILE): the real time moved on by the seconds written in a
-    file, so that a test server in a subprocess lives through days in no time. No file,
-    or an empty one: no offset."""
-
-    def __init__(self, path: Path, now: Callable[[], datetime]) -> None:
-        self.path = path
-        self.now = now
-
-    def __call__(self) -> datetime:
-        try:
-            text = self.path.read_text().strip()
-        except FileNotFoundError:
-            text = ""
-        return self.now() + timedelta(seconds=float(text or 0))
+                self.events.reminder_due(room, seat)

@@ -13,16 +13,15 @@ from typing import Any
 
 import orjson
 
+from app import wiring
 from app.cluster.relay import Event
 from app.limits import RefusalLog, TokenBucket
-from app.messaging import Audience, LocalBroadcaster
+from app.messaging import Audience
 from app.protocol import CLOSE_SIGNED_OUT
 from app.settings import Settings
 from app.storage.db import create_db_engine
 from app.storage.players import PlayerStore
-from app.storage.repositories import Store
 from app.table.live import LiveRoom
-from app.table.rooms import RoomService
 
 
 class Relay:
@@ -43,6 +42,9 @@ class Relay:
 
     def unfollow(self, room_id: str) -> None:
         self.following.discard(room_id)
+
+    async def stop(self) -> None:
+        pass
 
 
 class Socket:
@@ -71,17 +73,19 @@ class Socket:
 class Process:
     def __init__(self, name: str, settings: Settings) -> None:
         self.relay = Relay(name)
-        self.rooms = RoomService(
+        self.server = wiring.build(
             settings,
-            Store(create_db_engine(settings.database_url)),
-            LocalBroadcaster(),
+            create_db_engine(settings.database_url),
             relay=self.relay,  # type: ignore[arg-type]
         )
+        self.rooms = self.server.rooms
+        self.cluster = self.server.cluster
+        self.devices = self.server.devices
 
     async def hear(self, other: Process) -> list[Event]:
         """Every event the other process announced so far that Redis would hand on to this
         one (for every process, or of a room this one follows); they are returned."""
-        cluster = self.rooms.cluster
+        cluster = self.cluster
         assert cluster is not None
         sent, other.relay.sent = other.relay.sent, []
         heard = [event for event, everyone in sent if everyone or self.follows(event["room"])]
@@ -99,8 +103,8 @@ def run(settings: Settings, scenario: Callable[[Process, Process], Awaitable[Non
         try:
             await scenario(first, second)
         finally:
-            await first.rooms.shutdown()
-            await second.rooms.shutdown()
+            await first.server.stop()
+            await second.server.stop()
 
     asyncio.run(both())
 
@@ -221,9 +225,9 @@ def test_every_process_hears_that_a_match_ended(settings: Settings) -> None:
         room, _ = await seated_here(first)
         await second.hear(first)
         ended: list[bool] = []
-        assert second.rooms.cluster is not None
-        second.rooms.cluster.on_ended = lambda: ended.append(True)
-        await first.rooms.endings.resign(room, 0)
+        assert second.cluster is not None
+        second.cluster.on_ended = lambda: ended.append(True)
+        await first.rooms.parts.endings.resign(room, 0)
         assert "ended" in [event["t"] for event in await second.hear(first)]
         assert ended == [True]
 
@@ -238,14 +242,14 @@ def test_no_takeover_wait_or_offer_stands_for_a_room_no_longer_followed(
         watcher = Socket(None)
         await second.rooms.connect(held, watcher)  # type: ignore[arg-type]
         held.remote.clear()  # the first process's sockets went away, as this one knows
-        computer = second.rooms.computer
-        computer.update(held, think=False)
-        assert held.id in computer.awaited  # the absent mover's offer is on its way here
+        takeovers = second.server.takeovers
+        takeovers.watch(held)
+        assert held.id in takeovers.awaited  # the absent mover's offer is on its way here
         await second.rooms.disconnect(held, watcher)  # type: ignore[arg-type]
-        assert held.id not in computer.awaited and held.id not in computer.waits
-        assert computer.open_offer(held) is None
-        computer.update(held, think=False)  # news of it brings no wait either
-        assert held.id not in computer.awaited
+        assert held.id not in takeovers.awaited and held.id not in takeovers.waits
+        assert takeovers.open_offer(held) is None
+        takeovers.watch(held)  # news of it brings no wait either
+        assert held.id not in takeovers.awaited
 
     run(settings, scenario)
 
@@ -321,7 +325,7 @@ def sockets_on(process: Process, devices: list[int]) -> list[DeviceSocket]:
         for player, device in zip(("ada", "ada", "bo"), devices, strict=True)
     ]
     for socket in sockets:
-        process.rooms.devices.add(socket)
+        process.devices.add(socket)
     return sockets
 
 
@@ -333,7 +337,7 @@ def test_a_sign_out_on_one_process_closes_the_devices_sockets_on_the_other(
     async def scenario(first: Process, second: Process) -> None:
         phone, tablet, bos = sockets_on(second, devices)
         store.remove_device("ada", devices[0])
-        first.rooms.devices.signed_out("ada", [devices[0]])
+        first.devices.signed_out("ada", [devices[0]])
         assert [event["t"] for event in await second.hear(first)] == ["signed_out"]
         assert (phone.closed, tablet.closed, bos.closed) == (CLOSE_SIGNED_OUT, None, None)
 
@@ -349,11 +353,11 @@ def test_a_sign_out_lost_while_redis_was_away_reaches_the_sockets_once_it_is_bac
         phone, tablet, bos = sockets_on(second, devices)
         store.remove_device("ada", devices[0])
         store.remove_device("bo", devices[2])
-        first.rooms.devices.signed_out("ada", [devices[0]])
-        first.rooms.devices.signed_out("bo", [devices[2]])
+        first.devices.signed_out("ada", [devices[0]])
+        first.devices.signed_out("bo", [devices[2]])
         first.relay.sent.clear()  # Redis was away: the announcements are lost
         assert phone.closed is None
-        cluster = second.rooms.cluster
+        cluster = second.cluster
         assert cluster is not None
         await cluster.resync()  # Redis is back
         assert (phone.closed, tablet.closed, bos.closed) == (

@@ -196,9 +196,9 @@ def test_closing_the_room_stops_the_computers_thinking(table: Table) -> None:
     with table.socket(room_id, cookie) as ada:
         play_until_computer_moves(table, room_id, ada, random.Random(4))
         version = ada.state["version"]
-        assert room_id in rooms.computer.moves
+        assert room_id in table.app.state.computer.moves
         table.client.portal.call(rooms.cache.close_here, room_id)  # type: ignore[union-attr]
-    assert room_id not in rooms.computer.moves
+    assert room_id not in table.app.state.computer.moves
     time.sleep(1.0 + PAUSE)
     assert len(stored_actions(table)) == version
 
@@ -208,11 +208,10 @@ def test_a_shutdown_stops_the_computers_thinking(computer_settings: Settings) ->
     with TestClient(create_app(computer_settings)) as client:
         table = Table(client)
         room_id, cookie = room_against(table, "strong")
-        rooms = table.app.state.rooms
         with table.socket(room_id, cookie) as ada:
             play_until_computer_moves(table, room_id, ada, random.Random(9))
             version = ada.state["version"]
-            thinking = rooms.computer.moves[room_id]
+            thinking = table.app.state.computer.moves[room_id]
     assert thinking.cancelled()
     time.sleep(1.0 + PAUSE)
     with TestClient(create_app(computer_settings)) as client:
@@ -359,7 +358,7 @@ def test_a_solo_game_offers_no_takeover(table: Table) -> None:
         time.sleep(TAKEOVER * 2)
         assert "takeover" not in [m["type"] for m in spectator.drain()]
         rooms = table.app.state.rooms
-        assert rooms.computer.absent_seat(rooms.room(room_id)) is None
+        assert table.app.state.takeovers.absent_seat(rooms.room(room_id)) is None
 
 
 def test_a_person_away_from_a_game_against_the_computer_is_offered_to_nobody(

@@ -34,7 +34,7 @@ DAY = timedelta(days=1)
 
 def at(table: Table, moment: datetime) -> None:
     """The server's clock (rooms and dailies read the same one) stands at ``moment``."""
-    table.app.state.rooms.clock = lambda: moment
+    table.app.state.rooms.clock.now = lambda: moment
 
 
 @pytest.fixture
@@ -381,8 +381,8 @@ def test_the_day_turns_at_midnight_in_the_daily_time_zone(auckland: Table) -> No
     dailies: Dailies = auckland.app.state.dailies
     before = datetime(2026, 12, 4, 10, 59, tzinfo=UTC)  # 23:59 in Auckland (UTC+13)
     at(auckland, before)
-    assert dailies.today() == date(2026, 12, 4)
-    assert dailies.ends_at(date(2026, 12, 4)) == datetime(2026, 12, 4, 11, 0, tzinfo=UTC)
+    assert dailies.calendar.today() == date(2026, 12, 4)
+    assert dailies.calendar.ends_at(date(2026, 12, 4)) == datetime(2026, 12, 4, 11, 0, tzinfo=UTC)
     first, cookie = started(auckland, "scoundrel")
     at(auckland, before + timedelta(minutes=1))
     assert call(auckland, "GET", "/api/daily", None).json()["day"] == "2026-12-05"

@@ -36,9 +36,9 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from app.computer.players import levels
 from app.main import app
 from app.protocol import AddComputer, CreateRoom, JoinRoom
+from app.table.seats import levels
 from engine import games
 from tests.app.tables import Table, play
 from tests.app.walk import Walker, every_route, example_body, walker

@@ -34,7 +34,7 @@ def test_an_idle_room_closes_and_its_sockets_hear_why(settings: Settings) -> Non
         with table.socket(room_id, cookies[0]) as player, table.socket(room_id) as watcher:
             play(table, room_id, [player, watcher], random.Random(2))
             moment = later(settings, 1)
-            table.app.state.rooms.clock = lambda: moment
+            table.app.state.rooms.clock.now = lambda: moment
             for socket in (player, watcher):
                 with pytest.raises(WebSocketDisconnect) as closed:
                     while True:
@@ -54,7 +54,7 @@ def test_a_room_not_loaded_since_a_restart_is_closed_from_the_database(
         room_id = Table(client).create_room("expeditionen")
     with TestClient(create_app(settings)) as client:
         rooms = client.app.state.rooms  # type: ignore[attr-defined]
-        rooms.clock = lambda: later(settings, 1)
+        rooms.clock.now = lambda: later(settings, 1)
         assert client.portal.call(rooms.close_idle_rooms) == [room_id]  # type: ignore[union-attr]
         assert client.get(f"/api/rooms/{room_id}").status_code == 404
         with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
@@ -65,7 +65,7 @@ def test_a_room_with_recent_activity_stays_open(table: Table) -> None:
     settings = table.app.state.settings
     room_id = table.create_room("scoundrel")
     rooms = table.app.state.rooms
-    rooms.clock = lambda: later(settings, -1)
+    rooms.clock.now = lambda: later(settings, -1)
     assert table.client.portal.call(rooms.close_idle_rooms) == []  # type: ignore[union-attr]
     assert table.client.get(f"/api/rooms/{room_id}").status_code == 200
 
@@ -88,7 +88,7 @@ def test_a_room_closed_while_it_was_being_loaded_stays_closed(settings: Settings
             store.off_loop = read_then_wait
             loading = asyncio.ensure_future(rooms.cache.load(room_id))
             await read.wait()
-            rooms.clock = lambda: later(settings, 1)
+            rooms.clock.now = lambda: later(settings, 1)
             assert await rooms.close_idle_rooms() == [room_id]
             answer.set()
             with pytest.raises(RoomNotFound):

@@ -518,7 +518,7 @@ def test_a_quarter_of_a_turn_based_moves_time_left_is_pushed(
     subscribe(table, cookies[mover], phone)
     drain(table)
     before = len(service.received(phone))
-    rooms.clock = lambda: deadline - timedelta(hours=6) + timedelta(minutes=1)
+    rooms.clock.now = lambda: deadline - timedelta(hours=6) + timedelta(minutes=1)
     portal = table.client.portal
     assert portal is not None
     portal.call(rooms.sweep_turns)

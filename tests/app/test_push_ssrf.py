@@ -29,7 +29,6 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.people.push import (
-    DEVICES_PER_PLAYER,
     PLAYER_IN_FLIGHT,
     PUSH_DROPPED,
     PUSH_FAILED,
@@ -55,6 +54,7 @@ from app.people.push_sender import (
 from app.push_guard import PushEndpoints, RefusedEndpoint, is_public
 from app.settings import Settings
 from app.storage.db import AT_HEAD
+from app.storage.push import DEVICES_PER_PLAYER
 from tests.app.tables import Table
 from tests.push_service import Answer, Device, PushService, push_service
 from tests.server import migrated_sqlite

@@ -131,7 +131,7 @@ def people(table: Table) -> dict[str, tuple[str, str]]:
         if number == 3:
             record(table, people["Ada"][0], ids["Ada"])
     # As when a match ends through the rooms: the ratings in memory take the news in.
-    table.app.state.rooms.ratings.refresh()
+    table.app.state.ratings.refresh()
     return people
 
 
@@ -272,7 +272,7 @@ def test_ratings_are_openskill_over_matches_between_two_people_in_the_order_they
 def test_a_rebuild_from_the_database_gives_the_ratings_kept_in_memory(
     table: Table, people: dict[str, tuple[str, str]]
 ) -> None:
-    ratings = table.app.state.rooms.ratings
+    ratings = table.app.state.ratings
     ratings.refresh()  # taken up in steps; one match was stored after a later one
     ada = people["Ada"][1]
     kept = ratings.get(EXP, ada)
@@ -396,4 +396,4 @@ def test_a_match_that_ends_moves_the_ratings_shown_in_the_room(
     while room.ratings[0]["matches"] == before and time.monotonic() < deadline:
         time.sleep(0.02)
     assert room.ratings[0]["matches"] == before + 1
-    assert table.app.state.rooms.ratings.get(PILZ, ada).matches == before + 1
+    assert table.app.state.ratings.get(PILZ, ada).matches == before + 1

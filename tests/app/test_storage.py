@@ -19,15 +19,17 @@ from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.messaging import LocalBroadcaster
-from app.people.push import PushStore, subscription_row
+from app.people.push import subscription_row
 from app.settings import Settings
 from app.storage import db
 from app.storage.batching import BatchWriter
 from app.storage.db import create_db_engine, migrate, normalise_url, start_checkpoints
 from app.storage.models import METADATA, Match, Room
 from app.storage.players import PlayerStore
+from app.storage.push import PushStore
 from app.storage.repositories import ActionWrite, PlyTaken, Store
 from app.table.cache import RoomCache
+from app.table.events import RoomEvents
 from app.table.live import LiveRoom
 
 # Storage itself: each database's schema, constraints, locks and transactions.
@@ -332,7 +334,7 @@ def test_a_room_asked_for_by_many_at_once_is_read_from_the_database_once(store: 
     store.load_room = lambda room_id: reads.append(room_id) or load_room(room_id)  # type: ignore[method-assign]
 
     async def main() -> list[LiveRoom]:
-        cache = RoomCache(store, LocalBroadcaster(), idle_minutes=60)
+        cache = RoomCache(store, LocalBroadcaster(), RoomEvents(), idle_minutes=60)
         return await asyncio.gather(*(cache.load("r1") for _ in range(5)))
 
     rooms = asyncio.run(main())

@@ -51,7 +51,7 @@ def ada_to_move(table: Table, room_id: str, ada: Socket, bo: Socket) -> None:
 
 
 def set_clock(table: Table, at: datetime) -> None:
-    table.app.state.rooms.clock = lambda: at
+    table.app.state.rooms.clock.now = lambda: at
 
 
 @pytest.fixture

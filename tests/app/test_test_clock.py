@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx
 
-from app.table.turns import ClockFile
+from app.table.clock import ClockFile
 from tests.server import AppProcess, free_port
 
 DAY = timedelta(days=1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from app.main import create_app
 from app.settings import Settings
 from app.storage.models import ROOMS
+from app.table.events import RoomListener
 from app.table.live import LiveRoom, iso
 from app.table.rooms import RoomService
 from tests.app.tables import Socket, Table, play
@@ -56,7 +57,7 @@ def live(table: Table, room_id: str) -> LiveRoom:
 
 
 def move_clock(table: Table, to: datetime) -> None:
-    rooms_of(table).clock = lambda: to
+    rooms_of(table).clock.now = lambda: to
 
 
 def sweep(table: Table) -> None:
@@ -185,7 +186,7 @@ def test_absence_during_ones_turn_offers_nothing_in_a_turn_based_room(
     time.sleep(TAKEOVER * 3)
     sweep(table)
     assert takeovers(present) == []
-    assert rooms_of(table).computer.absent_seat(live(table, room_id)) is None
+    assert table.app.state.takeovers.absent_seat(live(table, room_id)) is None
 
 
 def test_the_table_says_whose_turn_since_when_and_until_when(
@@ -300,6 +301,16 @@ def test_an_answer_before_the_time_ran_out_is_refused(
 # The reminder at a quarter left
 
 
+class Reminders(RoomListener):
+    """Hears the room-events hub's reminders (as Web Push does)."""
+
+    def __init__(self, heard: Callable[[LiveRoom, int], object]) -> None:
+        self.heard = heard
+
+    def reminder_due(self, room: LiveRoom, seat: int) -> None:
+        self.heard(room, seat)
+
+
 @pytest.mark.both_databases
 def test_the_reminder_fires_once_when_a_quarter_of_the_time_is_left(
     turn_settings: Settings,
@@ -307,7 +318,9 @@ def test_the_reminder_fires_once_when_a_quarter_of_the_time_is_left(
     reminded: list[tuple[str, int]] = []
     with TestClient(create_app(turn_settings)) as client:
         table = Table(client)
-        rooms_of(table).turns.on_reminder = lambda room, seat: reminded.append((room.id, seat))
+        table.app.state.events.subscribe(
+            Reminders(lambda room, seat: reminded.append((room.id, seat)))
+        )
         room_id, _ = turn_room(table, days=1)
         seat = live(table, room_id).to_move()
         deadline = live(table, room_id).deadline()
@@ -321,7 +334,9 @@ def test_the_reminder_fires_once_when_a_quarter_of_the_time_is_left(
         assert reminded == [(room_id, seat)]
     with TestClient(create_app(turn_settings)) as client:  # a restart does not remind again
         table = Table(client)
-        rooms_of(table).turns.on_reminder = lambda room, seat: reminded.append((room.id, seat))
+        table.app.state.events.subscribe(
+            Reminders(lambda room, seat: reminded.append((room.id, seat)))
+        )
         move_clock(table, deadline - timedelta(hours=1))
         sweep(table)
         assert reminded == [(room_id, seat)]
@@ -341,7 +356,7 @@ def test_of_two_processes_sweeping_the_same_turn_only_one_reminds(
         deadline = live(tables[0], room_id).deadline()
         assert deadline is not None
         for table in tables:
-            rooms_of(table).turns.on_reminder = lambda room, seat: reminded.append(room.id)
+            table.app.state.events.subscribe(Reminders(lambda room, seat: reminded.append(room.id)))
             move_clock(table, deadline - timedelta(hours=1))
             sweep(table)
     assert reminded == [room_id]
