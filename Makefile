@@ -81,13 +81,15 @@ services:
 	@scripts/ensure-services
 
 # One gate, alone or first in `make test`: ruff's rules and formatting, mypy strict over the
-# files pyproject.toml names (pydantic plugin), then Biome over static/js (lint-js).
+# files pyproject.toml names (pydantic plugin), the layers of app/ (import-linter's
+# contracts in pyproject.toml), then Biome over static/js (lint-js).
 # The same checks before every commit: `pre-commit install` (.pre-commit-config.yaml calls
 # the tools of .venv and make, nothing downloaded; pre-commit itself: `pipx install pre-commit`).
 lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 	$(MAKE) lint-js
 
 # One pytest worker more than there are cores: the browser tests spend part of their time
