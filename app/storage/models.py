@@ -217,16 +217,6 @@ ACTIONS = Table(
 )
 
 
-class ActionRow(Base):
-    __table__ = ACTIONS
-    match_id: int
-    ply: int
-    seat: int
-    action: dict[str, Any]
-    created_at: datetime
-    by_computer: bool
-
-
 # A chat line of a room, during a match: ``ply`` is the match's version when it was sent
 # (the replay shows it at that step); text, or a quick reaction's key.
 CHAT = Table(
@@ -264,12 +254,6 @@ REMATCH_REQUESTS = Table(
     Column("match_id", Integer, ForeignKey("matches.id"), primary_key=True),
     Column("seat", Integer, primary_key=True),
 )
-
-
-class RematchRequestRow(Base):
-    __table__ = REMATCH_REQUESTS
-    match_id: int
-    seat: int
 
 
 # A seat asked the others to let it take back its last move (app/table/takebacks.py):
