@@ -111,7 +111,8 @@ def create_app(
     for away in (OperationalError, InterfaceError):
         app.add_exception_handler(away, database_away)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
-    app.include_router(api.router)
+    for router in api.ROUTERS:
+        app.include_router(router)
     app.include_router(push.router)
     app.include_router(push.site)
     app.router.add_websocket_route(ws.PATH, ws.room_socket)

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.routes.api import DAY, set_player_cookie
+from app.routes.common import set_player_cookie
+from app.routes.daily import DAY
 from app.routes.deps import (
     IdentityDep,
     MatchesDep,

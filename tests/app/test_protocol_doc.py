@@ -77,7 +77,9 @@ def test_every_state_field_is_explained() -> None:
 
 
 @pytest.mark.parametrize(
-    "route", [r for r in api.router.routes if isinstance(r, APIRoute)], ids=lambda r: r.path
+    "route",
+    [r for router in api.ROUTERS for r in router.routes if isinstance(r, APIRoute)],
+    ids=lambda r: r.path,
 )
 def test_every_api_route_is_documented(route: APIRoute) -> None:
     for method in route.methods:
