@@ -2,8 +2,13 @@
 // banner, the move log, short notes for clicks that do nothing, turn signals (title, favicon,
 // sound, browser notification), the invite panel, end screen and rematch. The game's own
 // module (static/js/games/<name>.js) draws the board; nothing here names a game.
+//
+// One object, `shell`, holds everything the table shows; every handler (a socket message, a
+// click, a timer, an answer of the API) changes the shell and then calls render(), which
+// draws every part from it. render() may run at any time: a part draws again only what
+// changed (see redraw and patch), so a redraw never takes a control from under a pointer.
 
-import { localized, t } from "../i18n.js";
+import { lang, localized, t } from "../i18n.js";
 import { boot } from "../page.js";
 import { pushSetting } from "../push.js";
 import { RoomSocket } from "../socket.js";
@@ -28,46 +33,55 @@ import { applyTheme, prefs, setPref } from "../prefs.js";
 import { qrSvg } from "../qr.js";
 import { animateMoves, snapshotCards } from "../motion.js";
 import { createChat } from "../chat.js";
-import { TableWire } from "../wire.js";
+import { placeText, wirePanel } from "../wire.js";
 
-const roomId = document.body.dataset.roomId;
 const board = document.getElementById("board");
 const shell = {
-  room: null,
-  title: null,
-  game: null,
-  seat: undefined,
+  roomId: document.body.dataset.roomId,
+  room: null, // GET /api/rooms/{id}
+  info: null, // the game's entry in GET /api/games
+  game: null, // the game's module
+  seat: undefined, // undefined until this browser joined; null: a spectator
+  nameAsked: 0, // how often the name prompt was shown (each time anew, focused)
   state: null,
   players: [],
   rematch: null,
-  ui: {},
+  ui: {}, // the game module's own, kept across renders of one match (ctx.ui)
+  uiVersion: 0, // counts the game module's own changes (ctx.rerender): its board is drawn again
   recent: [],
   log: [], // every move of the current match: {ply, seat, action}
   logVersion: null, // the version the log is complete up to
+  // The seat whose time ran out in this turn (an offer said so), even if the others then
+  // chose to keep waiting and its deadline moved: the log says so before its move, as the
+  // stored log does after a reload.
+  ranOutSeat: null,
   pending: false,
   socket: null,
   connection: "connecting",
   online: navigator.onLine,
-  wasMyTurn: false,
-  takeover: null, // the latest takeover offer: {seat, levels}; seat null = none
+  wasMyTurn: false, // the turn signals' last look: a turn that starts is signalled once
+  takeover: null, // the latest takeover message: {seat, levels, away, ...}; seat null = none
+  offerAt: 0, // when the offer for the away seat comes, by this browser's clock
   confirming: null, // a one-tap move shown, not yet sent: {action, took, key}
-  notice: null, // shown instead of the table for good: {title, text} (showGone)
+  note: null, // the short line under the table: {text}
+  sheet: null, // the sheet open over the board on a phone: "log", "chat" or null
+  dialog: null, // the popover open: {kind: "share" | "settings" | "confirm", ...}
+  wire: null, // the latest state message exactly as it arrived (the developer's wire panel)
+  notice: null, // shown instead of the table for good: {title, text} (endTable)
 };
-const wire = new TableWire({
-  panel: document.getElementById("wire"),
-  body: document.getElementById("wire-body"),
-  game: () => shell.room?.game,
-  // a free seat's hand is still dealt: "Seat 2", not "Free seat"
-  name: (seat) =>
-    shell.players.find((p) => p.seat === seat)?.name || t("table.seat", { n: seat + 1 }),
-  enabled: () => prefs().developer,
-});
 const COMPUTER_NAME = "Computer"; // the server's name for the computer's own seat
+
+/* What the shell says (read by every part) */
 
 function playerName(seat) {
   const player = shell.players.find((p) => p.seat === seat);
   if (player && !player.name) return t("table.free_seat");
   return player?.name || t("table.seat", { n: seat + 1 });
+}
+
+/** Who sits where, in the words shown: a part that names players draws again when it changes. */
+function seating() {
+  return `${lang()} ${JSON.stringify(shell.players.map((p) => [p.seat, p.name, p.computer]))}`;
 }
 
 /** The computer's own seat (not a person's seat it plays while they are away). */
@@ -77,6 +91,11 @@ function isComputerSeat(player) {
 
 function levelName(level) {
   return t(`level.${level}`, {}, level);
+}
+
+function gameTitle() {
+  if (!shell.room) return null;
+  return shell.info ? localized(shell.info.title) : shell.room.game;
 }
 
 function isMyTurn() {
@@ -92,6 +111,86 @@ function legal(action) {
   return Boolean(shell.state?.legal_actions?.some((candidate) => sameAction(candidate, action)));
 }
 
+const TOUCH = matchMedia("(pointer: coarse)");
+
+/** As this device chose, else on for a touch screen in a turn-based room (a mis-tap there
+ * costs a day's wait to answer). */
+function confirmsMoves() {
+  return prefs().confirmMoves ?? (TOUCH.matches && Boolean(shell.room?.turn_based));
+}
+
+/* Drawing: render() may run at any time, so each part draws only what changed. A redraw
+   under a pointer would swallow its click; a new element loses the focus, the scroll
+   position and a choice made in it. */
+
+const drawnFrom = new WeakMap(); // element -> the inputs it was last drawn from (a DOM cache)
+
+/** Calls draw() when one of `inputs` differs (Object.is) from those `el` was last drawn from. */
+function redraw(el, inputs, draw) {
+  const before = drawnFrom.get(el);
+  if (before?.length === inputs.length && before.every((input, i) => Object.is(input, inputs[i])))
+    return false;
+  drawnFrom.set(el, inputs);
+  draw();
+  return true;
+}
+
+/** Replaces el's children with these unless it shows equal ones already. Equal nodes keep
+ * their listeners: a handler built here reads the shell when it runs, not when it is made. */
+function patch(el, ...children) {
+  const next = fill(document.createDocumentFragment(), ...children);
+  const shown = el.childNodes;
+  if (
+    shown.length === next.childNodes.length &&
+    [...shown].every((node, i) => node.isEqualNode(next.childNodes[i]))
+  )
+    return false;
+  el.replaceChildren(...next.childNodes);
+  return true;
+}
+
+/** The one render: every part, from the shell. The offer comes before the board (which
+ * gives the offer the current step), the board before the sheets (placed beside it). */
+let rendering = false;
+let renderAgain = false; // render() was called while it ran (a game module's rerender)
+function render() {
+  if (rendering) {
+    renderAgain = true;
+    return;
+  }
+  rendering = true;
+  try {
+    do {
+      renderAgain = false;
+      renderParts();
+    } while (renderAgain);
+  } finally {
+    rendering = false;
+  }
+}
+
+function renderParts() {
+  renderDialogs(); // over anything: the page loading, the table, a notice
+  renderNote();
+  if (shell.notice) return renderNotice();
+  if (!shell.room) return; // the page shows its loading state until the room is known
+  renderHead();
+  renderSignals();
+  renderSeats();
+  renderBanner();
+  renderMatchTools();
+  renderTakeback();
+  renderEnd();
+  renderOffer();
+  renderBoard();
+  renderLog();
+  renderOffline();
+  renderSheets();
+  renderWire();
+}
+
+/* Acting: moves and one-tap moves */
+
 /** Sends an action, but only one the server listed as legal in the latest state, and only online. */
 function act(action) {
   if (isOffline()) {
@@ -101,29 +200,22 @@ function act(action) {
   if (shell.pending || !legal(action)) return;
   shell.pending = true;
   shell.socket.send({ type: "action", version: shell.state.version, action });
-  renderBoard();
+  render();
 }
 
 /* Confirming one-tap moves: with "Confirm moves" on, a tap on a card or pile shows its move in
    the banner; a second tap on it, or Confirm, sends it; any other tap, or Cancel, drops it. */
 
-const TOUCH = matchMedia("(pointer: coarse)");
-
-/** As this device chose, else on for a touch screen in a turn-based room (a mis-tap there
- * costs a day's wait to answer). */
-function confirmsMoves() {
-  return prefs().confirmMoves ?? (TOUCH.matches && Boolean(shell.room?.turn_based));
-}
-
-let tappedKey = null; // the [data-key] of the board's element the current click is on
+// The [data-key] of the board's element the current click is on: noted while the click
+// passes down to the game's handler, which calls tap() (private to the taps' listeners).
+let tappedKey = null;
 
 /** A one-tap move (`took`: the open cards it would take, for the game's words). */
 function tap(action, took = []) {
   if (!confirmsMoves() || isOffline() || shell.pending || !legal(action)) return act(action);
   if (shell.confirming && sameAction(shell.confirming.action, action)) return confirmMove();
   shell.confirming = { action, took, key: tappedKey };
-  renderBanner();
-  markConfirming();
+  render();
 }
 
 function confirmMove() {
@@ -135,14 +227,16 @@ function confirmMove() {
 function dropConfirming() {
   if (!shell.confirming) return;
   shell.confirming = null;
-  renderBanner();
-  markConfirming();
+  render();
 }
 
+/** Marks the board's element of the move shown (after the board is drawn). */
 function markConfirming() {
-  for (const el of board.querySelectorAll(".is-confirming")) el.classList.remove("is-confirming");
   const key = shell.confirming?.key;
-  if (key) board.querySelector(`[data-key="${CSS.escape(key)}"]`)?.classList.add("is-confirming");
+  const marked = key ? board.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
+  for (const el of board.querySelectorAll(".is-confirming"))
+    if (el !== marked) el.classList.remove("is-confirming");
+  marked?.classList.add("is-confirming");
 }
 
 /** A click that neither taps a move nor answers the banner drops the move shown. */
@@ -193,21 +287,37 @@ function confirmContent() {
   ];
 }
 
-/** One short line under the table saying why a click did nothing. */
-let noteTimer = null;
+/* The note: one short line under the table saying why a click did nothing */
+
 function say(text) {
-  const note = document.getElementById("table-note");
-  note.textContent = "";
-  clearTimeout(noteTimer);
-  requestAnimationFrame(() => {
-    note.textContent = text;
-    note.classList.add("is-shown");
-  });
-  noteTimer = setTimeout(() => {
-    note.classList.remove("is-shown");
-    note.textContent = "";
-  }, 3500);
+  shell.note = { text };
+  render();
 }
+
+let noteTimer = null; // the note's own: it goes after 3.5 s
+function renderNote() {
+  const note = document.getElementById("table-note");
+  redraw(note, [shell.note], () => {
+    clearTimeout(noteTimer);
+    note.textContent = "";
+    if (!shell.note) {
+      note.classList.remove("is-shown");
+      return;
+    }
+    // Emptied first and filled on the next frame: the same words said again are read again.
+    const { text } = shell.note;
+    requestAnimationFrame(() => {
+      note.textContent = text;
+      note.classList.add("is-shown");
+    });
+    noteTimer = setTimeout(() => {
+      shell.note = null;
+      render();
+    }, 3500);
+  });
+}
+
+/* The board: the game's module draws it */
 
 function context() {
   const state = shell.state;
@@ -222,14 +332,78 @@ function context() {
     tap,
     say,
     name: playerName,
-    rerender: renderBoard,
+    rerender,
   };
 }
 
-/* Rendering */
+/** The game's module changed what it shows (ctx.ui, an answer it fetched). */
+function rerender() {
+  shell.uiVersion += 1;
+  render();
+}
+
+function renderBoard() {
+  if (shell.state) drawGame();
+  else if (shell.seat !== undefined)
+    redraw(board, ["connecting", lang()], () =>
+      fill(board, h("p", { class: "muted" }, t("banner.connecting"))),
+    );
+  else if (shell.nameAsked) redraw(board, ["name", lang(), shell.nameAsked], drawNamePrompt);
+  markConfirming();
+}
+
+/** The game's board, drawn again when what it shows changed; keyboard focus stays on the
+ * control that had it, and the cards of the move just made travel to their new places. */
+function drawGame() {
+  const state = shell.state;
+  const offered = offerKind() !== null;
+  const inputs = [state, shell.pending, isOffline(), shell.uiVersion, shell.recent, seating()];
+  redraw(board, [...inputs, offered], () => {
+    const focused = document.activeElement?.closest?.("[data-key]");
+    const key = board.contains(focused) ? focused.dataset.key : null;
+    const moved =
+      board.dataset.match === String(state.match_number) &&
+      board.dataset.version !== String(state.version) &&
+      state.last_action &&
+      state.takeback?.undone == null;
+    const before = moved ? snapshotCards(board) : null;
+    board.setAttribute("aria-busy", String(shell.pending));
+    board.dataset.match = String(state.match_number);
+    board.dataset.version = String(state.version);
+    shell.game.render(board, state, context());
+    if (state.result || offered) {
+      // a finished match, or an offer (never on your turn: it is for an absent mover or a
+      // room still waiting): the panel above is the current step
+      for (const el of board.querySelectorAll("[data-needed]")) delete el.dataset.needed;
+    }
+    if (key) board.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
+    if (before) animateMoves(before, board, state.last_action, state.seat);
+  });
+}
+
+/** A click on the table that did nothing says why, in one short line. */
+function explainClick(event) {
+  if (
+    !shell.state ||
+    event.defaultPrevented ||
+    event.target.closest("button:not(:disabled), a, input, summary")
+  )
+    return;
+  if (!event.target.closest(".card, .pile, .card-slot")) return;
+  const state = shell.state;
+  if (state.seat === null) say(t("note.watching"));
+  else if (state.result) say(t("note.over"));
+  else if (isOffline()) say(t("note.offline"));
+  else if (state.to_move === null) say(t("note.waiting"));
+  else if (!isMyTurn()) say(t("note.not_your_turn", { name: playerName(state.to_move) }));
+  else if (shell.pending) say(t("note.pending"));
+  else say(shell.game.explainClick?.(event, state, context()) ?? t("note.nothing_here"));
+}
+
+/* The head: title, connection, the page's classes */
 
 function renderHead() {
-  const title = shell.title ?? t("table.loading");
+  const title = gameTitle() ?? t("table.loading");
   document.getElementById("game-title").textContent = title;
   const mine = isMyTurn() && !isOffline();
   const prefix = mine ? `▶ ${t("banner.your_turn")} · ` : "";
@@ -237,21 +411,21 @@ function renderHead() {
   document.body.classList.toggle("my-turn", mine);
   document.body.classList.toggle("is-offline", isOffline());
   document.body.classList.toggle("is-over", Boolean(shell.state?.result));
-  setFavicon(mine);
   const conn = document.getElementById("conn");
   const status = !shell.online && shell.socket ? "offline" : shell.connection;
   conn.className = `conn is-${status}`;
   conn.hidden = !shell.socket;
   conn.title = t(`conn.${status}`);
-  fill(conn, h("span", { class: "conn-text" }, t(`conn.${status}`)));
-  renderOffline();
+  patch(conn, h("span", { class: "conn-text" }, t(`conn.${status}`)));
 }
+
+/* Seats */
 
 function renderSeats() {
   const list = document.getElementById("seats");
   const tally = shell.state?.tally ?? shell.room?.tally;
   const toMove = shell.state?.result ? null : shell.state?.to_move;
-  fill(
+  patch(
     list,
     ...shell.players.map((player) => {
       const mine = player.seat === shell.seat;
@@ -290,15 +464,14 @@ function renderSeats() {
           : null,
       );
     }),
+    shell.seat === null
+      ? h(
+          "li",
+          { class: "seat is-spectator" },
+          h("span", { class: "seat-name" }, t("table.spectating")),
+        )
+      : null,
   );
-  if (shell.seat === null)
-    list.append(
-      h(
-        "li",
-        { class: "seat is-spectator" },
-        h("span", { class: "seat-name" }, t("table.spectating")),
-      ),
-    );
 }
 
 /** A person's rating for the state's seat, if the server sent it (app/people/records.py). */
@@ -343,6 +516,8 @@ function winsChip(n) {
   );
 }
 
+/* The banner: whose turn, the turn's clock, the last move */
+
 function bannerContent() {
   const state = shell.state;
   if (!state)
@@ -369,7 +544,7 @@ function awayCountdown() {
   const away = shell.takeover?.away;
   if (away == null || away !== shell.state?.to_move || shell.seat == null || shell.seat === away)
     return null;
-  const seconds = Math.max(0, Math.ceil((offerAt - Date.now()) / 1000));
+  const seconds = Math.max(0, Math.ceil((shell.offerAt - Date.now()) / 1000));
   const left = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
   return h(
     "span",
@@ -377,11 +552,6 @@ function awayCountdown() {
     t("banner.away_choose", { name: playerName(away), left }),
   );
 }
-
-let offerAt = 0; // when the offer for the away seat comes, by this browser's clock
-setInterval(() => {
-  if (shell.takeover?.away != null) renderBanner();
-}, 1000);
 
 function renderBanner() {
   const banner = document.getElementById("banner");
@@ -392,12 +562,12 @@ function renderBanner() {
   document.body.classList.toggle("is-confirming-move", Boolean(shell.confirming));
   if (shell.confirming) {
     banner.className = "turn-banner is-mine is-confirming";
-    fill(banner, ...confirmContent());
+    patch(banner, ...confirmContent());
     return;
   }
   const { kind, text, hint } = bannerContent();
   banner.className = ["turn-banner", kind].filter(Boolean).join(" ");
-  fill(
+  patch(
     banner,
     h("span", { class: "banner-text" }, text),
     hint ? h("span", { class: "banner-hint" }, hint) : null,
@@ -471,16 +641,24 @@ function turnOf(moves, index) {
 function renderLog() {
   const log = document.getElementById("log");
   const toggle = document.getElementById("log-toggle");
-  const list = document.getElementById("log-list");
   const available = Boolean(shell.state && shell.game?.describe);
   toggle.hidden = !available;
   // Beside the log's toggle only: alone, it made a waiting room's turn line taller.
   document.getElementById("chat-toggle").hidden = !available;
-  if (!available) {
-    log.hidden = true;
-    return;
-  }
-  log.hidden = false;
+  log.hidden = !available;
+  if (!available) return;
+  const list = document.getElementById("log-list");
+  // Drawn again only when a move or a name changed: the list keeps where it was scrolled to.
+  redraw(list, [shell.log, shell.state, seating()], () => {
+    const { items, turns } = logItems();
+    fill(list, ...items);
+    document.getElementById("log-count").textContent = turns ? `(${turns})` : "";
+    list.scrollTop = list.scrollHeight;
+  });
+}
+
+/** The log's lines, a turn each (the moves a seat made in a row), and the count of turns. */
+function logItems() {
   const ctx = context();
   const breaks = new Map();
   for (const note of shell.game.logNotes?.(shell.log, shell.state, ctx) ?? []) {
@@ -533,9 +711,7 @@ function renderLog() {
     if (next?.time_ran_out && next.seat !== move.seat) items.push(ranOutNote(next.seat));
   }
   if (!items.length) items.push(h("li", { class: "log-empty muted" }, t("log.empty")));
-  fill(list, ...items);
-  document.getElementById("log-count").textContent = turns ? `(${turns})` : "";
-  list.scrollTop = list.scrollHeight;
+  return { items, turns };
 }
 
 /** A move in the log; one a takeback undid is struck through and says so. */
@@ -557,17 +733,76 @@ function ranOutNote(seat) {
   );
 }
 
-function setLogOpen(open) {
-  if (open) setChatOpen(false);
-  document.body.classList.toggle("log-open", open);
-  document.getElementById("log-toggle").setAttribute("aria-expanded", String(open));
-  placeLogSheet();
+/* The log's moves: extended by each state, fetched whole after a reload or a gap */
+
+/** The whole log from the server (after a reload, a reconnect or a gap); one fetch at a time. */
+let logFetch = null; // the fetch under way (private to the log's loading)
+function fetchLog() {
+  if (logFetch) return;
+  logFetch = loadLog().then((stale) => {
+    logFetch = null;
+    if (stale) fetchLog();
+  });
 }
 
-/* The chat: a sheet like the move log (one of the two at a time), beside it on a desktop. */
+/** Answers whether a newer state arrived meanwhile, so the log must be fetched again. */
+async function loadLog() {
+  const match = shell.state?.match_number;
+  let data;
+  try {
+    data = await api(`/api/rooms/${encodeURIComponent(shell.roomId)}/moves`);
+  } catch {
+    return false;
+  }
+  if (shell.state?.match_number !== match) return true;
+  if (data.match_number !== match) return false; // a new match: its state brings its own fetch
+  if (data.version < shell.state.version) return true;
+  shell.log = data.moves;
+  shell.logVersion = data.version;
+  // The board shows the last moves; drawn again only when they were unknown (after a reload).
+  if (shell.recent.length === 0 && shell.log.length) shell.recent = shell.log.slice(-4);
+  render();
+  return false;
+}
+
+/** The log after a state: its move added (or marked taken back), else fetched whole. */
+function extendLog(message, resync, previousTurn) {
+  if (message.version === 0) {
+    shell.log = [];
+    shell.logVersion = 0;
+    return;
+  }
+  const undone = message.takeback?.undone ?? null;
+  if (!resync && undone !== null && shell.logVersion === message.version - 1) {
+    shell.log = shell.log.map((move) =>
+      move.ply === undone ? { ...move, taken_back: true } : move,
+    );
+    shell.logVersion = message.version;
+  } else if (!resync && message.last_action && shell.logVersion === message.version - 1) {
+    const seat = message.last_action.seat;
+    if (seat !== shell.ranOutSeat) shell.ranOutSeat = null;
+    const passed = secondsLeft(previousTurn) !== null && secondsLeft(previousTurn) <= 0;
+    const late = passed || seat === shell.ranOutSeat;
+    const move = { ply: message.version, ...message.last_action, time_ran_out: late };
+    shell.log = [...shell.log, move];
+    shell.logVersion = message.version;
+  } else if (shell.logVersion !== message.version) {
+    fetchLog();
+  }
+}
+
+/* The sheets: the move log and the chat, one at a time, over the board on a phone upright
+   (beside it on a desktop) */
+
+function openSheet(sheet, open) {
+  if (open) shell.sheet = sheet;
+  else if (shell.sheet === sheet) shell.sheet = null;
+  render();
+  if (sheet === "chat") chat.seen();
+}
 
 const chat = createChat({
-  roomId,
+  roomId: shell.roomId,
   me: () => ({
     seat: shell.seat ?? null,
     name: storedName(),
@@ -577,25 +812,25 @@ const chat = createChat({
   send: (message) => shell.socket?.send(message),
 });
 
-function setChatOpen(open) {
-  if (open) setLogOpen(false);
-  document.body.classList.toggle("chat-open", open);
-  document.getElementById("chat-toggle").setAttribute("aria-expanded", String(open));
-  placeLogSheet();
-  chat.seen();
+function renderSheets() {
+  for (const sheet of ["log", "chat"]) {
+    const open = shell.sheet === sheet;
+    document.body.classList.toggle(`${sheet}-open`, open);
+    document.getElementById(`${sheet}-toggle`).setAttribute("aria-expanded", String(open));
+  }
+  placeSheet();
 }
 
-/* On a phone upright the log is a sheet over the board, in the largest band the current step
+/* On a phone upright the open sheet lies over the board, in the largest band the current step
    (what the game marks data-needed) leaves free: above, below or beside it, at most half the
    screen (app.css places it elsewhere). */
 const UPRIGHT_PHONE = matchMedia("(max-width: 700px) and (min-height: 501px)");
 const SHEET_MIN = { width: 200, height: 120 };
 
-function placeLogSheet() {
-  const open = ["log", "chat"].find((id) => document.body.classList.contains(`${id}-open`));
-  if (!UPRIGHT_PHONE.matches || !open) return;
+function placeSheet() {
+  if (!UPRIGHT_PHONE.matches || !shell.sheet) return;
   const band = sheetBand();
-  const sheet = document.getElementById(open).style;
+  const sheet = document.getElementById(shell.sheet).style;
   sheet.setProperty("--sheet-left", `${band.left}px`);
   sheet.setProperty("--sheet-top", `${band.top}px`);
   sheet.setProperty("--sheet-width", `${band.right - band.left}px`);
@@ -643,80 +878,11 @@ function neededBox() {
   };
 }
 
-/** The whole log from the server (after a reload, a reconnect or a gap); one fetch at a time. */
-let logFetch = null;
-function fetchLog() {
-  if (logFetch) return;
-  logFetch = loadLog().then((stale) => {
-    logFetch = null;
-    if (stale) fetchLog();
-  });
-}
-
-/** Answers whether a newer state arrived meanwhile, so the log must be fetched again. */
-async function loadLog() {
-  const match = shell.state?.match_number;
-  let data;
-  try {
-    data = await api(`/api/rooms/${encodeURIComponent(roomId)}/moves`);
-  } catch {
-    return false;
-  }
-  if (shell.state?.match_number !== match) return true;
-  if (data.match_number !== match) return false; // a new match: its state brings its own fetch
-  if (data.version < shell.state.version) return true;
-  shell.log = data.moves;
-  shell.logVersion = data.version;
-  renderBanner();
-  renderLog();
-  renderOffer(); // the computer's moves for this seat, if it played it meanwhile
-  // The board shows the last moves; redrawn only when they were unknown (after a reload),
-  // since a redraw under a pointer in mid-click would swallow that click.
-  if (shell.recent.length === 0 && shell.log.length) {
-    shell.recent = shell.log.slice(-4);
-    renderBoard();
-  }
-  return false;
-}
-
-let previousTurn = null; // the turn before the newest state: did its time run out?
-// The seat whose time ran out in this turn (an offer said so), even if the others then
-// chose to keep waiting and its deadline moved: the log says so before its move, as the
-// stored log does after a reload.
-let ranOutSeat = null;
-
-function extendLog(message, resync) {
-  if (message.version === 0) {
-    shell.log = [];
-    shell.logVersion = 0;
-    return;
-  }
-  const undone = message.takeback?.undone ?? null;
-  if (!resync && undone !== null && shell.logVersion === message.version - 1) {
-    shell.log = shell.log.map((move) =>
-      move.ply === undone ? { ...move, taken_back: true } : move,
-    );
-    shell.logVersion = message.version;
-  } else if (!resync && message.last_action && shell.logVersion === message.version - 1) {
-    const seat = message.last_action.seat;
-    if (seat !== ranOutSeat) ranOutSeat = null;
-    const passed = secondsLeft(previousTurn) !== null && secondsLeft(previousTurn) <= 0;
-    const late = passed || seat === ranOutSeat;
-    const move = { ply: message.version, ...message.last_action, time_ran_out: late };
-    shell.log = [...shell.log, move];
-    shell.logVersion = message.version;
-  } else if (shell.logVersion !== message.version) {
-    fetchLog();
-  }
-}
-
 /* The offline state */
 
 function renderOffline() {
   const panel = document.getElementById("offline");
-  // A notice in the table's place (a room gone, a device signed out) ends the table.
-  const offline =
-    !shell.notice && isOffline() && (Boolean(shell.state) || shell.connection === "reconnecting");
+  const offline = isOffline() && (Boolean(shell.state) || shell.connection === "reconnecting");
   panel.hidden = !offline;
   board.inert = offline;
   if (!offline) return;
@@ -757,20 +923,12 @@ function renderOffline() {
   );
 }
 
-setInterval(() => {
-  if (isOffline()) renderOffline();
-}, 1000);
-
-setInterval(() => {
-  if (shell.state?.turn) renderBanner(); // the time left of a turn-based room
-}, 30_000);
-
 /* Turn signals: favicon badge, sound, browser notification (nothing leaves the server) */
 
 const ICON = "/static/img/icon.svg";
 // A favicon is drawn like an <img>, which loads nothing further: the badge carries the icon's
 // own shapes, not a reference to it.
-let badgeIcon = null; // fetched at the first turn that needs it
+let badgeIcon = null; // fetched at the first turn that needs it (private: a cache)
 function loadBadgeIcon() {
   badgeIcon ??= fetch(ICON)
     .then((answer) => (answer.ok ? answer.text() : ""))
@@ -783,7 +941,8 @@ function loadBadgeIcon() {
     );
   return badgeIcon;
 }
-let badged = false;
+
+let badged = false; // the badge last asked for (private: the icon loads meanwhile)
 async function setFavicon(badge) {
   badged = badge;
   const link = document.querySelector("link[rel='icon']");
@@ -817,8 +976,11 @@ function beep() {
   }
 }
 
-function signalTurn() {
+/** The favicon's badge while it is your turn; a sound and a notice when your turn starts in
+ * a hidden tab (once per turn: shell.wasMyTurn is what the signals saw last). */
+function renderSignals() {
   const mine = isMyTurn();
+  setFavicon(mine && !isOffline());
   const started = mine && !shell.wasMyTurn;
   shell.wasMyTurn = mine;
   if (!started || shell.players.length < 2) return;
@@ -826,9 +988,9 @@ function signalTurn() {
   if (!document.hidden) return;
   if (prefs().sound) beep();
   if (prefs().notify && "Notification" in window && Notification.permission === "granted") {
-    const note = new Notification(t("notify.title", { game: shell.title }), {
+    const note = new Notification(t("notify.title", { game: gameTitle() }), {
       body: t("notify.body"),
-      tag: `kr-${roomId}`,
+      tag: `kr-${shell.roomId}`,
       icon: ICON,
     });
     note.onclick = () => {
@@ -840,10 +1002,17 @@ function signalTurn() {
 
 /* Settings: sound, notifications, confirming moves, theme */
 
+/** Drawn when the dialog opens and when the language or the browser's permission changes;
+ * otherwise each control shows what it was set to (a redraw would take its focus). */
 function renderSettings() {
   const body = document.getElementById("settings-body");
-  const current = { ...prefs(), confirmMoves: confirmsMoves() };
   const supported = "Notification" in window;
+  const permission = supported ? Notification.permission : null;
+  redraw(body, [shell.dialog, lang(), permission], () => drawSettings(body, supported));
+}
+
+function drawSettings(body, supported) {
+  const current = { ...prefs(), confirmMoves: confirmsMoves() };
   const denied = supported && Notification.permission === "denied";
   const check = (id, key, label, help, onchange) =>
     h(
@@ -898,7 +1067,7 @@ function renderSettings() {
       t("settings.developer_help"),
       (e) => {
         setPref("developer", e.target.checked);
-        wire.render();
+        render();
       },
     ),
     h(
@@ -935,69 +1104,101 @@ async function askNotifications(input) {
   let permission = Notification.permission;
   if (permission === "default") permission = await Notification.requestPermission();
   setPref("notify", permission === "granted");
+  input.checked = permission === "granted";
   if (permission !== "granted") toast(t("settings.notify_denied"), "info");
-  renderSettings();
+  render(); // a permission now granted or denied changes the dialog's words
 }
 
-/* Popovers: invite (link and QR code) and settings */
+/* Popovers: invite (link and QR code), settings and a confirmation */
 
-let opener = null;
-function openPopover(id, button) {
-  closePopovers();
+let opener = null; // the button that opened the popover: it has the focus back (private)
+function openDialog(dialog, button) {
   opener = button;
-  document.getElementById(id).hidden = false;
-  document.getElementById("dialog-backdrop").hidden = false;
-  button?.setAttribute("aria-expanded", "true");
-  document.getElementById(id).querySelector("button, input")?.focus();
+  shell.dialog = dialog;
+  render();
+  const panel = document.getElementById(DIALOGS[dialog.kind]);
+  if (dialog.kind === "confirm") document.getElementById("confirm-no").focus();
+  else panel.querySelector("button, input")?.focus();
 }
 
-function closePopovers() {
-  for (const panel of document.querySelectorAll(".popover")) panel.hidden = true;
-  document.getElementById("dialog-backdrop").hidden = true;
-  document.getElementById("settings-button").setAttribute("aria-expanded", "false");
+function closeDialogs() {
+  shell.dialog = null;
+  render();
   opener?.focus();
   opener = null;
 }
 
-function openShare() {
-  const link = roomLink(roomId);
-  fill(document.getElementById("share-link"), h("a", { href: link }, link));
-  const qr = document.getElementById("share-qr");
-  qr.innerHTML = qrSvg(link);
-  qr.firstElementChild?.setAttribute("aria-label", t("share.qr"));
-  document.getElementById("share-native").hidden = !navigator.share;
-  openPopover("share-panel", document.getElementById("share"));
+const DIALOGS = { share: "share-panel", settings: "settings", confirm: "confirm-panel" };
+
+function renderDialogs() {
+  const kind = shell.dialog?.kind;
+  for (const [name, id] of Object.entries(DIALOGS))
+    document.getElementById(id).hidden = kind !== name;
+  document.getElementById("dialog-backdrop").hidden = !kind;
+  document.getElementById("share").setAttribute("aria-expanded", String(kind === "share"));
+  document
+    .getElementById("settings-button")
+    .setAttribute("aria-expanded", String(kind === "settings"));
+  if (kind === "share") renderShare();
+  if (kind === "settings") renderSettings();
+  if (kind === "confirm") renderConfirm();
 }
 
-function wirePopovers() {
-  document.getElementById("share").addEventListener("click", openShare);
+function renderShare() {
+  const link = roomLink(shell.roomId);
+  redraw(document.getElementById("share-link"), [shell.dialog], () => {
+    fill(document.getElementById("share-link"), h("a", { href: link }, link));
+    const qr = document.getElementById("share-qr");
+    qr.innerHTML = qrSvg(link);
+    qr.firstElementChild?.setAttribute("aria-label", t("share.qr"));
+    document.getElementById("share-native").hidden = !navigator.share;
+  });
+}
+
+/** A question before a step that cannot be undone: {title, text, yes, run}. */
+function renderConfirm() {
+  const { title, text, yes, run } = shell.dialog;
+  redraw(document.getElementById("confirm-panel"), [shell.dialog], () => {
+    document.getElementById("confirm-title").textContent = title;
+    document.getElementById("confirm-text").textContent = text;
+    const confirm = document.getElementById("confirm-yes");
+    confirm.textContent = yes;
+    confirm.onclick = () => {
+      closeDialogs();
+      run();
+    };
+  });
+}
+
+function watchDialogs() {
+  document
+    .getElementById("share")
+    .addEventListener("click", (event) => openDialog({ kind: "share" }, event.currentTarget));
   document.getElementById("share-copy").addEventListener("click", async () => {
-    toast((await copyText(roomLink(roomId))) ? t("share.copied") : t("share.failed"), "ok");
+    toast((await copyText(roomLink(shell.roomId))) ? t("share.copied") : t("share.failed"), "ok");
   });
   document.getElementById("share-native").addEventListener("click", () => {
     navigator
-      .share?.({ title: shell.title ?? "Kartenrunde", url: roomLink(roomId) })
+      .share?.({ title: gameTitle() ?? "Kartenrunde", url: roomLink(shell.roomId) })
       .catch(() => {});
   });
-  document.getElementById("settings-button").addEventListener("click", (event) => {
-    renderSettings();
-    openPopover("settings", event.currentTarget);
-  });
+  document
+    .getElementById("settings-button")
+    .addEventListener("click", (event) => openDialog({ kind: "settings" }, event.currentTarget));
   for (const id of ["share-close", "settings-close", "confirm-no", "dialog-backdrop"])
-    document.getElementById(id).addEventListener("click", closePopovers);
+    document.getElementById(id).addEventListener("click", closeDialogs);
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && !document.getElementById("dialog-backdrop").hidden)
-      closePopovers();
+    if (event.key === "Escape" && shell.dialog) closeDialogs();
   });
   document
     .getElementById("log-toggle")
-    .addEventListener("click", () => setLogOpen(!document.body.classList.contains("log-open")));
-  document.getElementById("log-close").addEventListener("click", () => setLogOpen(false));
+    .addEventListener("click", () => openSheet("log", shell.sheet !== "log"));
+  document.getElementById("log-close").addEventListener("click", () => openSheet("log", false));
   document
     .getElementById("chat-toggle")
-    .addEventListener("click", () => setChatOpen(!document.body.classList.contains("chat-open")));
-  document.getElementById("chat-close").addEventListener("click", () => setChatOpen(false));
-  window.addEventListener("resize", placeLogSheet);
+    .addEventListener("click", () => openSheet("chat", shell.sheet !== "chat"));
+  document.getElementById("chat-close").addEventListener("click", () => openSheet("chat", false));
+  window.addEventListener("resize", render);
 }
 
 /* End of a match */
@@ -1121,46 +1322,30 @@ function tallyLine(state) {
   );
 }
 
+/** Drawn again only when the match, the rematch or a name changed: the game's breakdown
+ * may fill itself in later (Scoundrel's best line). */
 function renderEnd() {
   const panel = document.getElementById("end");
   const state = shell.state;
-  if (!state?.result) {
-    panel.hidden = true;
-    fill(panel);
-    return;
-  }
-  const breakdown = h("div", { class: "end-breakdown" });
-  if (!endedByChoice(state.result)) shell.game.renderResult?.(breakdown, state, context());
-  else breakdown.append(h("p", { class: "muted" }, choiceNote(state.result)));
-  panel.hidden = false;
-  // The rematch comes before the breakdown, so a phone on its side shows it without scrolling.
-  fill(
-    panel,
-    h("h2", { data: { needed: "headline" } }, headline(state)),
-    endReason(state),
-    rematchControls(state),
-    breakdown,
-    tallyLine(state),
-  );
-}
-
-/** Re-renders the board and puts keyboard focus back on the control that had it. */
-function renderBoard() {
-  if (!shell.state) return;
-  const focused = document.activeElement?.closest?.("[data-key]");
-  const key = board.contains(focused) ? focused.dataset.key : null;
-  board.setAttribute("aria-busy", String(shell.pending));
-  board.dataset.match = String(shell.state.match_number);
-  board.dataset.version = String(shell.state.version);
-  shell.game.render(board, shell.state, context());
-  if (shell.state.result || !document.getElementById("offer").hidden) {
-    // a finished match, or an offer (never on your turn: it is for an absent mover or a
-    // room still waiting): the panel above is the current step
-    for (const el of board.querySelectorAll("[data-needed]")) delete el.dataset.needed;
-  }
-  if (key) board.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
-  markConfirming();
-  placeLogSheet();
+  panel.hidden = !state?.result;
+  redraw(panel, [state?.result ? state : null, shell.rematch, isOffline(), seating()], () => {
+    if (!state?.result) {
+      fill(panel);
+      return;
+    }
+    const breakdown = h("div", { class: "end-breakdown" });
+    if (!endedByChoice(state.result)) shell.game.renderResult?.(breakdown, state, context());
+    else breakdown.append(h("p", { class: "muted" }, choiceNote(state.result)));
+    // The rematch comes before the breakdown, so a phone on its side shows it without scrolling.
+    fill(
+      panel,
+      h("h2", { data: { needed: "headline" } }, headline(state)),
+      endReason(state),
+      rematchControls(state),
+      breakdown,
+      tallyLine(state),
+    );
+  });
 }
 
 /* Ending a match early (resign, abort) and leaving a waiting room, each after a confirmation */
@@ -1169,39 +1354,42 @@ function renderMatchTools() {
   const state = shell.state;
   const seated = state && state.seat !== null && !isOffline();
   const playing = seated && !state.result && state.to_move !== null;
-  const solo = shell.players.length === 1;
-  const winner = shell.players.find((p) => p.seat !== state?.seat);
   // Beside the turn banner; on a phone upright, at the head of the move log's sheet, where
   // they cost the banner no width (and a mis-tap takes one more).
   for (const [place, prefix] of [
     ["match-tools", ""],
     ["log-tools", "log-"],
   ])
-    fill(
+    patch(
       document.getElementById(place),
       playing && state.abortable
-        ? matchTool(`${prefix}abort`, t("tools.abort"), "✕", {
+        ? matchTool(`${prefix}abort`, t("tools.abort"), "✕", () => ({
             title: t("confirm.abort_title"),
             text: t("confirm.abort_text"),
             yes: t("tools.abort"),
             run: () => shell.socket.send({ type: "abort" }),
-          })
+          }))
         : null,
-      playing
-        ? matchTool(`${prefix}resign`, t("tools.resign"), "⚑", {
-            title: t("confirm.resign_title"),
-            text: solo
-              ? t("confirm.resign_solo")
-              : t("confirm.resign_text", { name: playerName(winner?.seat) }),
-            yes: t("tools.resign"),
-            run: () => shell.socket.send({ type: "resign" }),
-          })
-        : null,
+      playing ? matchTool(`${prefix}resign`, t("tools.resign"), "⚑", resignQuestion) : null,
     );
 }
 
-/** A tool's button: a narrow screen shows its glyph alone (the label stays its name). */
-function matchTool(id, label, glyph, confirm) {
+function resignQuestion() {
+  const winner = shell.players.find((p) => p.seat !== shell.state?.seat);
+  return {
+    title: t("confirm.resign_title"),
+    text:
+      shell.players.length === 1
+        ? t("confirm.resign_solo")
+        : t("confirm.resign_text", { name: playerName(winner?.seat) }),
+    yes: t("tools.resign"),
+    run: () => shell.socket.send({ type: "resign" }),
+  };
+}
+
+/** A tool's button: a narrow screen shows its glyph alone (the label stays its name);
+ * `question()` asks, when clicked, for the confirmation's words and step. */
+function matchTool(id, label, glyph, question) {
   return h(
     "button",
     {
@@ -1209,7 +1397,7 @@ function matchTool(id, label, glyph, confirm) {
       class: "btn btn-small match-tool",
       id,
       title: label,
-      onclick: (event) => openConfirm(event.currentTarget, confirm),
+      onclick: (event) => openDialog({ kind: "confirm", ...question() }, event.currentTarget),
     },
     h("span", { class: "tool-glyph", "aria-hidden": "true" }, glyph),
     h("span", { class: "tool-label" }, label),
@@ -1225,33 +1413,24 @@ function leaveButton() {
       class: "btn btn-small",
       id: "leave",
       onclick: (event) =>
-        openConfirm(event.currentTarget, {
-          title: t("confirm.leave_title"),
-          text: t("confirm.leave_text"),
-          yes: t("tools.leave"),
-          run: leave,
-        }),
+        openDialog(
+          {
+            kind: "confirm",
+            title: t("confirm.leave_title"),
+            text: t("confirm.leave_text"),
+            yes: t("tools.leave"),
+            run: leave,
+          },
+          event.currentTarget,
+        ),
     },
     t("tools.leave"),
   );
 }
 
-function openConfirm(button, { title, text, yes, run }) {
-  document.getElementById("confirm-title").textContent = title;
-  document.getElementById("confirm-text").textContent = text;
-  const confirm = document.getElementById("confirm-yes");
-  confirm.textContent = yes;
-  confirm.onclick = () => {
-    closePopovers();
-    run();
-  };
-  openPopover("confirm-panel", button);
-  document.getElementById("confirm-no").focus();
-}
-
 async function leave() {
   try {
-    await api(`/api/rooms/${encodeURIComponent(roomId)}/leave`, { method: "POST" });
+    await api(`/api/rooms/${encodeURIComponent(shell.roomId)}/leave`, { method: "POST" });
   } catch (error) {
     toast(error.message);
     return;
@@ -1261,29 +1440,43 @@ async function leave() {
 
 /* A waiting room (a computer player, leaving), and the offer for an absent player */
 
-/** The offer there is; the board is drawn again when it opens or closes (renderBoard). */
+/** Which offer there is: for an absent player, a takeback to answer, what the computer did
+ * for you meanwhile, or a computer player for the room's free seat; null: none. */
+function offerKind() {
+  if (takeoverShown()) return "takeover";
+  if (takebackAsked()) return "takeback";
+  if (standInShown()) return "stand-in";
+  if (roomWaiting()) return "computer";
+  return null;
+}
+
 function renderOffer() {
   const panel = document.getElementById("offer");
-  const content = takeoverOffer() ?? takebackOffer() ?? standInNote() ?? computerOffer();
-  const toggles = panel.hidden === Boolean(content);
+  const content = {
+    takeover: takeoverOffer,
+    takeback: takebackOffer,
+    "stand-in": standInNote,
+    computer: computerOffer,
+  }[offerKind()]?.();
   panel.hidden = !content;
-  fill(panel, content);
-  if (toggles && shell.state) renderBoard();
+  patch(panel, content);
+}
+
+function takeoverShown() {
+  const state = shell.state;
+  const absent = shell.takeover?.seat;
+  return Boolean(
+    state &&
+      !state.result &&
+      absent !== null &&
+      absent !== undefined &&
+      state.seat !== null &&
+      state.seat !== absent,
+  );
 }
 
 function takeoverOffer() {
-  const state = shell.state;
-  const absent = shell.takeover?.seat;
-  if (
-    !state ||
-    state.result ||
-    absent === null ||
-    absent === undefined ||
-    state.seat === null ||
-    state.seat === absent
-  )
-    return null;
-  const name = playerName(absent);
+  const name = playerName(shell.takeover.seat);
   const choose = (choice) =>
     shell.socket.send({
       type: "takeover",
@@ -1344,7 +1537,7 @@ function renderTakeback() {
   const label = t(takeback.requested ? "takeback.asked" : "takeback.button");
   button.title = label;
   button.setAttribute("aria-label", label);
-  fill(
+  patch(
     button,
     h("span", { "aria-hidden": "true" }, "↶"),
     " ",
@@ -1358,14 +1551,17 @@ function askTakeback() {
   say(t("takeback.asked"));
 }
 
-function takebackOffer() {
+function takebackAsked() {
   const takeback = shell.state?.takeback;
-  if (!takeback?.requested || shell.seat == null || takeback.seat === shell.seat) return null;
+  return Boolean(takeback?.requested && shell.seat != null && takeback.seat !== shell.seat);
+}
+
+function takebackOffer() {
   const answer = (accept) => shell.socket.send({ type: "takeback_answer", accept });
   return h(
     "div",
     { class: "offer", "data-testid": "takeback-offer", "data-needed": "offer" },
-    h("p", {}, t("takeback.lead", { name: playerName(takeback.seat) })),
+    h("p", {}, t("takeback.lead", { name: playerName(shell.state.takeback.seat) })),
     h(
       "div",
       { class: "end-actions" },
@@ -1393,6 +1589,19 @@ function takebackOffer() {
   );
 }
 
+/** News of a takeback request: the asker hears of a decline, the others of a takeback. */
+function heardTakeback(message) {
+  if (message.answer === "declined" && message.seat === shell.seat)
+    say(t("takeback.declined", { name: playerName(otherSeat(message.seat)) }));
+  if (message.answer === "accepted" && message.seat !== shell.seat)
+    say(t("takeback.done", { name: playerName(message.seat) }));
+}
+
+/** The other seat of a two-seat table (who answered a request). */
+function otherSeat(seat) {
+  return shell.players.find((player) => player.seat !== seat)?.seat ?? seat;
+}
+
 /* Back at a seat the computer played: what it did meanwhile, said once */
 
 /** The turns the computer played for this seat since its person last moved (the log's
@@ -1408,22 +1617,27 @@ function standInTurns() {
   return mine.slice(since + 1);
 }
 
-const STAND_IN_KEY = `kr_stand_in:${roomId}`; // the last such turn told (match number, ply)
+const STAND_IN_KEY = `kr_stand_in:${shell.roomId}`; // the last such turn told (match number, ply)
+
+/** The stand-in turns' mark as stored once told: "match number:ply" of the last one. */
+function standInMark() {
+  return `${shell.state?.match_number}:${standInTurns().at(-1)?.ply}`;
+}
+
+function standInShown() {
+  return standInTurns().length > 0 && localStorage.getItem(STAND_IN_KEY) !== standInMark();
+}
 
 function standInNote() {
-  const turns = standInTurns();
-  const last = turns.at(-1);
-  const told = `${shell.state?.match_number}:${last?.ply}`;
-  if (!last || localStorage.getItem(STAND_IN_KEY) === told) return null;
   const close = (openLog) => {
-    localStorage.setItem(STAND_IN_KEY, told);
-    renderOffer();
-    if (openLog) setLogOpen(true);
+    localStorage.setItem(STAND_IN_KEY, standInMark());
+    if (openLog) shell.sheet = "log";
+    render();
   };
   return h(
     "div",
     { class: "offer", "data-testid": "stand-in-note" },
-    h("p", {}, t("stand_in.lead", { n: turns.length })),
+    h("p", {}, t("stand_in.lead", { n: standInTurns().length })),
     h(
       "div",
       { class: "end-actions" },
@@ -1446,25 +1660,19 @@ function standInNote() {
   );
 }
 
-/** News of a takeback request: the asker hears of a decline, the others of a takeback. */
-function heardTakeback(message) {
-  if (message.answer === "declined" && message.seat === shell.seat)
-    say(t("takeback.declined", { name: playerName(otherSeat(message.seat)) }));
-  if (message.answer === "accepted" && message.seat !== shell.seat)
-    say(t("takeback.done", { name: playerName(message.seat) }));
-}
-
-/** The other seat of a two-seat table (who answered a request). */
-function otherSeat(seat) {
-  return shell.players.find((player) => player.seat !== seat)?.seat ?? seat;
+function roomWaiting() {
+  const state = shell.state;
+  return Boolean(
+    state &&
+      !state.result &&
+      state.to_move === null &&
+      shell.players.some((p) => !p.name) &&
+      state.seat !== null,
+  );
 }
 
 function computerOffer() {
-  const state = shell.state;
   const levels = offeredLevels(shell.info?.computer ?? []);
-  const waiting =
-    state && !state.result && state.to_move === null && shell.players.some((p) => !p.name);
-  if (!waiting || state.seat === null) return null;
   if (!levels.length)
     return h("div", { class: "offer", "data-needed": "offer" }, h("div", {}, leaveButton()));
   const select = h(
@@ -1473,15 +1681,16 @@ function computerOffer() {
     levels.map((level) => h("option", { value: level }, levelName(level))),
   );
   const add = async (event) => {
-    event.target.disabled = true;
+    const button = event.currentTarget;
+    button.disabled = true;
     try {
-      await api(`/api/rooms/${encodeURIComponent(roomId)}/computer`, {
+      await api(`/api/rooms/${encodeURIComponent(shell.roomId)}/computer`, {
         method: "POST",
-        body: { level: select.value },
+        body: { level: document.getElementById("computer-level").value },
       });
     } catch (error) {
       toast(error.message);
-      event.target.disabled = false;
+      button.disabled = false;
     }
   };
   return h(
@@ -1503,124 +1712,141 @@ function computerOffer() {
   );
 }
 
-function render() {
-  if (shell.notice) return showGone(shell.notice.title, shell.notice.text);
-  renderHead();
-  renderSeats();
-  renderBanner();
-  renderMatchTools();
-  renderEnd();
-  renderOffer();
-  renderTakeback();
-  renderBoard();
-  renderLog();
+/* The wire inspector, behind the developer switch: this seat's last state message exactly as
+   its socket received it, and the counts of what was not sent to it (never which) */
+
+function renderWire() {
+  const panel = document.getElementById("wire");
+  panel.hidden = !prefs().developer || shell.wire === null || shell.state?.seat === null;
+  document.body.classList.toggle("wire-open", !panel.hidden);
+  if (panel.hidden) return;
+  redraw(panel, [shell.wire, seating()], () => {
+    const message = JSON.parse(shell.wire);
+    panel.dataset.raw = shell.wire;
+    const places = (message.unseen ?? []).filter((place) => place.count > 0);
+    document.getElementById("wire-body").replaceChildren(
+      ...wirePanel({
+        lead: t("wire.lead_table"),
+        columns: [
+          {
+            title: `${t("wire.yours")} · v${message.version}`,
+            message,
+            notSentTitle: t("wire.not_sent_you"),
+            notSent: places.map((place) => placeText(shell.room.game, place, dealtName)),
+          },
+        ],
+        anyone: [],
+        perConnection: [],
+      }).filter(Boolean),
+    );
+  });
 }
 
-/** A click on the table that did nothing says why, in one short line. */
-function explainClick(event) {
-  if (
-    !shell.state ||
-    event.defaultPrevented ||
-    event.target.closest("button:not(:disabled), a, input, summary")
-  )
-    return;
-  if (!event.target.closest(".card, .pile, .card-slot")) return;
-  const state = shell.state;
-  if (state.seat === null) say(t("note.watching"));
-  else if (state.result) say(t("note.over"));
-  else if (isOffline()) say(t("note.offline"));
-  else if (state.to_move === null) say(t("note.waiting"));
-  else if (!isMyTurn()) say(t("note.not_your_turn", { name: playerName(state.to_move) }));
-  else if (shell.pending) say(t("note.pending"));
-  else say(shell.game.explainClick?.(event, state, context()) ?? t("note.nothing_here"));
+/** A seat's name where a hand is dealt: a free seat's too ("Seat 2", not "Free seat"). */
+function dealtName(seat) {
+  return shell.players.find((p) => p.seat === seat)?.name || t("table.seat", { n: seat + 1 });
 }
 
-/* The connection */
+/* The table given way to a notice: the room is gone, or this device was signed out */
+
+function endTable(title = "gone.room_title", text = "gone.room_text") {
+  shell.notice = { title, text };
+  shell.socket?.close();
+  render();
+}
+
+function renderNotice() {
+  const { title, text } = shell.notice;
+  document.querySelector(".table-shell .turn-line").hidden = true;
+  for (const id of ["end", "offer", "log", "chat", "chat-toggle", "offline"])
+    document.getElementById(id).hidden = true;
+  fill(document.getElementById("seats"));
+  document.getElementById("conn").hidden = true;
+  board.classList.remove("felt");
+  board.inert = false;
+  document.body.classList.remove("is-offline", "my-turn");
+  document.body.classList.add("is-gone");
+  redraw(board, ["notice", shell.notice, lang()], () =>
+    fill(
+      board,
+      h(
+        "section",
+        { class: "not-found" },
+        h("h1", {}, t(title)),
+        h("p", { class: "lead" }, t(text)),
+        h("a", { class: "btn btn-primary", href: "/" }, t("gone.home")),
+      ),
+    ),
+  );
+  document.title = `${t(title)} — Kartenrunde`;
+}
+
+/* The connection: each message changes the shell, then render() */
 
 function receiveState(message, { resync = false, text } = {}) {
-  if (message.match_number !== shell.state?.match_number) {
-    ranOutSeat = null; // a new match: nobody's time ran out in it
+  const shown = shell.state;
+  if (message.match_number !== shown?.match_number) {
+    shell.ranOutSeat = null; // a new match: nobody's time ran out in it
     shell.ui = {};
     shell.recent = [];
     shell.log = [];
     shell.logVersion = message.version === 0 ? 0 : null;
   }
-  const before =
-    shell.state && !resync && message.match_number === shell.state.match_number
-      ? snapshotCards(board)
-      : null;
-  if (
-    message.version !== shell.state?.version ||
-    message.match_number !== shell.state?.match_number
-  )
-    shell.confirming = null;
-  const tookBack = message.takeback?.undone != null && message.version !== shell.state?.version;
+  const newer = message.version !== shown?.version || message.match_number !== shown?.match_number;
+  if (newer) shell.confirming = null;
+  const tookBack = message.takeback?.undone != null && message.version !== shown?.version;
   if (tookBack) shell.recent = shell.recent.slice(0, -1);
-  else if (message.last_action && !resync && message.version !== shell.state?.version)
+  else if (message.last_action && !resync && message.version !== shown?.version)
     shell.recent = [...shell.recent, message.last_action].slice(-4);
-  previousTurn = shell.state?.turn ?? null;
   shell.state = message;
-  extendLog(message, resync);
+  extendLog(message, resync, shown?.turn ?? null);
   shell.seat = message.seat;
   shell.players = message.players ?? shell.players;
   shell.rematch = message.rematch;
   shell.pending = false;
+  shell.wire = text ?? JSON.stringify(message);
   render();
-  wire.received(text ?? JSON.stringify(message));
-  if (before && message.last_action && !tookBack)
-    animateMoves(before, board, message.last_action, message.seat);
-  signalTurn();
 }
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   shell.socket = new RoomSocket(
-    `${scheme}://${location.host}/ws/rooms/${encodeURIComponent(roomId)}`,
+    `${scheme}://${location.host}/ws/rooms/${encodeURIComponent(shell.roomId)}`,
     {
       state: receiveState,
       presence(message) {
         shell.players = message.players;
-        renderSeats();
-        renderBanner();
-        renderMatchTools();
-        renderOffer();
+        render();
       },
       rematch(message) {
         shell.rematch = { requested_by: message.requested_by };
-        renderEnd();
+        render();
       },
       takeback: heardTakeback,
       chat: (line) => chat.receive(line),
       takeover(message) {
         shell.takeover = message;
-        offerAt = Date.now() + (message.offer_in ?? 0) * 1000;
-        renderBanner();
-        if (message.time_ran_out) ranOutSeat = message.seat;
-        renderOffer();
+        shell.offerAt = Date.now() + (message.offer_in ?? 0) * 1000;
+        if (message.time_ran_out) shell.ranOutSeat = message.seat;
+        render();
       },
       error(message) {
         shell.pending = false;
         toast(errorText(message.code, message.message));
-        if (message.code === "unknown_room") showGone();
-        else renderBoard();
+        if (message.code === "unknown_room") endTable();
+        else render();
       },
       status(value) {
         shell.connection = value;
         if (value !== "open") shell.pending = false;
-        if (value === "gone") return showGone();
+        if (value === "gone") return endTable();
         if (value === "signed_out")
-          return showGone("gone.signed_out_title", "gone.signed_out_text");
+          return endTable("gone.signed_out_title", "gone.signed_out_text");
         if (value === "open") {
           chat.show();
           chat.load();
         }
-        renderHead();
-        renderSeats();
-        renderBanner();
-        renderMatchTools();
-        renderEnd();
-        renderTakeback();
-        if (shell.state) renderBoard();
+        render();
       },
     },
   );
@@ -1630,7 +1856,7 @@ function watchNetwork() {
   const changed = () => {
     shell.online = navigator.onLine;
     if (shell.online) shell.socket?.retryNow();
-    if (shell.state) render();
+    render();
   };
   window.addEventListener("online", changed);
   window.addEventListener("offline", changed);
@@ -1639,29 +1865,42 @@ function watchNetwork() {
   });
 }
 
+/** The clocks shown: the offline box's next attempt and the away countdown each second, the
+ * time left of a turn-based room's move every 30 s. */
+function watchClocks() {
+  setInterval(() => {
+    if (shell.takeover?.away != null || isOffline()) render();
+  }, 1000);
+  setInterval(() => {
+    if (shell.state?.turn) render();
+  }, 30_000);
+}
+
 /* Joining */
 
 async function join(name) {
   try {
-    const { seat } = await api(`/api/rooms/${encodeURIComponent(roomId)}/join`, {
+    const { seat } = await api(`/api/rooms/${encodeURIComponent(shell.roomId)}/join`, {
       method: "POST",
       body: { name },
     });
     shell.seat = seat;
     if (seat === null) toast(t("table.spectator_note"), "info");
   } catch (error) {
-    if (error.status === 404) return showGone();
+    if (error.status === 404) return endTable();
     toast(error.message);
     return askName();
   }
-  fill(board, h("p", { class: "muted" }, t("banner.connecting")));
-  renderHead();
-  renderSeats();
-  renderBanner();
+  render();
   connect();
 }
 
 function askName() {
+  shell.nameAsked += 1;
+  render();
+}
+
+function drawNamePrompt() {
   const free = shell.players.some((p) => !p.name);
   const input = h("input", {
     type: "text",
@@ -1690,7 +1929,7 @@ function askName() {
       h(
         "form",
         { onsubmit: submit },
-        h("h2", { id: "join-title" }, t("join.title", { game: shell.title })),
+        h("h2", { id: "join-title" }, t("join.title", { game: gameTitle() })),
         h("p", {}, t(free ? "join.lead" : "join.full")),
         h("div", { class: "field" }, h("label", { for: "join-name" }, t("name.label")), input),
         h(
@@ -1704,32 +1943,6 @@ function askName() {
   input.focus();
 }
 
-/** The table gives way to a notice: the room is gone, or this device was signed out. */
-function showGone(title = "gone.room_title", text = "gone.room_text") {
-  shell.notice = { title, text };
-  shell.socket?.close();
-  document.querySelector(".table-shell .turn-line").hidden = true;
-  for (const id of ["end", "offer", "log", "chat", "chat-toggle", "offline"])
-    document.getElementById(id).hidden = true;
-  fill(document.getElementById("seats"));
-  document.getElementById("conn").hidden = true;
-  board.classList.remove("felt");
-  board.inert = false;
-  document.body.classList.remove("is-offline", "my-turn");
-  document.body.classList.add("is-gone");
-  fill(
-    board,
-    h(
-      "section",
-      { class: "not-found" },
-      h("h1", {}, t(title)),
-      h("p", { class: "lead" }, t(text)),
-      h("a", { class: "btn btn-primary", href: "/" }, t("gone.home")),
-    ),
-  );
-  document.title = `${t(title)} — Kartenrunde`;
-}
-
 /* Start */
 
 function loadStyles(game) {
@@ -1740,13 +1953,10 @@ function loadStyles(game) {
 
 async function loadRoom() {
   const [room, games] = await Promise.all([
-    api(`/api/rooms/${encodeURIComponent(roomId)}`),
+    api(`/api/rooms/${encodeURIComponent(shell.roomId)}`),
     gameList(),
   ]);
-  shell.room = room;
-  shell.players = room.seats ?? [];
-  const info = games.find((game) => game.name === room.game);
-  shell.title = info ? localized(info.title) : room.game;
+  const info = games.find((game) => game.name === room.game) ?? null;
   document.getElementById("rules-link").href = `/rules/${encodeURIComponent(room.game)}`;
   // A daily is its player's alone: nobody may watch it while its day runs (the server
   // refuses), so there is nobody to invite; its board is shared instead.
@@ -1755,13 +1965,15 @@ async function loadRoom() {
   loadStyles(room.game);
   shell.game = await import(`../games/${encodeURIComponent(room.game)}.js`);
   shell.info = info;
+  shell.players = room.seats ?? [];
+  shell.room = room;
 }
 
 /** The name this browser sits under in this room, or null when it holds no seat here. */
 async function heldName() {
   try {
     const mine = await api("/api/me/rooms");
-    return mine.find((room) => room.room_id === roomId)?.name ?? null;
+    return mine.find((room) => room.room_id === shell.roomId)?.name ?? null;
   } catch {
     return null;
   }
@@ -1769,29 +1981,21 @@ async function heldName() {
 
 async function start() {
   applyTheme();
-  boot(() => {
-    const info = shell.info;
-    if (info) shell.title = localized(info.title);
-    if (shell.seat === undefined && shell.room) askName();
-    render();
-    wire.render();
-    if (!document.getElementById("settings").hidden) renderSettings();
-  });
-  wirePopovers();
+  boot(render);
+  watchDialogs();
   watchNetwork();
+  watchClocks();
   board.addEventListener("click", explainClick);
   watchTaps();
   document.getElementById("takeback").addEventListener("click", askTakeback);
   try {
     await loadRoom();
   } catch (error) {
-    if (error.status === 404) return showGone();
+    if (error.status === 404) return endTable();
     toast(error.message);
     return;
   }
-  renderHead();
-  renderSeats();
-  renderBanner();
+  render();
   const name = await heldName();
   if (name) join(name);
   else askName();
