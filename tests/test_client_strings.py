@@ -1,10 +1,10 @@
 """The shared string table (``static/js/i18n.js``) holds only shared words.
 
 Each key there is used by a shared page or module (``static/js/*.js``, ``static/js/pages/``,
-``static/js/games/common.js``, the templates): a word only one game's module uses belongs in
-that game's strings file (``static/js/games/<game>.strings.js``), and a word nobody uses
-is dead. A key counts as used when it is written out, or when shared code builds it from
-a prefix (``t(`status.${...}`)``).
+``static/js/table/``, ``static/js/games/common.js``, the templates): a word only one game's
+module uses belongs in that game's strings file (``static/js/games/<game>.strings.js``), and a
+word nobody uses is dead. A key counts as used when it is written out, or when shared code
+builds it from a prefix (``t(`status.${...}`)``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ def shared_table(source: str) -> tuple[list[str], str]:
 
 def shared_code() -> str:
     js = ROOT / "static" / "js"
-    files = [*js.glob("*.js"), *(js / "pages").glob("*.js"), js / "games" / "common.js"]
+    files = [*js.glob("*.js"), *(js / "pages").glob("*.js"), *(js / "table").glob("*.js")]
+    files += [js / "games" / "common.js"]
     files += sorted((ROOT / "templates").rglob("*.html"))
     return "\n".join(path.read_text() for path in files if path != I18N)
 

@@ -1,0 +1,197 @@
+// The table's chat: the room's lines, quick reactions, muting a person in this browser, and
+// the unread count on the toggle (a sheet on a phone, a panel beside the move log on a
+// desktop). Text is only ever set as text (never as markup), so a link stays what was typed.
+
+import { mutedNames, storeMuted } from "../chat.js";
+import { lang, t } from "../i18n.js";
+import { api, fill, h, storedName } from "../ui.js";
+import { byId, redraw } from "./draw.js";
+import { render } from "./render.js";
+import { shell } from "./shell.js";
+
+const REACTIONS = ["good_move", "well_played", "thanks", "oops", "thumbs_up", "laugh", "wow"];
+const MAX_CHARS = 300;
+
+/** The socket opened: the chat shows, with this browser's mutes and the room's lines. */
+export function openChat() {
+  shell.chat.ready = true;
+  shell.chat.muted = mutedNames();
+  loadChat();
+}
+
+async function loadChat() {
+  try {
+    const data = await api(`/api/rooms/${encodeURIComponent(shell.roomId)}/chat`);
+    shell.chat.lines = data.messages;
+  } catch {
+    return;
+  }
+  render();
+}
+
+/** A line from the socket; unread while the chat is out of sight. */
+export function receiveLine(line) {
+  const chat = shell.chat;
+  chat.lines = [...chat.lines, line];
+  if (!isMine(line) && !chat.muted.has(line.name) && !chatShown()) chat.unread += 1;
+}
+
+/** The chat shows now (its sheet opened, or a desktop's column): all is read. Answers
+ * whether that changed the count. */
+export function chatSeen() {
+  if (!chatShown() || shell.chat.unread === 0) return false;
+  shell.chat.unread = 0;
+  return true;
+}
+
+function chatShown() {
+  const panel = byId("chat");
+  return panel.checkVisibility?.() ?? panel.offsetParent !== null;
+}
+
+function isMine(line) {
+  const seat = shell.seat ?? null;
+  return line.seat !== null ? line.seat === seat : seat === null && line.name === storedName();
+}
+
+function mayWrite() {
+  return shell.seat !== undefined && (shell.seat !== null || Boolean(shell.room?.spectator_chat));
+}
+
+function setMuted(name, mute) {
+  const muted = new Set(shell.chat.muted);
+  if (mute) muted.add(name);
+  else muted.delete(name);
+  storeMuted(muted);
+  shell.chat.muted = muted;
+  render();
+}
+
+export function renderChat() {
+  const { ready, lines, muted, unread } = shell.chat;
+  byId("chat").hidden = !ready;
+  const list = byId("chat-list");
+  redraw(list, [lines, muted, lang(), shell.seat, storedName()], () => {
+    const visible = lines.filter((line) => !muted.has(line.name));
+    fill(
+      list,
+      ...(visible.length
+        ? visible.map(lineItem)
+        : [h("li", { class: "log-empty muted" }, t("chat.empty"))]),
+    );
+    list.scrollTop = list.scrollHeight;
+    drawMuted();
+  });
+  // The form keeps what is typed in it: drawn again only when the right to write changed.
+  redraw(byId("chat-write"), [mayWrite(), lang()], drawWrite);
+  const badge = byId("chat-unread");
+  badge.hidden = unread === 0;
+  badge.textContent = unread ? String(unread) : "";
+  byId("chat-toggle").setAttribute(
+    "aria-label",
+    unread ? t("chat.unread", { count: unread }) : t("chat.title"),
+  );
+}
+
+function lineItem(line) {
+  const mine = isMine(line);
+  return h(
+    "li",
+    { class: ["chat-line", mine && "is-mine", line.reaction && "is-reaction"] },
+    h("span", { class: "log-who" }, mine ? t("table.you") : line.name),
+    " ",
+    h(
+      "span",
+      { class: "chat-text" },
+      line.reaction ? t(`chat.reaction.${line.reaction}`) : line.text,
+    ),
+    mine
+      ? null
+      : h(
+          "button",
+          {
+            type: "button",
+            class: "chat-mute",
+            title: t("chat.mute", { name: line.name }),
+            "aria-label": t("chat.mute", { name: line.name }),
+            onclick: () => setMuted(line.name, true),
+          },
+          "⊘",
+        ),
+  );
+}
+
+/** The muted names among the lines, each a button that unmutes. */
+function drawMuted() {
+  const bar = byId("chat-muted");
+  const names = [...new Set(shell.chat.lines.map((line) => line.name))].filter((name) =>
+    shell.chat.muted.has(name),
+  );
+  bar.hidden = names.length === 0;
+  fill(
+    bar,
+    t("chat.muted"),
+    ...names.map((name) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-small chat-unmute",
+          "aria-label": t("chat.unmute", { name }),
+          onclick: () => setMuted(name, false),
+        },
+        name,
+        " ✕",
+      ),
+    ),
+  );
+}
+
+function drawWrite() {
+  const area = byId("chat-write");
+  if (!mayWrite()) {
+    fill(area, h("p", { class: "muted chat-read-only" }, t("chat.read_only")));
+    return;
+  }
+  const input = h("input", {
+    type: "text",
+    id: "chat-input",
+    maxlength: String(MAX_CHARS),
+    autocomplete: "off",
+    enterkeyhint: "send",
+    placeholder: t("chat.placeholder"),
+    "aria-label": t("chat.placeholder"),
+  });
+  const submit = (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    shell.socket?.send({ type: "chat", text });
+    input.value = "";
+  };
+  fill(
+    area,
+    h(
+      "div",
+      { class: "chat-reactions", role: "group", "aria-label": t("chat.reactions") },
+      REACTIONS.map((reaction) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn-small chat-reaction",
+            data: { reaction },
+            onclick: () => shell.socket?.send({ type: "react", reaction }),
+          },
+          t(`chat.reaction.${reaction}`),
+        ),
+      ),
+    ),
+    h(
+      "form",
+      { class: "chat-form", onsubmit: submit },
+      input,
+      h("button", { type: "submit", class: "btn btn-small btn-primary" }, t("chat.send")),
+    ),
+  );
+}

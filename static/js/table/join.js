@@ -1,0 +1,95 @@
+// Joining the table: under the name this browser sits under here, else the name prompt (a
+// seat while one is free, else a place among the spectators); then the room's socket.
+
+import { t } from "../i18n.js";
+import { api, fill, h, storedName, storeName, toast } from "../ui.js";
+import { endTable } from "./notice.js";
+import { render } from "./render.js";
+import { gameTitle, shell } from "./shell.js";
+
+let connect = () => {}; // opens the room's socket once joined (the entry's; kept from joinTable)
+
+/** Joins under the name held here, or asks for one; `open()` opens the socket once joined. */
+export async function joinTable(open) {
+  connect = open;
+  const name = await heldName();
+  if (name) join(name);
+  else askName();
+}
+
+/** The name this browser sits under in this room, or null when it holds no seat here. */
+async function heldName() {
+  try {
+    const mine = await api("/api/me/rooms");
+    return mine.find((room) => room.room_id === shell.roomId)?.name ?? null;
+  } catch {
+    return null;
+  }
+}
+
+async function join(name) {
+  try {
+    const { seat } = await api(`/api/rooms/${encodeURIComponent(shell.roomId)}/join`, {
+      method: "POST",
+      body: { name },
+    });
+    shell.seat = seat;
+    if (seat === null) toast(t("table.spectator_note"), "info");
+  } catch (error) {
+    if (error.status === 404) return endTable();
+    toast(error.message);
+    return askName();
+  }
+  render();
+  connect();
+}
+
+/** Shows the name prompt, anew and focused. */
+function askName() {
+  shell.nameAsked += 1;
+  render();
+}
+
+/** The prompt, drawn on the board while this browser holds no seat here. */
+export function drawNamePrompt(board) {
+  const free = shell.players.some((p) => !p.name);
+  const input = h("input", {
+    type: "text",
+    id: "join-name",
+    maxlength: "24",
+    required: true,
+    autocomplete: "nickname",
+    value: storedName(),
+  });
+  const submit = (event) => {
+    event.preventDefault();
+    const name = input.value.trim();
+    if (!name) {
+      toast(t("name.required"));
+      input.focus();
+      return;
+    }
+    storeName(name);
+    join(name);
+  };
+  fill(
+    board,
+    h(
+      "section",
+      { class: "name-prompt panel", "aria-labelledby": "join-title" },
+      h(
+        "form",
+        { onsubmit: submit },
+        h("h2", { id: "join-title" }, t("join.title", { game: gameTitle() })),
+        h("p", {}, t(free ? "join.lead" : "join.full")),
+        h("div", { class: "field" }, h("label", { for: "join-name" }, t("name.label")), input),
+        h(
+          "button",
+          { type: "submit", class: "btn btn-primary" },
+          t(free ? "join.sit" : "join.watch"),
+        ),
+      ),
+    ),
+  );
+  input.focus();
+}

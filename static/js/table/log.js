@@ -1,0 +1,105 @@
+// The move log: each turn a line (the moves a seat made in a row), the game's notes between
+// them (a round ended), a time that ran out, moves taken back struck through.
+
+import { t } from "../i18n.js";
+import { fill, h } from "../ui.js";
+import { context } from "./board.js";
+import { byId, redraw } from "./draw.js";
+import { isComputerSeat, playerName, seating, shell } from "./shell.js";
+
+export function renderLog() {
+  const available = Boolean(shell.state && shell.game?.describe);
+  byId("log-toggle").hidden = !available;
+  // Beside the log's toggle only: alone, it made a waiting room's turn line taller.
+  byId("chat-toggle").hidden = !available;
+  byId("log").hidden = !available;
+  if (!available) return;
+  const list = byId("log-list");
+  // Drawn again only when a move or a name changed: the list keeps where it was scrolled to.
+  redraw(list, [shell.log, shell.state, seating()], () => {
+    const { items, turns } = logItems();
+    fill(list, ...items);
+    byId("log-count").textContent = turns ? `(${turns})` : "";
+    list.scrollTop = list.scrollHeight;
+  });
+}
+
+/** The log's lines, a turn each, and the count of turns. */
+function logItems() {
+  const log = shell.log;
+  const ctx = context();
+  const breaks = new Map();
+  for (const note of shell.game.logNotes?.(log, shell.state, ctx) ?? []) {
+    breaks.set(note.after, [...(breaks.get(note.after) ?? []), note.content]);
+  }
+  const items = [];
+  const solo = shell.players.length < 2;
+  let turns = 0;
+  if (log[0]?.time_ran_out) items.push(ranOutNote(log[0].seat));
+  for (let i = 0; i < log.length; i += 1) {
+    const move = log[i];
+    const next = log[i + 1];
+    const start = solo || i === 0 || log[i - 1].seat !== move.seat || breaks.has(i - 1);
+    if (start) turns += 1;
+    const endOfTurn = solo || !next || next.seat !== move.seat || breaks.has(i);
+    if (endOfTurn) {
+      const turn = [];
+      for (
+        let j = i;
+        j >= 0 && log[j].seat === move.seat && (j === i || (!solo && !breaks.has(j)));
+        j -= 1
+      )
+        turn.unshift(log[j]);
+      items.push(turnItem(move, turn, ctx));
+    }
+    for (const content of breaks.get(i) ?? []) items.push(h("li", { class: "log-note" }, content));
+    if (next?.time_ran_out && next.seat !== move.seat) items.push(ranOutNote(next.seat));
+  }
+  if (!items.length) items.push(h("li", { class: "log-empty muted" }, t("log.empty")));
+  return { items, turns };
+}
+
+/** A turn's line: who (the computer standing in for a person says so) and what. */
+function turnItem(move, turn, ctx) {
+  const mine = move.seat === shell.seat;
+  const computer = turn.some((m) => m.computer);
+  const standIn = computer && !isComputerSeat(shell.players.find((p) => p.seat === move.seat));
+  return h(
+    "li",
+    {
+      class: ["log-turn", mine && "is-mine", computer && "is-computer"],
+      data: { seat: String(move.seat), ply: String(move.ply), computer: String(computer) },
+    },
+    h(
+      "span",
+      { class: "log-who" },
+      mine ? t("table.you") : playerName(move.seat),
+      standIn ? h("span", { class: "log-computer" }, ` (${t("log.by_computer")})`) : null,
+    ),
+    " ",
+    h(
+      "span",
+      { class: "log-what" },
+      turn.flatMap((m, k) => (k ? [", ", logMove(m, ctx)] : [logMove(m, ctx)])),
+    ),
+  );
+}
+
+/** A move in the log; one a takeback undid is struck through and says so. */
+function logMove(move, ctx) {
+  if (!move.taken_back) return shell.game.describe(move, ctx);
+  return h(
+    "span",
+    { class: "is-taken-back", "data-testid": "log-taken-back" },
+    shell.game.describe(move, ctx),
+    ` (${t("log.taken_back")})`,
+  );
+}
+
+function ranOutNote(seat) {
+  return h(
+    "li",
+    { class: "log-note", "data-testid": "log-time-ran-out" },
+    t("log.time_ran_out", { name: seat === shell.seat ? t("table.you") : playerName(seat) }),
+  );
+}
