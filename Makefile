@@ -63,7 +63,8 @@ proxy:
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || \
 		(apt-get update -qq && apt-get install -y -qq nginx)
 
-# static/js is checked by Biome, pinned in package-lock.json and run by Debian's node.
+# static/js is checked by Biome and TypeScript, pinned in package-lock.json and run by
+# Debian's node.
 node:
 	@command -v npm >/dev/null || (apt-get update -qq && apt-get install -y -qq nodejs npm)
 
@@ -74,15 +75,18 @@ node_modules/.installed: package-lock.json | node
 js-tools: node_modules/.installed
 
 # Formatting and lint of static/js, checked only; `npx biome check --write static/js` fixes.
+# Then TypeScript's checker over the modules marked // @ts-check (tsconfig.json): the JSDoc
+# types of the table's client, the server's messages (static/js/protocol.js) and their users.
 lint-js: js-tools
 	npx --no-install biome ci --error-on-warnings static/js
+	npx --no-install tsc --noEmit -p tsconfig.json
 
 services:
 	@scripts/ensure-services
 
 # One gate, alone or first in `make test`: ruff's rules and formatting, mypy strict over the
 # files pyproject.toml names (pydantic plugin), the layers of app/ (import-linter's
-# contracts in pyproject.toml), then Biome over static/js (lint-js).
+# contracts in pyproject.toml), then Biome and tsc over static/js (lint-js).
 # The same checks before every commit: `pre-commit install` (.pre-commit-config.yaml calls
 # the tools of .venv and make, nothing downloaded; pre-commit itself: `pipx install pre-commit`).
 lint: $(TEST_STAMP)

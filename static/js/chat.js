@@ -1,8 +1,10 @@
+// @ts-check
 // The chat's words kept in this browser: whom it muted (the table's chat hides their lines,
 // the replay too).
 
 const MUTED_KEY = "kr_muted";
 
+/** @returns {Set<string>} */
 export function mutedNames() {
   try {
     return new Set(JSON.parse(localStorage.getItem(MUTED_KEY) ?? "[]"));
@@ -11,6 +13,7 @@ export function mutedNames() {
   }
 }
 
+/** @param {Set<string>} names */
 export function storeMuted(names) {
   try {
     localStorage.setItem(MUTED_KEY, JSON.stringify([...names]));

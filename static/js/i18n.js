@@ -1,8 +1,10 @@
+// @ts-check
 // The shared strings of the interface, in German and English, and the language switch.
 // Each game brings its own strings in static/js/games/<name>.strings.js ({en: {...}, de: {...}});
 // its table module adds them with addStrings, pages without it load them with loadGameStrings.
 // The language comes from the saved choice, else from the browser (lang-boot.js sets it first).
 
+/** @type {Record<string, Record<string, string>>} by language, by key */
 const STRINGS = {
   en: {
     "daily.title": "Daily deal",
@@ -947,6 +949,7 @@ const STRINGS = {
 };
 
 const STORAGE_KEY = "kr_lang";
+/** @type {Set<(lang: string) => void>} */
 const listeners = new Set();
 
 export const LANGUAGES = Object.keys(STRINGS);
@@ -956,7 +959,10 @@ export function lang() {
   return LANGUAGES.includes(current) ? current : "en";
 }
 
-/** Switches the language, remembers it and tells every listener to redraw. */
+/**
+ * Switches the language, remembers it and tells every listener to redraw.
+ * @param {string} value
+ */
 export function setLang(value) {
   if (!LANGUAGES.includes(value) || value === lang()) return;
   document.documentElement.lang = value;
@@ -968,6 +974,7 @@ export function setLang(value) {
   for (const listener of listeners) listener(value);
 }
 
+/** @param {(lang: string) => void} listener */
 export function onLangChange(listener) {
   listeners.add(listener);
 }
@@ -975,15 +982,24 @@ export function onLangChange(listener) {
 /**
  * The string for `key` with {placeholders} filled; `fallback` (or the key) when there is none.
  * When vars.n is 1 and a string "<key>_one" exists, that one is used ("1 card", not "1 cards").
+ * @param {string} key
+ * @param {Record<string, unknown>} [vars]
+ * @param {string} [fallback]
+ * @returns {string}
  */
 export function t(key, vars = {}, fallback = key) {
+  /** @param {string} name */
   const find = (name) => STRINGS[lang()][name] ?? STRINGS.en[name];
   const text = (Number(vars.n) === 1 ? find(`${key}_one`) : undefined) ?? find(key);
   if (text === undefined) return fallback;
   return text.replace(/\{(\w+)\}/g, (match, name) => (name in vars ? String(vars[name]) : match));
 }
 
-/** Picks the current language from a {de, en} object sent by the server. */
+/**
+ * Picks the current language from a {de, en} object sent by the server.
+ * @param {Record<string, string> | string | null | undefined} texts
+ * @returns {string}
+ */
 export function localized(texts) {
   if (!texts || typeof texts !== "object") return texts ?? "";
   return texts[lang()] ?? texts.en ?? Object.values(texts)[0] ?? "";
@@ -991,17 +1007,21 @@ export function localized(texts) {
 
 /** Translates the server-rendered elements marked with data-i18n (and -title, -aria-label, -placeholder). */
 export function translateStatic(root = document) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  /** @param {string} selector */
+  const marked = (selector) =>
+    /** @type {NodeListOf<HTMLElement | SVGElement>} */ (root.querySelectorAll(selector));
+  for (const el of marked("[data-i18n]")) el.textContent = t(el.dataset.i18n ?? "");
   for (const attr of ["title", "aria-label", "placeholder"]) {
     const data = `i18n${attr.replace(/(^|-)(\w)/g, (_match, _dash, c) => c.toUpperCase())}`;
-    for (const el of root.querySelectorAll(`[data-i18n-${attr}]`))
-      el.setAttribute(attr, t(el.dataset[data]));
+    for (const el of marked(`[data-i18n-${attr}]`))
+      el.setAttribute(attr, t(el.dataset[data] ?? ""));
   }
 }
 
 /**
  * Adds strings, {en: {...}, de: {...}}: a game module adds the ones of its own strings file.
  * Adding the same text again is harmless; a key may not change a text that is already there.
+ * @param {Record<string, Record<string, string>>} texts
  */
 export function addStrings(texts) {
   for (const language of LANGUAGES) {
@@ -1014,7 +1034,11 @@ export function addStrings(texts) {
   }
 }
 
-/** Loads and adds the strings of the game `name` (games/<name>.strings.js); false when it has none. */
+/**
+ * Loads and adds the strings of the game `name` (games/<name>.strings.js); false when it has
+ * none.
+ * @param {string} name
+ */
 export async function loadGameStrings(name) {
   let module;
   try {

@@ -1,3 +1,4 @@
+// @ts-check
 // Cards travel from where they were to where they land (FLIP): before a new state is drawn the
 // shell notes where each card code sits; after, a card that appears elsewhere glides there.
 // Works for any game module: cards are matched by data-card code (the last copy of a code).
@@ -9,11 +10,22 @@ function reduced() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
 }
 
-/** Where each card code is shown now: code -> DOMRect (of its last copy). */
+/**
+ * The cards shown in `root`, each with its code (data-card).
+ * @param {ParentNode} root
+ */
+function cards(root) {
+  return /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".card[data-card]"));
+}
+
+/**
+ * Where each card code is shown now: code -> DOMRect (of its last copy).
+ * @param {ParentNode} root
+ * @returns {Map<string | undefined, DOMRect>}
+ */
 export function snapshotCards(root) {
   const places = new Map();
-  for (const el of root.querySelectorAll(".card[data-card]"))
-    places.set(el.dataset.card, el.getBoundingClientRect());
+  for (const el of cards(root)) places.set(el.dataset.card, el.getBoundingClientRect());
   return places;
 }
 
@@ -21,12 +33,16 @@ export function snapshotCards(root) {
  * Moves every card whose code now shows somewhere else from its old place to the new one.
  * `last` ({seat, action}) is the move just made: a card it names that was hidden before (in
  * another player's hand) starts from that player's hand, marked [data-hand-seat] by the game.
+ * @param {Map<string | undefined, DOMRect> | null} before
+ * @param {ParentNode} root
+ * @param {{seat: number, action?: Record<string, unknown>} | null} [last]
+ * @param {number | null} [mySeat]
  */
 export function animateMoves(before, root, last = null, mySeat = null) {
   if (reduced() || !before) return 0;
   let moved = 0;
   const seen = new Set();
-  for (const el of [...root.querySelectorAll(".card[data-card]")].reverse()) {
+  for (const el of [...cards(root)].reverse()) {
     const code = el.dataset.card;
     if (seen.has(code)) continue;
     seen.add(code);

@@ -1,3 +1,4 @@
+// @ts-check
 // What every page does on load: the chosen colour theme, translate the static text, wire the
 // language and theme switches, mark the current navigation link.
 
@@ -5,15 +6,25 @@ import { lang, onLangChange, setLang, translateStatic } from "./i18n.js";
 import { applyTheme, toggleTheme } from "./prefs.js";
 import { registerServiceWorker } from "./push.js";
 
+/** The language switch's buttons, each with its language (data-lang). */
+function languageButtons() {
+  return /** @type {NodeListOf<HTMLElement>} */ (
+    document.querySelectorAll(".lang-switch [data-lang]")
+  );
+}
+
 function markLanguage() {
-  for (const button of document.querySelectorAll(".lang-switch [data-lang]")) {
+  for (const button of languageButtons()) {
     button.setAttribute("aria-pressed", String(button.dataset.lang === lang()));
   }
 }
 
 function markNavigation() {
   const path = location.pathname;
-  for (const link of document.querySelectorAll(".site-nav a")) {
+  const links = /** @type {NodeListOf<HTMLAnchorElement>} */ (
+    document.querySelectorAll(".site-nav a")
+  );
+  for (const link of links) {
     const target = new URL(link.href).pathname;
     const current =
       target === "/" ? path === "/" : path.startsWith(target.replace(/\/[^/]+$/, "") || target);
@@ -21,15 +32,18 @@ function markNavigation() {
   }
 }
 
-/** Call once per page; `rerender` runs again whenever the language changes. */
+/**
+ * Call once per page; `rerender` runs again whenever the language changes.
+ * @param {() => void} [rerender]
+ */
 export function boot(rerender = () => {}) {
   applyTheme();
   registerServiceWorker();
   translateStatic();
   markLanguage();
   markNavigation();
-  for (const button of document.querySelectorAll(".lang-switch [data-lang]")) {
-    button.addEventListener("click", () => setLang(button.dataset.lang));
+  for (const button of languageButtons()) {
+    button.addEventListener("click", () => setLang(button.dataset.lang ?? ""));
   }
   for (const button of document.querySelectorAll(".theme-switch")) {
     button.addEventListener("click", toggleTheme);

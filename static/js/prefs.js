@@ -1,9 +1,21 @@
+// @ts-check
 // This browser's preferences (kept in localStorage): the turn sound, browser notifications
 // (only after the player opts in), the colour theme of every page and whether one-tap moves
 // wait for a confirmation (null until the player chooses: the table decides), and the
 // developer switch (the table's wire inspector, static/js/wire.js; off by default).
 
 const KEY = "kr_prefs";
+
+/**
+ * @typedef {object} Prefs
+ * @property {boolean} sound
+ * @property {boolean} notify
+ * @property {"system" | "light" | "dark"} theme
+ * @property {boolean | null} confirmMoves null until the player chooses: the table decides
+ * @property {boolean} developer
+ */
+
+/** @type {Prefs} */
 const DEFAULTS = {
   sound: false,
   notify: false,
@@ -12,6 +24,7 @@ const DEFAULTS = {
   developer: false,
 };
 
+/** @returns {Prefs} */
 export function prefs() {
   try {
     return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(KEY) ?? "{}") };
@@ -20,6 +33,11 @@ export function prefs() {
   }
 }
 
+/**
+ * @template {keyof Prefs} K
+ * @param {K} key
+ * @param {Prefs[K]} value
+ */
 export function setPref(key, value) {
   const next = { ...prefs(), [key]: value };
   try {

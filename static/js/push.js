@@ -1,3 +1,4 @@
+// @ts-check
 // The installable web app's service worker (every page registers it) and Web Push: this
 // device's subscription, stored on the server for this browser's player.
 
@@ -16,6 +17,7 @@ export function pushSupported() {
   return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
 }
 
+/** @param {string} base64url */
 function keyBytes(base64url) {
   const base64 = base64url.replace(/-/g, "+").replace(/_/g, "/");
   const padded = base64 + "=".repeat((4 - (base64.length % 4)) % 4);
@@ -37,7 +39,7 @@ export async function pushOn() {
 export async function turnPushOn() {
   const permission = await Notification.requestPermission();
   if (permission !== "granted") return false;
-  const { public_key } = await api("/api/push/key");
+  const { public_key } = /** @type {{public_key: string}} */ (await api("/api/push/key"));
   const registration = await navigator.serviceWorker.ready;
   const made = await registration.pushManager.subscribe({
     userVisibleOnly: true,
@@ -46,7 +48,7 @@ export async function turnPushOn() {
   const { endpoint, keys } = made.toJSON();
   await api("/api/push/subscriptions", {
     method: "POST",
-    body: { endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth }, lang: lang() },
+    body: { endpoint, keys: { p256dh: keys?.p256dh, auth: keys?.auth }, lang: lang() },
   });
   return true;
 }
@@ -84,6 +86,7 @@ export function pushSetting() {
   );
 }
 
+/** @param {HTMLInputElement} input */
 async function choosePush(input) {
   input.disabled = true;
   try {
@@ -94,7 +97,7 @@ async function choosePush(input) {
     }
   } catch (error) {
     input.checked = false;
-    toast(t("push.failed", { message: error.message }));
+    toast(t("push.failed", { message: error instanceof Error ? error.message : String(error) }));
   } finally {
     input.disabled = false;
     input.dataset.done = String(input.checked);

@@ -1,3 +1,4 @@
+// @ts-check
 // The wire inspector (issue 37): the exact state message a viewer received, pretty-printed,
 // and beneath it, greyed, what was not sent to it. The replay shows every seat and the
 // spectator side by side (GET /api/matches/{id}/wire); the table, behind the developer
@@ -6,17 +7,47 @@
 // A place's words come from the game's strings: "unseen.<game>.<zone>".
 
 import { t } from "./i18n.js";
-import { h } from "./ui.js";
+import { fill, h } from "./ui.js";
 
-/** One place not sent: "8 cards in Anna's hand", with the cards named where given. */
+/**
+ * A place whose cards a viewer was not sent: the state's `unseen` counts them; the replay's
+ * wire (GET /api/matches/{id}/wire) names them too.
+ * @typedef {import("./protocol.js").UnseenCount & {cards?: string[]}} Place
+ */
+
+/**
+ * One viewer's column: its message and what it was not sent.
+ * @typedef {{title: string, message: Record<string, unknown>, notSentTitle: string,
+ *   notSent: string[]}} Column
+ */
+
+/**
+ * The replay's wire at a step (GET /api/matches/{id}/wire?ply=).
+ * @typedef {object} MatchWire
+ * @property {string} game
+ * @property {{seat: number | null, message: Record<string, unknown>, not_sent: Place[]}[]} viewers
+ * @property {Place[]} not_sent_to_anyone
+ * @property {string[]} per_connection
+ */
+
+/**
+ * One place not sent: "8 cards in Anna's hand", with the cards named where given.
+ * @param {string | undefined} game
+ * @param {Place} place
+ * @param {(seat: number) => string} name
+ */
 export function placeText(game, place, name) {
   const owner = place.seat === null || place.seat === undefined ? "" : name(place.seat);
   const text = t(`unseen.${game}.${place.zone}`, { n: place.count, owner });
   return place.cards?.length ? `${text}: ${place.cards.join(" ")}` : text;
 }
 
-/** The message as JSON with two spaces, each top-level field a line of its own, those that
- * tell of the room when it was sent (not of the step) greyed. */
+/**
+ * The message as JSON with two spaces, each top-level field a line of its own, those that
+ * tell of the room when it was sent (not of the step) greyed.
+ * @param {Record<string, unknown>} message
+ * @param {string[]} perConnection
+ */
 function pretty(message, perConnection) {
   const room = new Set(perConnection.map((field) => field.split(".")[0]));
   const keys = Object.keys(message);
@@ -30,7 +61,13 @@ function pretty(message, perConnection) {
   return h("pre", { class: "wire-json", tabindex: "0" }, "{\n", ...lines, "}");
 }
 
-/** The greyed list: "Not sent to Ben:" and a line per place. */
+/**
+ * The greyed list: "Not sent to Ben:" and a line per place.
+ * @param {string} title
+ * @param {string[]} lines
+ * @param {string} testid
+ * @param {string | null} [extra] one more class
+ */
 function notSent(title, lines, testid, extra = null) {
   if (!lines.length) return null;
   return h(
@@ -48,6 +85,7 @@ function notSent(title, lines, testid, extra = null) {
 /**
  * columns: [{title, message, notSentTitle, notSent: [text]}]; anyone: [text] (not sent to
  * any viewer); perConnection: the message fields that tell of the room, not of the step.
+ * @param {{lead: string, columns: Column[], anyone: string[], perConnection: string[]}} panel
  */
 export function wirePanel({ lead, columns, anyone, perConnection }) {
   return [
@@ -83,10 +121,26 @@ export function wirePanel({ lead, columns, anyone, perConnection }) {
 
 /** The replay's panel: every viewer at the step shown, fetched once per step. */
 export class ReplayWire {
+  /**
+   * @param {object} parts
+   * @param {string} parts.matchId
+   * @param {(path: string) => Promise<unknown>} parts.api
+   * @param {(seat: number) => string} parts.name
+   * @param {HTMLElement} parts.body
+   * @param {HTMLElement} parts.panel
+   * @param {HTMLElement} parts.toggle
+   */
   constructor({ matchId, api, name, body, panel, toggle }) {
-    Object.assign(this, { matchId, api, name, body, panel, toggle });
+    this.matchId = matchId;
+    this.api = api;
+    this.name = name;
+    this.body = body;
+    this.panel = panel;
+    this.toggle = toggle;
     this.open = false;
+    /** @type {Map<number, Promise<MatchWire>>} each step's wire, asked once */
     this.cache = new Map();
+    /** @type {number | null} */
     this.step = null;
     this.hide = false;
     toggle.addEventListener("click", () => {
@@ -95,7 +149,11 @@ export class ReplayWire {
     });
   }
 
-  /** Shows the wire at `step` (hidden while `hide`: the best line was never sent). */
+  /**
+   * Shows the wire at `step` (hidden while `hide`: the best line was never sent).
+   * @param {number | null} step
+   * @param {boolean} [hide]
+   */
   async show(step, hide = false) {
     this.step = step;
     this.hide = hide;
@@ -103,20 +161,19 @@ export class ReplayWire {
     this.toggle.hidden = hide;
     this.panel.hidden = !this.open || hide;
     if (this.panel.hidden || step === null) return;
-    if (!this.cache.has(step)) {
-      this.cache.set(
-        step,
-        this.api(`/api/matches/${encodeURIComponent(this.matchId)}/wire?ply=${step}`).catch(
-          (error) => {
-            this.cache.delete(step);
-            throw error;
-          },
-        ),
-      );
+    let asked = this.cache.get(step);
+    if (!asked) {
+      asked = /** @type {Promise<MatchWire>} */ (
+        this.api(`/api/matches/${encodeURIComponent(this.matchId)}/wire?ply=${step}`)
+      ).catch((error) => {
+        this.cache.delete(step);
+        throw error;
+      });
+      this.cache.set(step, asked);
     }
     let wire;
     try {
-      wire = await this.cache.get(step);
+      wire = await asked;
     } catch {
       this.body.replaceChildren(h("p", { class: "muted" }, t("wire.unavailable")));
       return;
@@ -125,28 +182,31 @@ export class ReplayWire {
     this.render(wire);
   }
 
+  /** @param {MatchWire} wire */
   render(wire) {
     const name = this.name;
     const columns = wire.viewers.map((viewer) => {
-      const spectator = viewer.seat === null;
       return {
-        title: spectator
-          ? t("wire.spectator")
-          : `${name(viewer.seat)} · ${t("wire.seat", { n: viewer.seat + 1 })}`,
+        title:
+          viewer.seat === null
+            ? t("wire.spectator")
+            : `${name(viewer.seat)} · ${t("wire.seat", { n: viewer.seat + 1 })}`,
         message: viewer.message,
-        notSentTitle: spectator
-          ? t("wire.not_sent_spectator")
-          : t("wire.not_sent_to", { name: name(viewer.seat) }),
+        notSentTitle:
+          viewer.seat === null
+            ? t("wire.not_sent_spectator")
+            : t("wire.not_sent_to", { name: name(viewer.seat) }),
         notSent: viewer.not_sent.map((place) => placeText(wire.game, place, name)),
       };
     });
-    this.body.replaceChildren(
-      ...wirePanel({
+    fill(
+      this.body,
+      wirePanel({
         lead: t("wire.lead_replay"),
         columns,
         anyone: wire.not_sent_to_anyone.map((place) => placeText(wire.game, place, name)),
         perConnection: wire.per_connection,
-      }).filter(Boolean),
+      }),
     );
   }
 }

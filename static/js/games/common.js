@@ -1,3 +1,4 @@
+// @ts-check
 // Helpers every game's table module may use.
 //
 // Adding a game's table is one module, static/js/games/<name>.js, plus its stylesheet
@@ -33,40 +34,113 @@
 import { t } from "../i18n.js";
 import { gameList } from "../ui.js";
 
-/** A game's rules tables as `GET /api/games` publishes them (the engine's `tables`). */
+/** @typedef {import("../protocol.js").Action} Action */
+/** @typedef {import("../protocol.js").Move} Move */
+/** @typedef {import("../protocol.js").Result} Result */
+/** @typedef {import("../protocol.js").StateMessage} StateMessage */
+/** @typedef {import("../protocol.js").View} View */
+
+/**
+ * A move as describe() takes it (a state's last_action, a move of the log, the move a tap
+ * shows before it is confirmed).
+ * @typedef {{seat: number | null, action: Action, took?: string[], computer?: boolean}} Described
+ */
+
+/**
+ * What the table (pages/table.js, table/board.js) or the replay gives a game's module with
+ * the state; see above.
+ * @typedef {object} Ctx
+ * @property {number | null} seat this viewer's seat; null: an onlooker
+ * @property {boolean} readOnly a spectator or the replay: no controls
+ * @property {boolean} [replay] the replay page
+ * @property {boolean} pending an action is on its way
+ * @property {boolean} offline moves cannot be sent now
+ * @property {Record<string, unknown>} ui the module's own, kept across renders of one match
+ * @property {Described[]} recent the last few moves
+ * @property {View | null} [previous] the replay only: the view one step before the one shown
+ * @property {(action: Action) => void} act sends one of state.legal_actions
+ * @property {(action: Action, took?: string[]) => void} [tap] a one-tap move (the table's)
+ * @property {(text: string) => void} say one short line under the table
+ * @property {(seat: number) => string} name a seat's player, in words
+ * @property {() => void} rerender the module's own state changed: draw it again
+ */
+
+/**
+ * A game's table module, static/js/games/<name>.js; see above.
+ * @typedef {object} GameModule
+ * @property {(root: HTMLElement, state: StateMessage, ctx: Ctx) => void} render
+ * @property {(root: HTMLElement, state: StateMessage, ctx: Ctx) => void} [renderResult]
+ * @property {(move: Described, ctx: Ctx) => Node | string} [describe]
+ * @property {(state: StateMessage, ctx: Ctx) => Node | string | null | undefined} [turnHint]
+ * @property {(state: StateMessage, ctx: Ctx) => string | null | undefined} [headline]
+ * @property {(result: Result) => string} [endReason]
+ * @property {(event: MouseEvent, state: StateMessage, ctx: Ctx) => string | null | undefined}
+ *   [explainClick]
+ * @property {(moves: Move[], state: StateMessage, ctx: Ctx) => LogNote[]} [logNotes]
+ */
+
+/** @typedef {{after: number, content: Node | string}} LogNote a note after moves[after] */
+
+/**
+ * A game's rules tables as `GET /api/games` publishes them (the engine's `tables`).
+ * @param {string} name
+ */
 export async function rulesTables(name) {
-  const games = await gameList();
-  return games.find((game) => game.name === name).tables;
+  const game = (await gameList()).find((game) => game.name === name);
+  if (!game) throw new Error(`the server offers no game ${name}`);
+  return game.tables;
 }
 
-/** True when two actions are the same intention (same fields, same values). */
+/**
+ * True when two actions are the same intention (same fields, same values).
+ * @param {Action} a
+ * @param {Action} b
+ */
 export function sameAction(a, b) {
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
 
-/** The legal actions of the latest state that match `partial` ({type: "take", card: "7C"}). */
+/**
+ * The legal actions of the latest state that match `partial` ({type: "take", card: "7C"}).
+ * @param {StateMessage} state
+ * @param {Action} partial
+ */
 export function legalMatching(state, partial) {
   return (state.legal_actions ?? []).filter((action) =>
     Object.entries(partial).every(([key, value]) => action[key] === value),
   );
 }
 
-/** The room still waits for a player: no one moves before every seat is taken. */
+/**
+ * The room still waits for a player: no one moves before every seat is taken.
+ * @param {StateMessage} state
+ */
 export function waitingForPlayer(state) {
   return !state.result && state.to_move === null;
 }
 
-/** Whom your hand waits for: the mover, or a second player while a seat is free (`key` is
- * the game's "Waiting for {name}…"). */
+/**
+ * Whom your hand waits for: the mover, or a second player while a seat is free (`key` is
+ * the game's "Waiting for {name}…").
+ * @param {StateMessage} state
+ * @param {Ctx} ctx
+ * @param {string} key
+ */
 export function waitingFor(state, ctx, key) {
   return waitingForPlayer(state)
     ? t("table.waiting_player")
-    : t(key, { name: ctx.name(state.view.to_move) });
+    : t(key, { name: ctx.name(/** @type {number} */ (state.view.to_move)) });
 }
 
-/** The actions of `seat`'s latest turn among the recent ones, oldest first (to highlight a move). */
+/**
+ * The actions of `seat`'s latest turn among the recent ones, oldest first (to highlight a
+ * move).
+ * @param {Ctx} ctx
+ * @param {number | null} seat
+ */
 export function lastTurnOf(ctx, seat) {
+  /** @type {Described[]} */
   const moves = [];
   for (const entry of [...(ctx.recent ?? [])].reverse()) {
     if (entry.seat === seat) moves.unshift(entry);
@@ -75,14 +149,20 @@ export function lastTurnOf(ctx, seat) {
   return moves;
 }
 
-/** A change with its sign, using a real minus sign: "+5", "−3", "±0". */
+/**
+ * A change with its sign, using a real minus sign: "+5", "−3", "±0".
+ * @param {number} value
+ */
 export function signed(value) {
   if (value > 0) return `+${value}`;
   if (value < 0) return `−${Math.abs(value)}`;
   return "±0";
 }
 
-/** A negative number with a real minus sign. */
+/**
+ * A negative number with a real minus sign.
+ * @param {number} value
+ */
 export function num(value) {
   return value < 0 ? `−${Math.abs(value)}` : String(value);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The table: the room's socket and its handlers. Each handler changes the shell (the whole
 // client state, ../table/shell.js), then calls render() (../table/render.js), which draws every
 // part of the table from it (../table/: seats, banner, board, log, offers, end, ...). The
@@ -6,7 +7,7 @@
 import { boot } from "../page.js";
 import { applyTheme } from "../prefs.js";
 import { RoomSocket } from "../socket.js";
-import { api, errorText, gameList, h, toast } from "../ui.js";
+import { api, asApiError, errorText, gameList, h, toast } from "../ui.js";
 import { board, explainClick } from "../table/board.js";
 import { openChat, receiveLine } from "../table/chat.js";
 import { watchTaps } from "../table/confirm.js";
@@ -21,9 +22,17 @@ import { isOffline, shell } from "../table/shell.js";
 import { watchSheets } from "../table/sheets.js";
 import { watchTakeback } from "../table/tools.js";
 
+/** @typedef {import("../protocol.js").StateMessage} StateMessage */
+/** @typedef {import("../protocol.js").RoomInfo} RoomInfo */
+
 /* The socket's messages */
 
-function receiveState(message, { resync = false, text } = {}) {
+/**
+ * @param {StateMessage} message
+ * @param {{resync: boolean, text: string}} arrival `resync`: the same version again;
+ *   `text`: the message as it arrived
+ */
+function receiveState(message, { resync, text }) {
   const shown = shell.state;
   if (message.match_number !== shown?.match_number) {
     shell.ranOutSeat = null; // a new match: nobody's time ran out in it
@@ -44,7 +53,7 @@ function receiveState(message, { resync = false, text } = {}) {
   shell.players = message.players ?? shell.players;
   shell.rematch = message.rematch;
   shell.pending = false;
-  shell.wire = text ?? JSON.stringify(message);
+  shell.wire = text;
   render();
 }
 
@@ -121,10 +130,11 @@ function watchClocks() {
 /* Start */
 
 async function loadRoom() {
-  const [room, games] = await Promise.all([
+  const [answer, games] = await Promise.all([
     api(`/api/rooms/${encodeURIComponent(shell.roomId)}`),
     gameList(),
   ]);
+  const room = /** @type {RoomInfo} */ (answer);
   byId("rules-link").setAttribute("href", `/rules/${encodeURIComponent(room.game)}`);
   // A daily is its player's alone: nobody may watch it while its day runs (the server
   // refuses), so there is nobody to invite; its board is shared instead.
@@ -136,7 +146,9 @@ async function loadRoom() {
       href: `/static/css/games/${encodeURIComponent(room.game)}.css`,
     }),
   );
-  shell.game = await import(`../games/${encodeURIComponent(room.game)}.js`);
+  shell.game = /** @type {import("../games/common.js").GameModule} */ (
+    await import(`../games/${encodeURIComponent(room.game)}.js`)
+  );
   shell.info = games.find((game) => game.name === room.game) ?? null;
   shell.players = room.seats ?? [];
   shell.room = room;
@@ -155,8 +167,9 @@ async function start() {
   try {
     await loadRoom();
   } catch (error) {
-    if (error.status === 404) return endTable();
-    toast(error.message);
+    const failed = asApiError(error);
+    if (failed.status === 404) return endTable();
+    toast(failed.message);
     return;
   }
   render();

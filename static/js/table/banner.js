@@ -1,3 +1,4 @@
+// @ts-check
 // The turn banner: whose turn it is (with the game's hint on yours), while the mover is away
 // the countdown to the others' choice, a turn-based room's clock, the last move in words; or,
 // while a one-tap move waits for its confirmation, that move (confirm.js).
@@ -8,6 +9,8 @@ import { context } from "./board.js";
 import { confirmContent } from "./confirm.js";
 import { byId, patch } from "./draw.js";
 import { isMyTurn, isOffline, playerName, secondsLeft, shell } from "./shell.js";
+
+/** @typedef {import("../games/common.js").Described} Described */
 
 export function renderBanner() {
   const banner = byId("banner");
@@ -70,7 +73,7 @@ function awayCountdown() {
 /** A turn-based room's clock: whose turn since when, how long is left ("Ben has 1 day 4 h"). */
 function turnClock() {
   const turn = shell.state?.turn;
-  if (!turn || shell.state.result) return null;
+  if (!turn || shell.state?.result) return null;
   const mine = turn.seat === shell.seat;
   const name = playerName(turn.seat);
   const left = secondsLeft(turn);
@@ -90,7 +93,8 @@ function turnClock() {
 /** The other player's latest turn in words (both steps of a two-step turn). */
 function lastMove() {
   const last = shell.state?.last_action;
-  if (!last || shell.state.result || !shell.game.describe) return null;
+  const describe = shell.game.describe;
+  if (!last || shell.state?.result || !describe) return null;
   const standing = shell.log.filter((move) => !move.taken_back);
   const turn = turnOf(
     standing.length ? standing : shell.recent,
@@ -99,7 +103,7 @@ function lastMove() {
   const moves = turn.length ? turn : [last];
   const seat = moves[0].seat;
   const who = seat === shell.seat ? t("table.you_did") : playerName(seat);
-  const words = moves.map((move) => shell.game.describe(move, context()));
+  const words = moves.map((move) => describe(move, context()));
   return h(
     "span",
     { class: "last-move banner-hint", "data-testid": "last-move" },
@@ -112,7 +116,11 @@ function lastMove() {
   );
 }
 
-/** The moves of the turn that ends at `index` (consecutive moves of one seat; solo: one move). */
+/**
+ * The moves of the turn that ends at `index` (consecutive moves of one seat; solo: one move).
+ * @param {Described[]} moves
+ * @param {number} index
+ */
 function turnOf(moves, index) {
   if (shell.players.length < 2) return moves[index] ? [moves[index]] : [];
   const turn = [];

@@ -1,3 +1,4 @@
+// @ts-check
 // The board: the game's module draws it (static/js/games/<name>.js, render(root, state,
 // ctx)); here its ctx, the actions it sends, and what the board shows before the first
 // state (the name prompt, "connecting").
@@ -6,7 +7,7 @@ import { lang, t } from "../i18n.js";
 import { animateMoves, snapshotCards } from "../motion.js";
 import { fill, h } from "../ui.js";
 import { markConfirming, tap } from "./confirm.js";
-import { byId, redraw } from "./draw.js";
+import { byId, keyed, redraw, targetOf } from "./draw.js";
 import { drawNamePrompt } from "./join.js";
 import { say } from "./note.js";
 import { offerKind } from "./offers.js";
@@ -15,7 +16,15 @@ import { isMyTurn, isOffline, legal, playerName, seating, shell } from "./shell.
 
 export const board = byId("board");
 
-/** Sends an action, but only one the server listed as legal in the latest state, and only online. */
+/** @typedef {import("../protocol.js").Action} Action */
+/** @typedef {import("../protocol.js").StateMessage} StateMessage */
+/** @typedef {import("../games/common.js").Ctx} Ctx */
+
+/**
+ * Sends an action, but only one the server listed as legal in the latest state, and only
+ * online.
+ * @param {Action} action
+ */
 export function act(action) {
   if (isOffline()) {
     say(t("note.offline"));
@@ -23,16 +32,19 @@ export function act(action) {
   }
   if (shell.pending || !legal(action) || !shell.state) return;
   shell.pending = true;
-  shell.socket.send({ type: "action", version: shell.state.version, action });
+  shell.socket?.send({ type: "action", version: shell.state.version, action });
   render();
 }
 
-/** What the game's module is given with the state (static/js/games/common.js). */
+/**
+ * What the game's module is given with the state (static/js/games/common.js).
+ * @returns {Ctx}
+ */
 export function context() {
-  const state = shell.state;
+  const seat = shell.state?.seat ?? null;
   return {
-    seat: state.seat,
-    readOnly: state.seat === null,
+    seat,
+    readOnly: seat === null,
     pending: shell.pending,
     offline: isOffline(),
     ui: shell.ui,
@@ -52,7 +64,7 @@ function rerender() {
 }
 
 export function renderBoard() {
-  if (shell.state) drawGame();
+  if (shell.state) drawGame(shell.state);
   else if (shell.seat !== undefined)
     redraw(board, ["connecting", lang()], () =>
       fill(board, h("p", { class: "muted" }, t("banner.connecting"))),
@@ -62,15 +74,18 @@ export function renderBoard() {
   markConfirming();
 }
 
-/** The game's board, drawn again when what it shows changed; keyboard focus stays on the
- * control that had it, and the cards of the move just made travel to their new places. */
-function drawGame() {
-  const state = shell.state;
+/**
+ * The game's board, drawn again when what it shows changed; keyboard focus stays on the
+ * control that had it, and the cards of the move just made travel to their new places.
+ * @param {StateMessage} state
+ */
+function drawGame(state) {
   const offered = offerKind() !== null;
   const inputs = [state, shell.pending, isOffline(), shell.uiVersion, shell.recent, seating()];
   redraw(board, [...inputs, offered], () => {
-    const focused = document.activeElement?.closest?.("[data-key]");
-    const key = board.contains(focused) ? focused.dataset.key : null;
+    /** @type {HTMLElement | null | undefined} */
+    const focused = document.activeElement?.closest("[data-key]");
+    const key = focused && board.contains(focused) ? focused.dataset.key : null;
     const moved =
       board.dataset.match === String(state.match_number) &&
       board.dataset.version !== String(state.version) &&
@@ -84,23 +99,29 @@ function drawGame() {
     if (state.result || offered) {
       // a finished match, or an offer (never on your turn: it is for an absent mover or a
       // room still waiting): the panel above is the current step
-      for (const el of board.querySelectorAll("[data-needed]")) delete el.dataset.needed;
+      for (const el of board.querySelectorAll("[data-needed]"))
+        if (el instanceof HTMLElement) delete el.dataset.needed;
     }
-    if (key) board.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
+    if (key) keyed(board, key)?.focus({ preventScroll: true });
     if (before) animateMoves(before, board, state.last_action, state.seat);
   });
 }
 
-/** A click on the table that did nothing says why, in one short line. */
+/**
+ * A click on the table that did nothing says why, in one short line.
+ * @param {MouseEvent} event
+ */
 export function explainClick(event) {
+  const target = targetOf(event);
+  const state = shell.state;
   if (
-    !shell.state ||
+    !state ||
+    !target ||
     event.defaultPrevented ||
-    event.target.closest("button:not(:disabled), a, input, summary")
+    target.closest("button:not(:disabled), a, input, summary")
   )
     return;
-  if (!event.target.closest(".card, .pile, .card-slot")) return;
-  const state = shell.state;
+  if (!target.closest(".card, .pile, .card-slot")) return;
   if (state.seat === null) say(t("note.watching"));
   else if (state.result) say(t("note.over"));
   else if (isOffline()) say(t("note.offline"));

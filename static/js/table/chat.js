@@ -1,3 +1,4 @@
+// @ts-check
 // The table's chat: the room's lines, quick reactions, muting a person in this browser, and
 // the unread count on the toggle (a sheet on a phone, a panel beside the move log on a
 // desktop). Text is only ever set as text (never as markup), so a link stays what was typed.
@@ -8,6 +9,8 @@ import { api, fill, h, storedName } from "../ui.js";
 import { byId, redraw } from "./draw.js";
 import { render } from "./render.js";
 import { shell } from "./shell.js";
+
+/** @typedef {import("../protocol.js").ChatLine} ChatLine */
 
 const REACTIONS = ["good_move", "well_played", "thanks", "oops", "thumbs_up", "laugh", "wow"];
 const MAX_CHARS = 300;
@@ -22,14 +25,17 @@ export function openChat() {
 async function loadChat() {
   try {
     const data = await api(`/api/rooms/${encodeURIComponent(shell.roomId)}/chat`);
-    shell.chat.lines = data.messages;
+    shell.chat.lines = /** @type {import("../protocol.js").RoomChat} */ (data).messages;
   } catch {
     return;
   }
   render();
 }
 
-/** A line from the socket; unread while the chat is out of sight. */
+/**
+ * A line from the socket; unread while the chat is out of sight.
+ * @param {ChatLine} line
+ */
 export function receiveLine(line) {
   const chat = shell.chat;
   chat.lines = [...chat.lines, line];
@@ -49,6 +55,7 @@ function chatShown() {
   return panel.checkVisibility?.() ?? panel.offsetParent !== null;
 }
 
+/** @param {ChatLine} line */
 function isMine(line) {
   const seat = shell.seat ?? null;
   return line.seat !== null ? line.seat === seat : seat === null && line.name === storedName();
@@ -58,6 +65,10 @@ function mayWrite() {
   return shell.seat !== undefined && (shell.seat !== null || Boolean(shell.room?.spectator_chat));
 }
 
+/**
+ * @param {string} name
+ * @param {boolean} mute
+ */
 function setMuted(name, mute) {
   const muted = new Set(shell.chat.muted);
   if (mute) muted.add(name);
@@ -93,6 +104,7 @@ export function renderChat() {
   );
 }
 
+/** @param {ChatLine} line */
 function lineItem(line) {
   const mine = isMine(line);
   return h(
@@ -162,7 +174,7 @@ function drawWrite() {
     placeholder: t("chat.placeholder"),
     "aria-label": t("chat.placeholder"),
   });
-  const submit = (event) => {
+  const submit = (/** @type {SubmitEvent} */ event) => {
     event.preventDefault();
     const text = input.value.trim();
     if (!text) return;

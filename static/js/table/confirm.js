@@ -1,3 +1,4 @@
+// @ts-check
 // Confirming one-tap moves: with "Confirm moves" on, a tap on a card or pile shows its move in
 // the banner; a second tap on it, or Confirm, sends it; any other tap, or Cancel, drops it.
 
@@ -5,14 +6,23 @@ import { sameAction } from "../games/common.js";
 import { t } from "../i18n.js";
 import { h } from "../ui.js";
 import { act, board, context } from "./board.js";
+import { keyed, targetOf } from "./draw.js";
 import { render } from "./render.js";
 import { confirmsMoves, isOffline, legal, shell } from "./shell.js";
 
-// The [data-key] of the board's element the current click is on: noted while the click
-// passes down to the game's handler, which calls tap() (private to the taps' listeners).
+/** @typedef {import("../protocol.js").Action} Action */
+/** @typedef {NonNullable<import("./shell.js").Shell["confirming"]>} Confirming */
+
+/** @type {string | null} The [data-key] of the board's element the current click is on:
+ * noted while the click passes down to the game's handler, which calls tap() (private to
+ * the taps' listeners). */
 let tappedKey = null;
 
-/** A one-tap move (`took`: the open cards it would take, for the game's words). */
+/**
+ * A one-tap move (`took`: the open cards it would take, for the game's words).
+ * @param {Action} action
+ * @param {string[]} [took]
+ */
 export function tap(action, took = []) {
   if (!confirmsMoves() || isOffline() || shell.pending || !legal(action)) return act(action);
   if (shell.confirming && sameAction(shell.confirming.action, action)) return confirmMove();
@@ -36,7 +46,7 @@ export function dropConfirming() {
 /** Marks the board's element of the move shown (once the board is drawn). */
 export function markConfirming() {
   const key = shell.confirming?.key;
-  const marked = key ? board.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
+  const marked = key ? keyed(board, key) : null;
   for (const el of board.querySelectorAll(".is-confirming"))
     if (el !== marked) el.classList.remove("is-confirming");
   marked?.classList.add("is-confirming");
@@ -44,11 +54,14 @@ export function markConfirming() {
 
 /** A click that neither taps a move nor answers the banner drops the move shown. */
 export function watchTaps() {
+  /** @type {Confirming | null} the move shown when the click began */
   let shown = null;
   board.addEventListener(
     "click",
     (event) => {
-      tappedKey = event.target.closest("[data-key]")?.dataset.key ?? null;
+      /** @type {HTMLElement | null | undefined} */
+      const tapped = targetOf(event)?.closest("[data-key]");
+      tappedKey = tapped?.dataset.key ?? null;
     },
     true,
   );
@@ -60,7 +73,7 @@ export function watchTaps() {
     true,
   );
   document.addEventListener("click", (event) => {
-    if (shell.confirming && shell.confirming === shown && !event.target.closest("#banner"))
+    if (shell.confirming && shell.confirming === shown && !targetOf(event)?.closest("#banner"))
       dropConfirming();
   });
   document.addEventListener("keydown", (event) => {
@@ -68,9 +81,18 @@ export function watchTaps() {
   });
 }
 
-/** The banner while a move waits for its confirmation: what it does, Confirm and Cancel. */
+/**
+ * The banner while a move waits for its confirmation: what it does, Confirm and Cancel.
+ * @param {Confirming} confirming
+ */
 export function confirmContent({ action, took }) {
-  const move = shell.game.describe?.({ seat: shell.seat, action, took }, context());
+  const move = shell.game.describe?.({ seat: shell.seat ?? null, action, took }, context());
+  /**
+   * @param {string} id
+   * @param {string} label
+   * @param {string} style
+   * @param {() => void} onclick
+   */
   const button = (id, label, style, onclick) =>
     h(
       "button",

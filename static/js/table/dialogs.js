@@ -1,3 +1,4 @@
+// @ts-check
 // The popovers over the table, one at a time: the invitation (the room's link and its QR
 // code), the settings (settings.js) and a question before a step that cannot be undone.
 
@@ -9,18 +10,28 @@ import { render } from "./render.js";
 import { drawSettings } from "./settings.js";
 import { gameTitle, shell } from "./shell.js";
 
+/** @typedef {import("./shell.js").Dialog} Dialog */
+
+/** @type {Record<Dialog["kind"], string>} each popover's panel */
 const PANELS = { share: "share-panel", settings: "settings", confirm: "confirm-panel" };
 
-let opener = null; // the button that opened the popover: it has the focus back (private)
+/** @type {HTMLElement | null} the button that opened the popover: it has the focus back
+ * (private) */
+let opener = null;
 
-/** Opens a popover: {kind: "share"}, {kind: "settings"} or {kind: "confirm", title, text,
- * yes, run}; the focus goes into it, and back to `button` when it closes. */
+/**
+ * Opens a popover: {kind: "share"}, {kind: "settings"} or {kind: "confirm", title, text,
+ * yes, run}; the focus goes into it, and back to `button` when it closes.
+ * @param {Dialog} dialog
+ * @param {EventTarget | null} button
+ */
 export function openDialog(dialog, button) {
-  opener = button;
+  opener = button instanceof HTMLElement ? button : null;
   shell.dialog = dialog;
   render();
-  if (dialog.kind === "confirm") byId("confirm-no").focus();
-  else byId(PANELS[dialog.kind]).querySelector("button, input")?.focus();
+  /** @type {HTMLElement | null} */
+  const first = byId(PANELS[dialog.kind]).querySelector("button, input");
+  (dialog.kind === "confirm" ? byId("confirm-no") : first)?.focus();
 }
 
 function closeDialogs() {
@@ -54,8 +65,10 @@ function drawShare() {
 }
 
 function drawQuestion() {
-  const { title, text, yes, run } = shell.dialog;
-  redraw(byId("confirm-panel"), [shell.dialog], () => {
+  const question = shell.dialog;
+  if (question?.kind !== "confirm") return;
+  const { title, text, yes, run } = question;
+  redraw(byId("confirm-panel"), [question], () => {
     byId("confirm-title").textContent = title;
     byId("confirm-text").textContent = text;
     const confirm = byId("confirm-yes");

@@ -1,3 +1,4 @@
+// @ts-check
 // The end of a match: who won and why (or who ended it: resigned, aborted, abandoned), the
 // rematch (a daily deal's board instead), the game's breakdown, the room's tally.
 
@@ -7,11 +8,16 @@ import { context } from "./board.js";
 import { byId, redraw } from "./draw.js";
 import { isOffline, playerName, seating, shell } from "./shell.js";
 
+/** @typedef {import("../protocol.js").DailyOfRoom} DailyOfRoom */
+/** @typedef {import("../protocol.js").Result} Result */
+/** @typedef {import("../protocol.js").StateMessage} StateMessage */
+/** @typedef {StateMessage & {result: Result}} Ended a state whose match is over */
+
 /** Drawn again only when the match, the rematch or a name changed: the game's breakdown
  * may fill itself in later (Scoundrel's best line). */
 export function renderEnd() {
   const panel = byId("end");
-  const state = shell.state?.result ? shell.state : null;
+  const state = shell.state?.result ? /** @type {Ended} */ (shell.state) : null;
   panel.hidden = !state;
   redraw(panel, [state, shell.rematch, isOffline(), seating()], () => {
     if (!state) fill(panel);
@@ -19,6 +25,10 @@ export function renderEnd() {
   });
 }
 
+/**
+ * @param {HTMLElement} panel
+ * @param {Ended} state
+ */
 function drawEnd(panel, state) {
   const breakdown = h("div", { class: "end-breakdown" });
   if (!endedByChoice(state.result)) shell.game.renderResult?.(breakdown, state, context());
@@ -34,14 +44,18 @@ function drawEnd(panel, state) {
   );
 }
 
-/** A match a player ended (resigned, aborted, abandoned): no rule of the game ended it. */
+/**
+ * A match a player ended (resigned, aborted, abandoned): no rule of the game ended it.
+ * @param {Result} result
+ */
 function endedByChoice(result) {
   return ["resigned", "aborted", "abandoned"].includes(result.reason);
 }
 
+/** @param {Ended} state */
 function headline(state) {
   const result = state.result;
-  const by = result.reason === "abandoned" ? result.abandoned_by : null;
+  const by = result.reason === "abandoned" ? (result.abandoned_by ?? null) : null;
   const ranOut = result.time_ran_out;
   if (by !== null && ranOut !== undefined && ranOut !== null)
     return t("end.time_ran_out", { name: playerName(ranOut) });
@@ -62,16 +76,17 @@ function headline(state) {
   return t("end.won", { name: playerName(winner) });
 }
 
-/** Why the match ended, in the game's words for the engine's reason. */
+/**
+ * Why the match ended, in the game's words for the engine's reason.
+ * @param {Ended} state
+ */
 function endReason(state) {
-  if (endedByChoice(state.result) || !shell.game.endReason) return null;
-  return h(
-    "p",
-    { class: "end-reason", "data-testid": "end-reason" },
-    shell.game.endReason(state.result),
-  );
+  const words = shell.game.endReason;
+  if (endedByChoice(state.result) || !words) return null;
+  return h("p", { class: "end-reason", "data-testid": "end-reason" }, words(state.result));
 }
 
+/** @param {Result} result */
 function choiceNote(result) {
   if (result.reason === "aborted") return t("end.aborted_note");
   if (result.reason === "abandoned") return t("end.abandoned_note");
@@ -79,8 +94,11 @@ function choiceNote(result) {
   return t("end.resigned_note", { name: playerName(result.winner) });
 }
 
-/** The end of a daily deal's match: once only, so no rematch; its board instead of the
- * replay, which opens the next day. */
+/**
+ * The end of a daily deal's match: once only, so no rematch; its board instead of the
+ * replay, which opens the next day.
+ * @param {DailyOfRoom} daily
+ */
 function dailyControls(daily) {
   const board = `/daily/${encodeURIComponent(daily.day)}/${encodeURIComponent(daily.game)}`;
   return h(
@@ -91,11 +109,12 @@ function dailyControls(daily) {
   );
 }
 
+/** @param {Ended} state */
 function rematchControls(state) {
   const daily = shell.room?.daily;
   if (daily && daily.match_id === state.match_id) return dailyControls(daily);
   const asked = shell.rematch?.requested_by ?? [];
-  const askedByMe = asked.includes(state.seat);
+  const askedByMe = state.seat !== null && asked.includes(state.seat);
   const others = asked.filter((seat) => seat !== state.seat).map(playerName);
   const solo = shell.players.length === 1;
   const note = others.length
@@ -136,6 +155,7 @@ function rematchControls(state) {
   );
 }
 
+/** @param {Ended} state */
 function tallyLine(state) {
   const tally = state.tally;
   if (!tally || shell.players.length < 2) return null;

@@ -1,3 +1,4 @@
+// @ts-check
 // The head of the page: the game's title, the tab's title, the connection's state, and the
 // page's classes the stylesheet reads (your turn, offline, over).
 

@@ -1,15 +1,20 @@
+// @ts-check
 // Joining the table: under the name this browser sits under here, else the name prompt (a
 // seat while one is free, else a place among the spectators); then the room's socket.
 
 import { t } from "../i18n.js";
-import { api, fill, h, storedName, storeName, toast } from "../ui.js";
+import { api, asApiError, fill, h, storedName, storeName, toast } from "../ui.js";
 import { endTable } from "./notice.js";
 import { render } from "./render.js";
 import { gameTitle, shell } from "./shell.js";
 
-let connect = () => {}; // opens the room's socket once joined (the entry's; kept from joinTable)
+/** @type {() => void} opens the room's socket once joined (the entry's, from joinTable) */
+let connect = () => {};
 
-/** Joins under the name held here, or asks for one; `open()` opens the socket once joined. */
+/**
+ * Joins under the name held here, or asks for one; `open()` opens the socket once joined.
+ * @param {() => void} open
+ */
 export async function joinTable(open) {
   connect = open;
   const name = await heldName();
@@ -20,24 +25,25 @@ export async function joinTable(open) {
 /** The name this browser sits under in this room, or null when it holds no seat here. */
 async function heldName() {
   try {
-    const mine = await api("/api/me/rooms");
+    const mine = /** @type {import("../protocol.js").MyRoom[]} */ (await api("/api/me/rooms"));
     return mine.find((room) => room.room_id === shell.roomId)?.name ?? null;
   } catch {
     return null;
   }
 }
 
+/** @param {string} name */
 async function join(name) {
   try {
-    const { seat } = await api(`/api/rooms/${encodeURIComponent(shell.roomId)}/join`, {
-      method: "POST",
-      body: { name },
-    });
+    const path = `/api/rooms/${encodeURIComponent(shell.roomId)}/join`;
+    const joined = await api(path, { method: "POST", body: { name } });
+    const { seat } = /** @type {{seat: number | null}} */ (joined);
     shell.seat = seat;
     if (seat === null) toast(t("table.spectator_note"), "info");
   } catch (error) {
-    if (error.status === 404) return endTable();
-    toast(error.message);
+    const failed = asApiError(error);
+    if (failed.status === 404) return endTable();
+    toast(failed.message);
     return askName();
   }
   render();
@@ -50,7 +56,10 @@ function askName() {
   render();
 }
 
-/** The prompt, drawn on the board while this browser holds no seat here. */
+/**
+ * The prompt, drawn on the board while this browser holds no seat here.
+ * @param {HTMLElement} board
+ */
 export function drawNamePrompt(board) {
   const free = shell.players.some((p) => !p.name);
   const input = h("input", {
@@ -61,7 +70,7 @@ export function drawNamePrompt(board) {
     autocomplete: "nickname",
     value: storedName(),
   });
-  const submit = (event) => {
+  const submit = (/** @type {SubmitEvent} */ event) => {
     event.preventDefault();
     const name = input.value.trim();
     if (!name) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The move log: each turn a line (the moves a seat made in a row), the game's notes between
 // them (a round ended), a time that ran out, moves taken back struck through.
 
@@ -7,29 +8,42 @@ import { context } from "./board.js";
 import { byId, redraw } from "./draw.js";
 import { isComputerSeat, playerName, seating, shell } from "./shell.js";
 
+/** @typedef {import("../games/common.js").Ctx} Ctx */
+/** @typedef {import("../games/common.js").GameModule} GameModule */
+/** @typedef {import("../protocol.js").Move} Move */
+/** @typedef {import("../protocol.js").StateMessage} StateMessage */
+/** @typedef {NonNullable<GameModule["describe"]>} Describe */
+
 export function renderLog() {
-  const available = Boolean(shell.state && shell.game?.describe);
+  const { state, game } = shell;
+  const describe = game.describe;
+  const available = Boolean(state && describe);
   byId("log-toggle").hidden = !available;
   // Beside the log's toggle only: alone, it made a waiting room's turn line taller.
   byId("chat-toggle").hidden = !available;
   byId("log").hidden = !available;
-  if (!available) return;
+  if (!state || !describe) return;
   const list = byId("log-list");
   // Drawn again only when a move or a name changed: the list keeps where it was scrolled to.
-  redraw(list, [shell.log, shell.state, seating()], () => {
-    const { items, turns } = logItems();
+  redraw(list, [shell.log, state, seating()], () => {
+    const { items, turns } = logItems(state, describe);
     fill(list, ...items);
     byId("log-count").textContent = turns ? `(${turns})` : "";
     list.scrollTop = list.scrollHeight;
   });
 }
 
-/** The log's lines, a turn each, and the count of turns. */
-function logItems() {
+/**
+ * The log's lines, a turn each, and the count of turns.
+ * @param {StateMessage} state
+ * @param {Describe} describe
+ */
+function logItems(state, describe) {
   const log = shell.log;
   const ctx = context();
+  /** @type {Map<number, (Node | string)[]>} the game's notes after a move, by its index */
   const breaks = new Map();
-  for (const note of shell.game.logNotes?.(log, shell.state, ctx) ?? []) {
+  for (const note of shell.game.logNotes?.(log, state, ctx) ?? []) {
     breaks.set(note.after, [...(breaks.get(note.after) ?? []), note.content]);
   }
   const items = [];
@@ -50,7 +64,7 @@ function logItems() {
         j -= 1
       )
         turn.unshift(log[j]);
-      items.push(turnItem(move, turn, ctx));
+      items.push(turnItem(move, turn, (m) => logMove(m, describe, ctx)));
     }
     for (const content of breaks.get(i) ?? []) items.push(h("li", { class: "log-note" }, content));
     if (next?.time_ran_out && next.seat !== move.seat) items.push(ranOutNote(next.seat));
@@ -59,8 +73,13 @@ function logItems() {
   return { items, turns };
 }
 
-/** A turn's line: who (the computer standing in for a person says so) and what. */
-function turnItem(move, turn, ctx) {
+/**
+ * A turn's line: who (the computer standing in for a person says so) and what.
+ * @param {Move} move its last move
+ * @param {Move[]} turn
+ * @param {(move: Move) => Node | string} words
+ */
+function turnItem(move, turn, words) {
   const mine = move.seat === shell.seat;
   const computer = turn.some((m) => m.computer);
   const standIn = computer && !isComputerSeat(shell.players.find((p) => p.seat === move.seat));
@@ -80,22 +99,28 @@ function turnItem(move, turn, ctx) {
     h(
       "span",
       { class: "log-what" },
-      turn.flatMap((m, k) => (k ? [", ", logMove(m, ctx)] : [logMove(m, ctx)])),
+      turn.flatMap((m, k) => (k ? [", ", words(m)] : [words(m)])),
     ),
   );
 }
 
-/** A move in the log; one a takeback undid is struck through and says so. */
-function logMove(move, ctx) {
-  if (!move.taken_back) return shell.game.describe(move, ctx);
+/**
+ * A move in the log; one a takeback undid is struck through and says so.
+ * @param {Move} move
+ * @param {Describe} describe
+ * @param {Ctx} ctx
+ */
+function logMove(move, describe, ctx) {
+  if (!move.taken_back) return describe(move, ctx);
   return h(
     "span",
     { class: "is-taken-back", "data-testid": "log-taken-back" },
-    shell.game.describe(move, ctx),
+    describe(move, ctx),
     ` (${t("log.taken_back")})`,
   );
 }
 
+/** @param {number} seat */
 function ranOutNote(seat) {
   return h(
     "li",

@@ -1,3 +1,4 @@
+// @ts-check
 // The moves of the current match, which the log, the banner and the board show: a state adds
 // its move (or marks one taken back); after a reload, a reconnect or a gap the whole list is
 // fetched.
@@ -6,7 +7,12 @@ import { api } from "../ui.js";
 import { render } from "./render.js";
 import { secondsLeft, shell } from "./shell.js";
 
-/** The moves after a state (`previousTurn`: the turn the state before it showed). */
+/**
+ * The moves after a state (`previousTurn`: the turn the state before it showed).
+ * @param {import("../protocol.js").StateMessage} message
+ * @param {boolean} resync the same version again (after a reconnect)
+ * @param {import("../protocol.js").TurnInfo | null} previousTurn
+ */
 export function extendLog(message, resync, previousTurn) {
   if (message.version === 0) {
     shell.log = [];
@@ -32,7 +38,8 @@ export function extendLog(message, resync, previousTurn) {
   }
 }
 
-let fetching = null; // the fetch under way (private: one at a time)
+/** @type {Promise<void> | null} the fetch under way (private: one at a time) */
+let fetching = null;
 
 /** The whole log from the server; fetched again if a newer state came meanwhile. */
 function fetchLog() {
@@ -46,9 +53,11 @@ function fetchLog() {
 /** Answers whether a newer state arrived meanwhile, so the log must be fetched again. */
 async function loadLog() {
   const match = shell.state?.match_number;
+  /** @type {import("../protocol.js").RoomMoves} */
   let data;
   try {
-    data = await api(`/api/rooms/${encodeURIComponent(shell.roomId)}/moves`);
+    const path = `/api/rooms/${encodeURIComponent(shell.roomId)}/moves`;
+    data = /** @type {import("../protocol.js").RoomMoves} */ (await api(path));
   } catch {
     return false;
   }

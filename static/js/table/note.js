@@ -1,3 +1,4 @@
+// @ts-check
 // The note: one short line under the table saying why a click did nothing (or that a
 // request was sent), gone after a few seconds.
 
@@ -7,12 +8,14 @@ import { shell } from "./shell.js";
 
 const SHOWN_MS = 3500;
 
+/** @param {string} text */
 export function say(text) {
   shell.note = { text };
   render();
 }
 
-let timer = null; // the note's own: it goes after SHOWN_MS
+/** @type {ReturnType<typeof setTimeout> | undefined} the note's own: it goes after SHOWN_MS */
+let timer;
 
 export function renderNote() {
   const note = byId("table-note");

@@ -1,10 +1,11 @@
+// @ts-check
 // The offer above the board, one at a time: for a player away (the computer plays the seat,
 // keep waiting, or end the match), a takeback to answer, what the computer did for you while
 // you were away (said once), a computer player for a waiting room's free seat.
 
 import { t } from "../i18n.js";
-import { api, h, offeredLevels, toast } from "../ui.js";
-import { byId, patch } from "./draw.js";
+import { api, asApiError, h, offeredLevels, toast } from "../ui.js";
+import { byId, byIdAs, patch } from "./draw.js";
 import { say } from "./note.js";
 import { render } from "./render.js";
 import { isComputerSeat, levelName, playerName, shell } from "./shell.js";
@@ -49,8 +50,9 @@ function takeoverShown() {
 }
 
 function takeoverOffer() {
-  const { seat, levels, time_ran_out } = shell.takeover;
+  const { seat, levels, time_ran_out } = shell.takeover ?? { seat: null, levels: [] };
   const name = playerName(seat);
+  /** @param {"computer" | "wait" | "end"} choice */
   const choose = (choice) =>
     shell.socket?.send({
       type: "takeover",
@@ -106,7 +108,8 @@ function takebackAsked() {
 }
 
 function takebackOffer() {
-  const answer = (accept) => shell.socket?.send({ type: "takeback_answer", accept });
+  const answer = (/** @type {boolean} */ accept) =>
+    shell.socket?.send({ type: "takeback_answer", accept });
   return h(
     "div",
     { class: "offer", "data-testid": "takeback-offer", "data-needed": "offer" },
@@ -138,7 +141,10 @@ function takebackOffer() {
   );
 }
 
-/** News of a takeback request: the asker hears of a decline, the others of a takeback. */
+/**
+ * News of a takeback request: the asker hears of a decline, the others of a takeback.
+ * @param {import("../protocol.js").TakebackMessage} message
+ */
 export function heardTakeback(message) {
   if (message.answer === "declined" && message.seat === shell.seat)
     say(t("takeback.declined", { name: playerName(otherSeat(message.seat)) }));
@@ -146,7 +152,10 @@ export function heardTakeback(message) {
     say(t("takeback.done", { name: playerName(message.seat) }));
 }
 
-/** The other seat of a two-seat table (who answered a request). */
+/**
+ * The other seat of a two-seat table (who answered a request).
+ * @param {number} seat
+ */
 function otherSeat(seat) {
   return shell.players.find((player) => player.seat !== seat)?.seat ?? seat;
 }
@@ -178,7 +187,7 @@ function standInShown() {
 }
 
 function standInNote() {
-  const close = (openLog) => {
+  const close = (/** @type {boolean} */ openLog) => {
     localStorage.setItem(STAND_IN_KEY, standInMark());
     if (openLog) shell.sheet = "log";
     render();
@@ -254,16 +263,17 @@ function computerOffer() {
   );
 }
 
+/** @param {MouseEvent} event */
 async function addComputer(event) {
-  const button = event.currentTarget;
+  const button = /** @type {HTMLButtonElement} */ (event.currentTarget);
   button.disabled = true;
   try {
     await api(`/api/rooms/${encodeURIComponent(shell.roomId)}/computer`, {
       method: "POST",
-      body: { level: byId("computer-level").value },
+      body: { level: byIdAs("computer-level", HTMLSelectElement).value },
     });
   } catch (error) {
-    toast(error.message);
+    toast(asApiError(error).message);
     button.disabled = false;
   }
 }

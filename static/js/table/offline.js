@@ -1,3 +1,4 @@
+// @ts-check
 // The offline box over the board while the socket is not open: why, when the next attempt
 // comes, and "Retry now". No move can be made meanwhile (the board is inert).
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The one render: every part of the table drawn from the shell. Every handler changes the
 // shell, then calls render(); nothing else calls a part's render. Each part draws again only
 // what changed (draw.js), so render() is safe at any time and as often as it is called.

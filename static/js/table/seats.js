@@ -1,3 +1,4 @@
+// @ts-check
 // The seats in the head: each player's name (a link to their record where the server sent
 // their rating), presence, the computer's level, wins in this room; "you", and a spectator's
 // own line.
@@ -30,7 +31,7 @@ export function renderSeats() {
         h("span", { class: "dot", "aria-hidden": "true" }),
         seatName(player.seat),
         seatRating(player.seat),
-        isComputerSeat(player)
+        isComputerSeat(player) && player.computer
           ? h("span", { class: "seat-note seat-level" }, `(${levelName(player.computer)})`)
           : null,
         mine ? h("span", { class: "seat-note seat-you" }, t("table.you_note")) : null,
@@ -59,12 +60,18 @@ export function renderSeats() {
   );
 }
 
-/** A person's rating for the state's seat, if the server sent it (app/services/records.py). */
+/**
+ * A person's rating for the state's seat, if the server sent it (app/services/records.py).
+ * @param {number} seat
+ */
 function ratingOf(seat) {
   return shell.state?.ratings?.[seat] ?? null;
 }
 
-/** A seat's name, a link to the person's record where the server sent their rating. */
+/**
+ * A seat's name, a link to the person's record where the server sent their rating.
+ * @param {number} seat
+ */
 function seatName(seat) {
   const rating = ratingOf(seat);
   const name = playerName(seat);
@@ -76,7 +83,10 @@ function seatName(seat) {
   );
 }
 
-/** Small beside the name: the rating and the matches it rests on. */
+/**
+ * Small beside the name: the rating and the matches it rests on.
+ * @param {number} seat
+ */
 function seatRating(seat) {
   const rating = ratingOf(seat);
   if (!rating) return null;
@@ -91,7 +101,10 @@ function seatRating(seat) {
   );
 }
 
-/** A seat's matches won; where the seats are narrow, the number alone shows. */
+/**
+ * A seat's matches won; where the seats are narrow, the number alone shows.
+ * @param {number} n
+ */
 function winsChip(n) {
   return h(
     "span",

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's settings (a dialog): the turn's sound, the browser's notification, Web Push,
 // confirming one-tap moves, the developer's wire panel, the colour theme.
 
@@ -22,7 +23,15 @@ function settings() {
   const current = { ...prefs(), confirmMoves: confirmsMoves() };
   const supported = "Notification" in window;
   const denied = supported && Notification.permission === "denied";
-  const check = (id, key, label, help, onchange) =>
+  /**
+   * A setting's checkbox; `changed` is given the box when it is ticked or unticked.
+   * @param {string} id
+   * @param {"sound" | "notify" | "confirmMoves" | "developer"} key
+   * @param {string} label
+   * @param {string} help
+   * @param {(input: HTMLInputElement) => void} changed
+   */
+  const check = (id, key, label, help, changed) =>
     h(
       "div",
       { class: "field" },
@@ -34,15 +43,16 @@ function settings() {
           id,
           checked: current[key],
           disabled: key === "notify" && (!supported || denied),
-          onchange,
+          onchange: (/** @type {Event} */ event) =>
+            changed(/** @type {HTMLInputElement} */ (event.currentTarget)),
         }),
         h("span", {}, label),
       ),
       help ? h("span", { class: "field-help" }, help) : null,
     );
   return [
-    check("pref-sound", "sound", t("settings.sound"), t("settings.sound_help"), (e) =>
-      setPref("sound", e.target.checked),
+    check("pref-sound", "sound", t("settings.sound"), t("settings.sound_help"), (input) =>
+      setPref("sound", input.checked),
     ),
     check(
       "pref-notify",
@@ -53,7 +63,7 @@ function settings() {
         : denied
           ? t("settings.notify_denied")
           : t("settings.notify_help"),
-      (e) => askNotifications(e.target),
+      askNotifications,
     ),
     pushSetting(),
     check(
@@ -61,9 +71,9 @@ function settings() {
       "confirmMoves",
       t("settings.confirm"),
       t("settings.confirm_help"),
-      (e) => {
-        setPref("confirmMoves", e.target.checked);
-        if (!e.target.checked) dropConfirming();
+      (input) => {
+        setPref("confirmMoves", input.checked);
+        if (!input.checked) dropConfirming();
       },
     ),
     check(
@@ -71,8 +81,8 @@ function settings() {
       "developer",
       t("settings.developer"),
       t("settings.developer_help"),
-      (e) => {
-        setPref("developer", e.target.checked);
+      (input) => {
+        setPref("developer", input.checked);
         render();
       },
     ),
@@ -80,12 +90,18 @@ function settings() {
   ];
 }
 
+/** @typedef {import("../prefs.js").Prefs["theme"]} Theme */
+
+/** @type {Theme[]} */
+const THEMES = ["system", "light", "dark"];
+
+/** @param {Theme} chosen */
 function themeChoice(chosen) {
   return h(
     "fieldset",
     { class: "variant-list theme-choice" },
     h("legend", {}, t("settings.theme")),
-    ["system", "light", "dark"].map((theme) =>
+    THEMES.map((theme) =>
       h(
         "label",
         { class: "chip-radio" },
@@ -105,7 +121,10 @@ function themeChoice(chosen) {
   );
 }
 
-/** The in-tab notification: asks the browser's permission when ticked. */
+/**
+ * The in-tab notification: asks the browser's permission when ticked.
+ * @param {HTMLInputElement} input
+ */
 async function askNotifications(input) {
   if (!input.checked) {
     setPref("notify", false);

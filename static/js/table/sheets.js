@@ -1,3 +1,4 @@
+// @ts-check
 // The sheets: the move log and the chat, one open at a time; over the board on a phone
 // upright, beside it on a desktop.
 
@@ -7,8 +8,16 @@ import { byId } from "./draw.js";
 import { render } from "./render.js";
 import { shell } from "./shell.js";
 
+/** @typedef {"log" | "chat"} Sheet */
+/** @typedef {{left: number, right: number, top: number, bottom: number}} Band a box on screen */
+
+/** @type {Sheet[]} */
 const SHEETS = ["log", "chat"];
 
+/**
+ * @param {Sheet} sheet
+ * @param {boolean} open
+ */
 export function openSheet(sheet, open) {
   if (open) shell.sheet = sheet;
   else if (shell.sheet === sheet) shell.sheet = null;
@@ -51,7 +60,10 @@ function placeSheet() {
   sheet.setProperty("--sheet-height", `${band.bottom - band.top}px`);
 }
 
-/** The largest band of the board (on screen) beside the current step; the board's foot if none. */
+/**
+ * The largest band of the board (on screen) beside the current step; the board's foot if none.
+ * @returns {Band}
+ */
 function sheetBand() {
   const box = board.getBoundingClientRect();
   const area = {
@@ -69,7 +81,9 @@ function sheetBand() {
     { ...area, left: Math.max(area.left, step.left - wide), right: step.left },
     { ...area, left: step.right, right: Math.min(area.right, step.right + wide) },
   ];
+  /** @param {Band} b */
   const fits = (b) => b.right - b.left >= SHEET_MIN.width && b.bottom - b.top >= SHEET_MIN.height;
+  /** @param {Band} b */
   const size = (b) => (b.right - b.left) * (b.bottom - b.top);
   return (
     bands.filter(fits).sort((a, b) => size(b) - size(a))[0] ?? {
@@ -79,7 +93,10 @@ function sheetBand() {
   );
 }
 
-/** The box around everything the current step needs, or null. */
+/**
+ * The box around everything the current step needs, or null.
+ * @returns {Band | null}
+ */
 function neededBox() {
   const boxes = [...board.querySelectorAll("[data-needed]")]
     .map((el) => el.getBoundingClientRect())

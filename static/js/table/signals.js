@@ -1,3 +1,4 @@
+// @ts-check
 // Turn signals: the favicon's badge while it is your turn; a sound and a browser notification
 // when your turn starts in a hidden tab (nothing leaves the server: Web Push is push.js's).
 
@@ -15,7 +16,6 @@ export function renderSignals() {
   const started = mine && !shell.wasMyTurn;
   shell.wasMyTurn = mine;
   if (!started || shell.players.length < 2) return;
-  window.turnSignals = (window.turnSignals ?? 0) + 1;
   if (!document.hidden) return;
   if (prefs().sound) beep();
   if (prefs().notify && "Notification" in window && Notification.permission === "granted") {
@@ -33,7 +33,8 @@ export function renderSignals() {
 
 // A favicon is drawn like an <img>, which loads nothing further: the badge carries the icon's
 // own shapes, not a reference to it.
-let badgeIcon = null; // fetched at the first turn that needs it (private: a cache)
+/** @type {Promise<string> | null} fetched at the first turn that needs it (private: a cache) */
+let badgeIcon = null;
 function loadBadgeIcon() {
   badgeIcon ??= fetch(ICON)
     .then((answer) => (answer.ok ? answer.text() : ""))
@@ -48,8 +49,10 @@ function loadBadgeIcon() {
 }
 
 let badged = false; // the badge last asked for (private: the icon loads meanwhile)
+/** @param {boolean} badge */
 async function setFavicon(badge) {
   badged = badge;
+  /** @type {HTMLLinkElement | null} */
   const link = document.querySelector("link[rel='icon']");
   if (!link) return;
   if (!badge) {
@@ -63,9 +66,15 @@ async function setFavicon(badge) {
   link.dataset.badge = "turn";
 }
 
+/** Safari before 14.1 names it webkitAudioContext. */
+const SoundContext =
+  window.AudioContext ??
+  /** @type {{webkitAudioContext?: typeof AudioContext}} */ (/** @type {unknown} */ (window))
+    .webkitAudioContext;
+
 function beep() {
   try {
-    const audio = new (window.AudioContext || window.webkitAudioContext)();
+    const audio = new SoundContext();
     const tone = audio.createOscillator();
     const gain = audio.createGain();
     tone.frequency.value = 660;

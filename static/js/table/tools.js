@@ -1,10 +1,11 @@
+// @ts-check
 // A seat's tools beside the turn banner: resign and abort (each after a question), and the
 // takeback of its last move; leaving a waiting room (the offers show it).
 
 import { t } from "../i18n.js";
-import { api, h, toast } from "../ui.js";
+import { api, asApiError, h, toast } from "../ui.js";
 import { openDialog } from "./dialogs.js";
-import { byId, patch } from "./draw.js";
+import { byId, byIdAs, patch } from "./draw.js";
 import { say } from "./note.js";
 import { isOffline, playerName, shell } from "./shell.js";
 
@@ -32,8 +33,12 @@ function drawMatchTools() {
     );
 }
 
+/** @typedef {import("./shell.js").Question} Question */
+
+/** @returns {Question} */
 function abortQuestion() {
   return {
+    kind: "confirm",
     title: t("confirm.abort_title"),
     text: t("confirm.abort_text"),
     yes: t("tools.abort"),
@@ -41,9 +46,11 @@ function abortQuestion() {
   };
 }
 
+/** @returns {Question} */
 function resignQuestion() {
   const winner = shell.players.find((p) => p.seat !== shell.state?.seat);
   return {
+    kind: "confirm",
     title: t("confirm.resign_title"),
     text:
       shell.players.length === 1
@@ -54,8 +61,14 @@ function resignQuestion() {
   };
 }
 
-/** A tool's button: a narrow screen shows its glyph alone (the label stays its name);
- * `question()`, asked when it is clicked, gives the confirmation's words and step. */
+/**
+ * A tool's button: a narrow screen shows its glyph alone (the label stays its name);
+ * `question()`, asked when it is clicked, gives the confirmation's words and step.
+ * @param {string} id
+ * @param {string} label
+ * @param {string} glyph
+ * @param {() => Question} question
+ */
 function matchTool(id, label, glyph, question) {
   return h(
     "button",
@@ -64,7 +77,7 @@ function matchTool(id, label, glyph, question) {
       class: "btn btn-small match-tool",
       id,
       title: label,
-      onclick: (event) => openDialog({ kind: "confirm", ...question() }, event.currentTarget),
+      onclick: (/** @type {MouseEvent} */ event) => openDialog(question(), event.currentTarget),
     },
     h("span", { class: "tool-glyph", "aria-hidden": "true" }, glyph),
     h("span", { class: "tool-label" }, label),
@@ -79,7 +92,7 @@ export function leaveButton() {
       type: "button",
       class: "btn btn-small",
       id: "leave",
-      onclick: (event) =>
+      onclick: (/** @type {MouseEvent} */ event) =>
         openDialog(
           {
             kind: "confirm",
@@ -99,7 +112,7 @@ async function leave() {
   try {
     await api(`/api/rooms/${encodeURIComponent(shell.roomId)}/leave`, { method: "POST" });
   } catch (error) {
-    toast(error.message);
+    toast(asApiError(error).message);
     return;
   }
   location.href = "/";
@@ -107,10 +120,10 @@ async function leave() {
 
 /** The button of the seat whose last move may be taken back (the others answer: offers.js). */
 function drawTakeback() {
-  const button = byId("takeback");
+  const button = byIdAs("takeback", HTMLButtonElement);
   const takeback = shell.state?.takeback;
   const mine =
-    Boolean(takeback) && !shell.state.result && shell.seat != null && takeback.seat === shell.seat;
+    takeback && !shell.state?.result && shell.seat != null && takeback.seat === shell.seat;
   button.hidden = !mine;
   if (!mine) return;
   button.disabled = takeback.requested || isOffline();
