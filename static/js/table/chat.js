@@ -6,7 +6,7 @@
 import { mutedNames, storeMuted } from "../chat.js";
 import { lang, t } from "../i18n.js";
 import { api, fill, h, storedName } from "../ui.js";
-import { byId, redraw } from "./draw.js";
+import { byId, redraw, setText } from "./draw.js";
 import { render } from "./render.js";
 import { shell } from "./shell.js";
 
@@ -97,7 +97,7 @@ export function renderChat() {
   redraw(byId("chat-write"), [mayWrite(), lang()], drawWrite);
   const badge = byId("chat-unread");
   badge.hidden = unread === 0;
-  badge.textContent = unread ? String(unread) : "";
+  setText(badge, unread ? String(unread) : "");
   byId("chat-toggle").setAttribute(
     "aria-label",
     unread ? t("chat.unread", { count: unread }) : t("chat.title"),

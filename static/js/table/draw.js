@@ -42,6 +42,15 @@ export function patch(el, ...children) {
 }
 
 /**
+ * Sets el's text unless it shows it already (setting the same text still replaces the node).
+ * @param {Element} el
+ * @param {string} text
+ */
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+/**
  * The element an event happened on (a click's, a key's), or null for one on no element.
  * @param {Event} event
  */

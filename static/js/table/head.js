@@ -4,12 +4,12 @@
 
 import { t } from "../i18n.js";
 import { h } from "../ui.js";
-import { byId, patch } from "./draw.js";
+import { byId, patch, setText } from "./draw.js";
 import { gameTitle, isMyTurn, isOffline, shell } from "./shell.js";
 
 export function renderHead() {
   const title = gameTitle() ?? t("table.loading");
-  byId("game-title").textContent = title;
+  setText(byId("game-title"), title);
   const mine = isMyTurn() && !isOffline();
   const prefix = mine ? `▶ ${t("banner.your_turn")} · ` : "";
   document.title = `${prefix}${title} — Kartenrunde`;

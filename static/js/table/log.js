@@ -5,7 +5,7 @@
 import { t } from "../i18n.js";
 import { fill, h } from "../ui.js";
 import { context } from "./board.js";
-import { byId, redraw } from "./draw.js";
+import { byId, redraw, setText } from "./draw.js";
 import { isComputerSeat, playerName, seating, shell } from "./shell.js";
 
 /** @typedef {import("../games/common.js").Ctx} Ctx */
@@ -28,7 +28,7 @@ export function renderLog() {
   redraw(list, [shell.log, state, seating()], () => {
     const { items, turns } = logItems(state, describe);
     fill(list, ...items);
-    byId("log-count").textContent = turns ? `(${turns})` : "";
+    setText(byId("log-count"), turns ? `(${turns})` : "");
     list.scrollTop = list.scrollHeight;
   });
 }

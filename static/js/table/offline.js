@@ -5,7 +5,7 @@
 import { t } from "../i18n.js";
 import { fill, h } from "../ui.js";
 import { board } from "./board.js";
-import { byId } from "./draw.js";
+import { byId, setText } from "./draw.js";
 import { isOffline, shell } from "./shell.js";
 
 export function renderOffline() {
@@ -25,7 +25,7 @@ export function renderOffline() {
   // from under a finger (or a click) in the middle of it.
   const shown = panel.querySelector(".offline-reason");
   if (shown && panel.dataset.lang === document.documentElement.lang) {
-    shown.textContent = reason;
+    setText(shown, reason);
     return;
   }
   panel.dataset.lang = document.documentElement.lang;

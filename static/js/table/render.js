@@ -21,8 +21,10 @@ import { renderSignals } from "./signals.js";
 import { renderTools } from "./tools.js";
 import { renderWire } from "./wire.js";
 
+// The guard against re-entry (private): a part's handler that calls render() while the parts
+// are drawn (a game module's rerender) has them drawn once more when this pass ends.
 let rendering = false;
-let again = false; // render() was called while it ran (private: the guard against re-entry)
+let again = false;
 
 export function render() {
   if (rendering) {
