@@ -43,7 +43,7 @@ def parts_left_out(modules: dict[str, str]) -> list[str]:
 
 def client_modules() -> dict[str, str]:
     modules = {path.name: path.read_text() for path in sorted(TABLE.glob("*.js"))}
-    modules["pages/table.js"] = ENTRY.read_text()
+    modules["pages/table"] = ENTRY.read_text()
     return modules
 
 
@@ -62,8 +62,8 @@ def test_the_checks_find_a_hand_picked_redraw_and_a_part_left_out() -> None:
         "render.js": "export function render() {\n  renderSeats();\n}\n",
         "seats.js": "export function renderSeats() {}\n",
         "banner.js": "export function renderBanner() {}\n",
-        "pages/table.js": "presence(message) {\n  shell.players = message.players;\n"
+        "pages/table": "presence(message) {\n  shell.players = message.players;\n"
         "  renderSeats();\n  render();\n}\n",
     }
-    assert stray_calls(modules) == {"pages/table.js": ["renderSeats"]}
+    assert stray_calls(modules) == {"pages/table": ["renderSeats"]}
     assert parts_left_out(modules) == ["renderBanner"]

@@ -47,7 +47,7 @@ import { gameList } from "../ui.js";
  */
 
 /**
- * What the table (pages/table.js, table/board.js) or the replay gives a game's module with
+ * What the table (static/js/pages/table.js, static/js/table/board.js) or the replay gives a game's module with
  * the state; see above.
  * @typedef {object} Ctx
  * @property {number | null} seat this viewer's seat; null: an onlooker

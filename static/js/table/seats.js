@@ -61,7 +61,7 @@ export function renderSeats() {
 }
 
 /**
- * A person's rating for the state's seat, if the server sent it (app/services/records.py).
+ * A person's rating for the state's seat, if the server sent it (app/people/records.py).
  * @param {number} seat
  */
 function ratingOf(seat) {
