@@ -24,15 +24,16 @@ from pydantic import (
     WithJsonSchema,
 )
 
+from engine import ErrorCode as EngineErrorCode
+
+# Every code of an error, the engine's (why it refused an action) among them: a nested
+# Literal is flattened, so the wire's list holds the engine's by construction.
 ErrorCode = Literal[
-    "malformed",
+    EngineErrorCode,
     "too_large",
     "rate_limited",
     "not_seated",
-    "not_your_turn",
-    "game_over",
     "stale",
-    "illegal",
     "waiting",
     "unknown_room",
     "forbidden_origin",

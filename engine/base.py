@@ -28,22 +28,20 @@ from typing import (
     get_type_hints,
 )
 
-
-class ErrorCode(StrEnum):
-    """Why an action is refused: the stable code beside the sentence for players."""
-
-    MALFORMED = "malformed"
-    """Not an action of this game: wrong shape, unknown type, a field of the wrong kind."""
-    NOT_YOUR_TURN = "not_your_turn"
-    GAME_OVER = "game_over"
-    ILLEGAL = "illegal"
-    """Well-formed, but the rules forbid it here."""
+# Why an action is refused: the stable code beside the sentence for players. app/protocol.py's
+# ErrorCode, the wire's codes, is built from these.
+ErrorCode = Literal[
+    "malformed",  # not an action of this game: wrong shape, unknown type, a field of the wrong kind
+    "not_your_turn",
+    "game_over",
+    "illegal",  # well-formed, but the rules forbid it here
+]
 
 
 class IllegalAction(Exception):
     """An action that cannot be applied now. ``code`` is stable; the message is for players."""
 
-    def __init__(self, message: str, code: ErrorCode = ErrorCode.ILLEGAL) -> None:
+    def __init__(self, message: str, code: ErrorCode = "illegal") -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -53,7 +51,7 @@ class InvalidAction(IllegalAction):
     """A malformed action: wrong shape, unknown type, a field of the wrong kind."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(message, code=ErrorCode.MALFORMED)
+        super().__init__(message, code="malformed")
 
 
 class Reason(StrEnum):

@@ -16,7 +16,6 @@ from typing import Any, ClassVar, Literal, cast
 from typing_extensions import TypedDict  # pydantic reads these on Python 3.11 too
 
 from engine.base import (
-    ErrorCode,
     Game,
     GameState,
     IllegalAction,
@@ -374,9 +373,9 @@ class ExpeditionenGame(Game[ExpeditionenState, ExpeditionenAction, ExpeditionenV
     ) -> ExpeditionenState:
         kind, what = parse_action(action)
         if state.phase == "over":
-            raise IllegalAction("The match is over.", ErrorCode.GAME_OVER)
+            raise IllegalAction("The match is over.", "game_over")
         if seat != state.to_move:
-            raise IllegalAction("It is not your turn.", ErrorCode.NOT_YOUR_TURN)
+            raise IllegalAction("It is not your turn.", "not_your_turn")
         if kind == "draw":
             return self._draw(state, what)
         return self._play_or_discard(state, kind, what)

@@ -60,7 +60,6 @@ from typing import Any, ClassVar, Literal, cast
 from typing_extensions import TypedDict  # pydantic reads these on Python 3.11 too
 
 from engine.base import (
-    ErrorCode,
     Game,
     GameState,
     IllegalAction,
@@ -888,9 +887,9 @@ class PilzwanderungGame(Game[PilzwanderungState, PilzwanderungAction, Pilzwander
     ) -> PilzwanderungState:
         checked_action(action)
         if state.phase == "over":
-            raise IllegalAction("The game is over.", ErrorCode.GAME_OVER)
+            raise IllegalAction("The game is over.", "game_over")
         if seat != state.to_move:
-            raise IllegalAction("It is not your turn.", ErrorCode.NOT_YOUR_TURN)
+            raise IllegalAction("It is not your turn.", "not_your_turn")
         if state.phase == "discard":
             if action["type"] != "discard":
                 excess = len(state.hands[seat]) - hand_limit(state, seat)

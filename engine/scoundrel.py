@@ -25,7 +25,6 @@ from typing_extensions import TypedDict  # pydantic reads these on Python 3.11 t
 
 from engine.base import (
     BestLineSearch,
-    ErrorCode,
     Game,
     GameState,
     HintSearch,
@@ -219,9 +218,9 @@ class ScoundrelGame(Game[ScoundrelState, ScoundrelAction, ScoundrelView]):
     def apply(self, state: ScoundrelState, seat: int, action: ScoundrelAction) -> ScoundrelState:
         checked_shape(action)
         if self.is_over(state):
-            raise IllegalAction("The game is over.", ErrorCode.GAME_OVER)
+            raise IllegalAction("The game is over.", "game_over")
         if seat != 0:
-            raise IllegalAction("Scoundrel has only seat 0.", ErrorCode.NOT_YOUR_TURN)
+            raise IllegalAction("Scoundrel has only seat 0.", "not_your_turn")
         if action["type"] == "avoid":
             return avoid(state)
         return take(state, action["card"], action["weapon"])

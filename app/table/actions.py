@@ -105,7 +105,7 @@ class Actions:
         try:
             return game.apply(room.match.state, seat, action)
         except IllegalAction as error:
-            raise Refusal(error.code, error.message) from None  # type: ignore[arg-type]
+            raise Refusal(error.code, error.message) from None
 
     async def _store(
         self, room: LiveRoom, seat: int, action: dict[str, Any], state: Any, by_computer: bool

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from app import protocol
 from app.routes import api
+from engine import ErrorCode as EngineErrorCode
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 
@@ -49,6 +50,14 @@ def test_every_server_message_is_documented_with_its_fields(model: type[BaseMode
 def test_every_error_code_is_documented(code: str) -> None:
     section = DOC.split("### Error codes", 1)[1]
     assert f"`{code}`" in section
+
+
+def test_the_wire_knows_every_code_the_engine_refuses_with_once() -> None:
+    """An engine's refusal goes out with its own code (app/table/actions.py): the protocol's
+    list holds each of the engine's, and no code twice."""
+    codes = typing.get_args(protocol.ErrorCode)
+    assert set(typing.get_args(EngineErrorCode)) <= set(codes)
+    assert len(codes) == len(set(codes))
 
 
 @pytest.mark.parametrize(

@@ -89,7 +89,7 @@ def test_random_playout_obeys_the_turn_vocabulary(name: str, seed: int) -> None:
         for wrong in rng.sample(unlisted_actions(game, state, seat, rng), 3):
             with pytest.raises(IllegalAction) as refused:
                 game.apply(state, seat, wrong)
-            assert isinstance(refused.value.code, ErrorCode)
+            assert refused.value.code in get_args(ErrorCode)
             assert state == stored, "a refused action changed the state"
         for other in range(game.seats):
             if other != seat:
