@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
-from app.protocol import CLIENT_MESSAGE, ErrorCode
+from app.protocol import CLIENT_MESSAGE, AnyClientMessage, ErrorCode
 
 
 class Refusal(Exception):
@@ -37,8 +37,9 @@ def store_or_refuse(room_id: str, write: Callable[..., Any], *args: Any) -> Any:
         raise Refusal("unavailable", "the choice could not be saved; try again") from None
 
 
-def parse_message(data: str | bytes, limit: int) -> Any:
-    """One client message as its protocol model (ActionMessage, RematchRequest or Ping)."""
+def parse_message(data: str | bytes, limit: int) -> AnyClientMessage:
+    """One client message as its protocol model (by its ``type``: an ActionMessage, a
+    RematchRequest, a Ping, ...)."""
     size = len(data) if isinstance(data, bytes) else len(data.encode())
     if size > limit:
         raise Refusal("too_large", f"a message may have at most {limit} bytes")

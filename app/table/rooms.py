@@ -34,6 +34,7 @@ from typing import Any
 from app.messaging import Connection
 from app.protocol import (
     Abort,
+    AnyClientMessage,
     Ping,
     React,
     RematchRequest,
@@ -266,7 +267,9 @@ class RoomService:
 
     # A client's message
 
-    async def handle(self, room: LiveRoom, connection: Connection, message: Any) -> None:
+    async def handle(
+        self, room: LiveRoom, connection: Connection, message: AnyClientMessage
+    ) -> None:
         """One parsed client message; a Refusal says why nothing changed."""
         if isinstance(message, Ping):
             connection.send(texts.PONG)
