@@ -272,9 +272,10 @@ class Game(ABC, Generic[S, A, V]):
     """What the server, the bots and the tests may call. Nothing else is public.
 
     ``S`` is the game's state, ``A`` its action (a union of TypedDicts, what a seat sends
-    as JSON) and ``V`` one viewer's view (a TypedDict). A game states its facts and rules;
-    this base fills in the rest (boardgame.io's ``ProcessGameConfig`` idea), so a game
-    overrides only where it differs.
+    as JSON) and ``V`` one viewer's view (a TypedDict: a key is ``NotRequired`` only if
+    some views lack it, as those only a finished match's revealed view adds). A game
+    states its facts and rules; this base fills in the rest (boardgame.io's
+    ``ProcessGameConfig`` idea), so a game overrides only where it differs.
 
     Actions are public: everyone at the table hears each one as it was sent (the last move,
     the move log, the bots' history), so an action names only what the table then sees
@@ -323,7 +324,9 @@ class Game(ABC, Generic[S, A, V]):
     @abstractmethod
     def table_view(self, state: S) -> V:
         """What every viewer sees (seated or not), built once for all of them: an
-        allow-list of the state, never the state with secrets deleted."""
+        allow-list of the state, never the state with secrets deleted. A whole view (a
+        spectator's), every key its type requires there: a key only a seat fills
+        (its hand) holds a spectator's value until ``seat_view`` sets it."""
 
     def seat_view(self, table: V, state: S, seat: int | None) -> V:
         """One viewer's view: the table's (shared, not copied) and what only ``seat`` sees.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, cast
+from typing import Any, ClassVar, Literal, NotRequired, cast
 
 from typing_extensions import TypedDict  # pydantic reads these on Python 3.11 too
 
@@ -229,13 +229,13 @@ class ScoredExpedition(TypedDict):
     multiplier: int  # 1 + the wager cards in it: what its sum less the cost is multiplied by
 
 
-class DiscardPile(TypedDict, total=False):
+class DiscardPile(TypedDict):
     top: str | None
     size: int
-    cards: list[str]  # revealed only
+    cards: NotRequired[list[str]]  # revealed only
 
 
-class ExpeditionenView(TypedDict, total=False):
+class ExpeditionenView(TypedDict):
     seat: int | None
     round: int
     rounds: int
@@ -254,8 +254,8 @@ class ExpeditionenView(TypedDict, total=False):
     finished: list[dict[str, Any]]
     totals: list[int]
     result: dict[str, Any] | None
-    hands: list[list[str]]  # revealed only
-    draw_pile_cards: list[str]  # revealed only
+    hands: NotRequired[list[list[str]]]  # revealed only
+    draw_pile_cards: NotRequired[list[str]]  # revealed only
 
 
 class ExpeditionenReason(Reason):
@@ -421,9 +421,10 @@ class ExpeditionenGame(Game[ExpeditionenState, ExpeditionenAction, ExpeditionenV
         return new
 
     def table_view(self, state: ExpeditionenState) -> ExpeditionenView:
-        """All of a view but its seat and hand."""
+        """A spectator's view: no seat, no hand (``seat_view`` sets a seat's)."""
         over = state.phase == "over"
         return {
+            "seat": None,
             "round": state.round,
             "rounds": state.rounds,
             "tiebreak": max(0, state.round - state.rounds),
@@ -445,6 +446,7 @@ class ExpeditionenGame(Game[ExpeditionenState, ExpeditionenAction, ExpeditionenV
             "finished": list(state.finished),
             "totals": totals(state),
             "result": outcome_json(self.result(state)),
+            "hand": None,
         }
 
     def seat_view(
@@ -452,7 +454,7 @@ class ExpeditionenGame(Game[ExpeditionenState, ExpeditionenAction, ExpeditionenV
     ) -> ExpeditionenView:
         """The table's view with the seat and its own hand."""
         hand = sorted(state.hands[seat], key=sort_key) if seat is not None else None
-        return {"seat": seat, **table, "hand": hand}
+        return {**table, "seat": seat, "hand": hand}
 
     def revealed(self, view: ExpeditionenView, state: ExpeditionenState) -> ExpeditionenView:
         view["hands"] = [sorted(hand, key=sort_key) for hand in state.hands]

@@ -55,7 +55,7 @@ import itertools
 import random
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, cast
+from typing import Any, ClassVar, Literal, NotRequired, cast
 
 from typing_extensions import TypedDict  # pydantic reads these on Python 3.11 too
 
@@ -615,10 +615,10 @@ class ForestCard(TypedDict):
     cost: int
 
 
-class Pile(TypedDict, total=False):
+class Pile(TypedDict):
     top: str | None
     size: int
-    cards: list[str]  # revealed only
+    cards: NotRequired[list[str]]  # revealed only
 
 
 class PoisonMushroom(TypedDict):
@@ -658,11 +658,11 @@ class SellOffer(TypedDict):
 Offer = CookOffer | SellOffer
 
 
-class Display(TypedDict, total=False):
+class Display(TypedDict):
     hand_count: int  # cards counting towards the hand limit (night cards included)
     hand_limit: int
     night_count: int
-    night: list[str]  # the night cards, under night_cards "open" only
+    night: NotRequired[list[str]]  # the night cards, under night_cards "open" only
     sticks: int
     pans: list[str]
     dishes: list[Dish]
@@ -672,7 +672,7 @@ class Display(TypedDict, total=False):
     mushrooms_cooked: int
 
 
-class PilzwanderungView(TypedDict, total=False):
+class PilzwanderungView(TypedDict):
     seat: int | None
     first: int
     to_move: int | None
@@ -691,9 +691,9 @@ class PilzwanderungView(TypedDict, total=False):
     night_deck: int
     displays: list[Display]
     result: dict[str, Any] | None
-    hands: list[list[str]]  # revealed only
-    draw_pile_cards: list[str]  # revealed only
-    night_deck_cards: list[str]  # revealed only
+    hands: NotRequired[list[list[str]]]  # revealed only
+    draw_pile_cards: NotRequired[list[str]]  # revealed only
+    night_deck_cards: NotRequired[list[str]]  # revealed only
 
 
 class PilzwanderungReason(Reason):
@@ -908,10 +908,11 @@ class PilzwanderungGame(Game[PilzwanderungState, PilzwanderungAction, Pilzwander
         raise IllegalAction("Discard only after taking a poison mushroom, when asked to.")
 
     def table_view(self, state: PilzwanderungState) -> PilzwanderungView:
-        """All of a view but its seat and hand."""
+        """A spectator's view: no seat, no hand, no offers (``seat_view`` sets a seat's)."""
         over = state.phase == "over"
         must = len(state.hands[state.to_move]) - hand_limit(state, state.to_move)
         return {
+            "seat": None,
             "first": state.first,
             "to_move": None if over else state.to_move,
             "phase": state.phase,
@@ -933,6 +934,8 @@ class PilzwanderungGame(Game[PilzwanderungState, PilzwanderungAction, Pilzwander
             "night_deck": len(state.night_deck),
             "displays": [display(state, side) for side in SEATS],
             "result": outcome_json(self.result(state)),
+            "hand": None,
+            "offers": [],
         }
 
     def seat_view(
@@ -947,7 +950,7 @@ class PilzwanderungGame(Game[PilzwanderungState, PilzwanderungAction, Pilzwander
             shown = [card for card in own if ROLE[card] != NIGHT] if open_nights else own
             hand = sorted(shown, key=hand_sort_key)
         legal = [] if seat is None else self.legal_actions(state, seat)
-        return {"seat": seat, **table, "hand": hand, "offers": offers(legal)}
+        return {**table, "seat": seat, "hand": hand, "offers": offers(legal)}
 
     def revealed(self, view: PilzwanderungView, state: PilzwanderungState) -> PilzwanderungView:
         view["hands"] = [sorted(cards, key=hand_sort_key) for cards in state.hands]

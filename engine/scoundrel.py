@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, NotRequired
 
 from typing_extensions import TypedDict  # pydantic reads these on Python 3.11 too
 
@@ -106,7 +106,7 @@ class TakeEffect(TypedDict):
 ScoundrelAction = Avoid | Take
 
 
-class ScoundrelView(TypedDict, total=False):
+class ScoundrelView(TypedDict):
     phase: Literal["room", "over"]
     health: int
     max_health: int
@@ -115,7 +115,7 @@ class ScoundrelView(TypedDict, total=False):
     stack: list[str]
     weapon_limit: int | None
     dungeon_size: int
-    discard: list[str]  # only under open_discard (or revealed)
+    discard: NotRequired[list[str]]  # only under open_discard (or revealed)
     discard_count: int
     can_avoid: bool
     avoided_last_room: bool
@@ -126,7 +126,7 @@ class ScoundrelView(TypedDict, total=False):
     open_discard: bool
     takes: list[TakeEffect]
     result: dict[str, Any] | None
-    dungeon: list[str]  # revealed only
+    dungeon: NotRequired[list[str]]  # revealed only
 
 
 class ScoundrelReason(Reason):

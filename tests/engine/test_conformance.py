@@ -8,14 +8,25 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import json
 import pickle
 import random
+from collections.abc import Iterator
 from types import UnionType
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import (
+    Any,
+    NotRequired,
+    Required,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 import pytest
 from pydantic import TypeAdapter
+from typing_extensions import is_typeddict
 
 from engine import (
     AnyGame,
@@ -101,6 +112,7 @@ def test_random_playout_obeys_the_turn_vocabulary(name: str, seed: int) -> None:
     assert replayed == state
     revealed = game.view(state, None, reveal=True)
     assert json.loads(json.dumps(revealed)) == revealed
+    view_shape.validate_python(revealed, strict=True)
 
 
 def owned(value: Any, hint: Any) -> list[Any]:
@@ -162,6 +174,74 @@ def test_redealing_the_hidden_cards_changes_the_state(name: str) -> None:
             break
         for viewer in viewers(game):
             assert any(other != state for other in hidden_variants(game, state, viewer, 1))
+
+
+@functools.cache
+def keys_of(kind: type) -> tuple[frozenset[str], dict[str, Any]]:
+    """A TypedDict's required keys, and the type of each key it declares. Read from its
+    hints: under ``from __future__ import annotations`` Python 3.11's ``__required_keys__``
+    cannot see ``NotRequired`` (pydantic can)."""
+    hints = get_type_hints(kind, include_extras=True)
+    optional = {key for key, hint in hints.items() if get_origin(hint) is NotRequired}
+    if not kind.__total__:
+        optional |= {key for key, hint in hints.items() if get_origin(hint) is not Required}
+    return frozenset(hints.keys() - optional), get_type_hints(kind)
+
+
+def typed_parts(hint: Any, value: Any) -> Iterator[tuple[type, dict[str, Any]]]:
+    """Each (TypedDict, the dict it types) inside ``value`` of type ``hint``: the view and
+    its piles, displays, offers...; of a union of TypedDicts, the one whose keys fit."""
+    origin, args = get_origin(hint), get_args(hint)
+    if value is None:
+        return
+    if is_typeddict(hint):
+        yield hint, value
+        hints = keys_of(hint)[1]
+        for key, item in value.items():
+            if key in hints:
+                yield from typed_parts(hints[key], item)
+    elif origin is list:
+        for item in value:
+            yield from typed_parts(args[0], item)
+    elif origin is dict:
+        for item in value.values():
+            yield from typed_parts(args[1], item)
+    elif origin in (Union, UnionType):
+        fitting = [
+            kind
+            for kind in args
+            if is_typeddict(kind) and keys_of(kind)[0] <= value.keys() <= keys_of(kind)[1].keys()
+        ]
+        kinds = fitting or [kind for kind in args if kind is not type(None)]
+        if len(kinds) == 1:
+            yield from typed_parts(kinds[0], value)
+
+
+def every_choice(game: AnyGame) -> list[dict[str, Any]]:
+    """Defaults, each preset, and each option's every value alone."""
+    alone = [{option.name: choice} for option in game.options for choice in option.choices]
+    return option_sets(game) + alone
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_view_type_requires_exactly_the_keys_that_every_view_holds(name: str) -> None:
+    """The view's TypedDict, and each one inside it, requires what every view has at every
+    step under every option; a key only some views hold (a finished match's revealed
+    view, an option's) is NotRequired. No view holds a key its type does not declare."""
+    game = get_game(name)
+    held: dict[type, set[str]] = {}
+    for options in every_choice(game):
+        for seed in range(2):
+            for state, _, _ in playout(game, seed, options):
+                for viewer in viewers(game):
+                    for kind, value in typed_parts(game.view_type, game.view(state, viewer)):
+                        held[kind] = held.get(kind, set(value)) & value.keys()
+                        assert value.keys() <= keys_of(kind)[1].keys(), kind.__name__
+            revealed = game.view(state, None, reveal=True)
+            for kind, value in typed_parts(game.view_type, revealed):
+                assert value.keys() <= keys_of(kind)[1].keys(), kind.__name__
+    for kind, keys in held.items():
+        assert keys_of(kind)[0] == keys, f"{kind.__name__}: {set(keys_of(kind)[0]) ^ keys}"
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
