@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import UnionType
@@ -21,12 +21,13 @@ from typing import (
     Literal,
     Protocol,
     Self,
-    TypeVar,
     Union,
     get_args,
     get_origin,
     get_type_hints,
 )
+
+from typing_extensions import TypedDict, TypeVar  # TypeVar: with a default (PEP 696)
 
 # Why an action is refused: the stable code beside the sentence for players. app/protocol.py's
 # ErrorCode, the wire's codes, is built from these.
@@ -99,20 +100,41 @@ class Preset:
     label: dict[str, str]
 
 
+class OutcomeJson(TypedDict):
+    """A finished match's result as the views show it and the server stores and sends it
+    (``Outcome.to_json``): these keys, and the game's details beside them (each game's
+    result type adds its details' keys: ``ScoundrelResult``, ...)."""
+
+    scores: list[int]
+    winner: int | None
+    reason: str  # a member of the game's Reason (the server's endings add their own)
+    outcome: str  # win, loss or draw (``Outcome.kind``; the server's endings add their own)
+
+
+# A game's details of an outcome: a TypedDict of plain JSON data.
+Details = TypeVar(
+    "Details", bound=Mapping[str, object], default=Mapping[str, object], covariant=True
+)
+
+
+def no_details() -> Any:
+    return {}
+
+
 @dataclass(frozen=True)
-class Outcome:
+class Outcome(Generic[Details]):
     """How a finished game ended (after python-chess's ``Outcome``).
 
     ``winner`` is a seat, or None: a draw when several seats play, a lost game when one does.
     ``reason`` names the ending in the game's own words: a member of its ``Reason``.
     ``details`` is the game's breakdown for the end screen: plain JSON data whose keys are
-    the game's own.
+    the game's own (its TypedDict, the ``Details`` of its ``Outcome[Details]``).
     """
 
     scores: tuple[int, ...]
     winner: int | None
     reason: Reason
-    details: dict[str, Any] = field(default_factory=dict)
+    details: Details = field(default_factory=no_details)
 
     @property
     def kind(self) -> Literal["win", "loss", "draw"]:
@@ -120,15 +142,19 @@ class Outcome:
             return "win"
         return "loss" if len(self.scores) == 1 else "draw"
 
-    def to_json(self) -> dict[str, Any]:
-        """One flat object: the typed fields, then the game's details beside them."""
+    def fields(self) -> OutcomeJson:
         return {
-            **self.details,
             "scores": list(self.scores),
             "winner": self.winner,
             "reason": self.reason,
             "outcome": self.kind,
         }
+
+    def to_json(self) -> OutcomeJson:
+        """One flat object: the game's details, then the typed fields beside them. A game
+        builds its own result type the same way: ``{**outcome.details, **outcome.fields()}``."""
+        details: Any = self.details
+        return {**details, **self.fields()}
 
 
 @dataclass(slots=True)
@@ -147,10 +173,6 @@ class Unseen:
     def count(self) -> dict[str, Any]:
         """What a live table may say of it: the place and how many cards, never which."""
         return {"zone": self.zone, "seat": self.seat, "count": len(self.cards)}
-
-
-def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
-    return None if outcome is None else outcome.to_json()
 
 
 S = TypeVar("S", bound="GameState")

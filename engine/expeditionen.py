@@ -22,11 +22,11 @@ from engine.base import (
     InvalidAction,
     Option,
     Outcome,
+    OutcomeJson,
     Preset,
     Reason,
     Unseen,
     notation_words,
-    outcome_json,
     resolve_options,
     starting_seat,
 )
@@ -235,6 +235,18 @@ class DiscardPile(TypedDict):
     cards: NotRequired[list[str]]  # revealed only
 
 
+class ExpeditionenDetails(TypedDict):
+    rounds: list[dict[str, Any]]  # the rounds played, as the view's ``finished``
+
+
+class ExpeditionenResult(OutcomeJson, ExpeditionenDetails):
+    """A finished match's result: the outcome's fields and the rounds played."""
+
+
+def result_json(outcome: Outcome[ExpeditionenDetails] | None) -> ExpeditionenResult | None:
+    return None if outcome is None else {**outcome.details, **outcome.fields()}
+
+
 class ExpeditionenView(TypedDict):
     seat: int | None
     round: int
@@ -253,7 +265,7 @@ class ExpeditionenView(TypedDict):
     discarded: str | None
     finished: list[dict[str, Any]]
     totals: list[int]
-    result: dict[str, Any] | None
+    result: ExpeditionenResult | None
     hands: NotRequired[list[list[str]]]  # revealed only
     draw_pile_cards: NotRequired[list[str]]  # revealed only
 
@@ -445,7 +457,7 @@ class ExpeditionenGame(Game[ExpeditionenState, ExpeditionenAction, ExpeditionenV
             "discarded": state.discarded,
             "finished": list(state.finished),
             "totals": totals(state),
-            "result": outcome_json(self.result(state)),
+            "result": result_json(self.result(state)),
             "hand": None,
         }
 
@@ -463,7 +475,7 @@ class ExpeditionenGame(Game[ExpeditionenState, ExpeditionenAction, ExpeditionenV
             view["discards"][s]["cards"] = list(pile)
         return view
 
-    def result(self, state: ExpeditionenState) -> Outcome | None:
+    def result(self, state: ExpeditionenState) -> Outcome[ExpeditionenDetails] | None:
         if state.phase != "over":
             return None
         scores = totals(state)

@@ -66,11 +66,11 @@ from engine.base import (
     InvalidAction,
     Option,
     Outcome,
+    OutcomeJson,
     Preset,
     Reason,
     Unseen,
     notation_words,
-    outcome_json,
     resolve_options,
     starting_seat,
 )
@@ -672,6 +672,19 @@ class Display(TypedDict):
     mushrooms_cooked: int
 
 
+class PilzwanderungDetails(TypedDict):
+    dishes: list[list[Dish]]  # by seat, each dish as scored
+    mushrooms_cooked: list[int]  # by seat: the tiebreak
+
+
+class PilzwanderungResult(OutcomeJson, PilzwanderungDetails):
+    """A finished game's result: the outcome's fields and each seat's dishes."""
+
+
+def result_json(outcome: Outcome[PilzwanderungDetails] | None) -> PilzwanderungResult | None:
+    return None if outcome is None else {**outcome.details, **outcome.fields()}
+
+
 class PilzwanderungView(TypedDict):
     seat: int | None
     first: int
@@ -690,7 +703,7 @@ class PilzwanderungView(TypedDict):
     draw_pile: int
     night_deck: int
     displays: list[Display]
-    result: dict[str, Any] | None
+    result: PilzwanderungResult | None
     hands: NotRequired[list[list[str]]]  # revealed only
     draw_pile_cards: NotRequired[list[str]]  # revealed only
     night_deck_cards: NotRequired[list[str]]  # revealed only
@@ -933,7 +946,7 @@ class PilzwanderungGame(Game[PilzwanderungState, PilzwanderungAction, Pilzwander
             "draw_pile": len(state.draw_pile),
             "night_deck": len(state.night_deck),
             "displays": [display(state, side) for side in SEATS],
-            "result": outcome_json(self.result(state)),
+            "result": result_json(self.result(state)),
             "hand": None,
             "offers": [],
         }
@@ -959,13 +972,13 @@ class PilzwanderungGame(Game[PilzwanderungState, PilzwanderungAction, Pilzwander
         view["discard"]["cards"] = list(state.discard)
         return view
 
-    def result(self, state: PilzwanderungState) -> Outcome | None:
+    def result(self, state: PilzwanderungState) -> Outcome[PilzwanderungDetails] | None:
         if state.phase != "over":
             return None
         dishes = [[dish_breakdown(dish) for dish in split_dishes(state, seat)] for seat in SEATS]
         scores = tuple(sum(dish["score"] for dish in side) for side in dishes)
         cooked = [sum(dish["mushrooms"] for dish in side) for side in dishes]
-        details = {"dishes": dishes, "mushrooms_cooked": cooked}
+        details: PilzwanderungDetails = {"dishes": dishes, "mushrooms_cooked": cooked}
         if scores[0] != scores[1]:
             winner = scores.index(max(scores))
             return Outcome(scores, winner, PilzwanderungReason.HIGHER_SCORE, details)

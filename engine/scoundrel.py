@@ -32,13 +32,13 @@ from engine.base import (
     InvalidAction,
     Option,
     Outcome,
+    OutcomeJson,
     Preset,
     Reason,
     SlipSearch,
     Takeback,
     Unseen,
     notation_words,
-    outcome_json,
     resolve_options,
 )
 from engine.cards import RANKS, suit, value
@@ -106,6 +106,21 @@ class TakeEffect(TypedDict):
 ScoundrelAction = Avoid | Take
 
 
+class ScoundrelDetails(TypedDict):
+    health: int
+    potion_bonus: int  # a full health's last potion, added to the score
+    monsters_left: list[str]  # slain: the monsters still in the room and the dungeon
+    last_card: str | None
+
+
+class ScoundrelResult(OutcomeJson, ScoundrelDetails):
+    """A finished game's result: the outcome's fields and Scoundrel's details."""
+
+
+def result_json(outcome: Outcome[ScoundrelDetails] | None) -> ScoundrelResult | None:
+    return None if outcome is None else {**outcome.details, **outcome.fields()}
+
+
 class ScoundrelView(TypedDict):
     phase: Literal["room", "over"]
     health: int
@@ -125,7 +140,7 @@ class ScoundrelView(TypedDict):
     strict_weapons: bool
     open_discard: bool
     takes: list[TakeEffect]
-    result: dict[str, Any] | None
+    result: ScoundrelResult | None
     dungeon: NotRequired[list[str]]  # revealed only
 
 
@@ -249,7 +264,7 @@ class ScoundrelGame(Game[ScoundrelState, ScoundrelAction, ScoundrelView]):
                 for a in self.legal_actions(state, 0)
                 if a["type"] == "take"
             ],
-            "result": outcome_json(self.result(state)),
+            "result": result_json(self.result(state)),
         }
         if state.open_discard:
             shown["discard"] = list(state.discard)
@@ -260,7 +275,7 @@ class ScoundrelGame(Game[ScoundrelState, ScoundrelAction, ScoundrelView]):
         view["dungeon"] = list(state.dungeon)
         return view
 
-    def result(self, state: ScoundrelState) -> Outcome | None:
+    def result(self, state: ScoundrelState) -> Outcome[ScoundrelDetails] | None:
         if not self.is_over(state):
             return None
         if state.health > 0:

@@ -89,18 +89,19 @@ class Result:
 
     @classmethod
     def of(cls, attempt: Attempt) -> Result:
-        result = attempt.result or {}
-        scores = result.get("scores") or []
-        reason = result.get("reason")
+        result = attempt.result
+        scores = result["scores"] if result else []
+        reason = result["reason"] if result else None
+        winner = result["winner"] if result else None
         if attempt.status == "abandoned" or reason == "abandoned":
             outcome = "abandoned"
         elif attempt.status == "aborted" or reason == "aborted":
             outcome = "aborted"
         elif reason == "resigned":
             outcome = "resigned"
-        elif result.get("winner") == 0:
+        elif winner == 0:
             outcome = "win"
-        elif result.get("winner") is None and len(scores) > 1:
+        elif winner is None and len(scores) > 1:
             outcome = "draw"
         else:
             outcome = "loss"

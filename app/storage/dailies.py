@@ -13,7 +13,7 @@ from sqlalchemy import and_, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from app.storage.models import DAILIES, DAILY_PARS, MATCHES, ROOMS, SEATS
+from app.storage.models import DAILIES, DAILY_PARS, MATCHES, ROOMS, SEATS, StoredResult
 
 # A daily's player holds seat 0 (the computer the last one): app/history/daily.py.
 PLAYER_SEAT = 0
@@ -31,7 +31,7 @@ class Attempt:
     match_id: int
     room_open: bool
     status: str
-    result: dict[str, Any] | None
+    result: StoredResult | None
     name: str | None
 
 

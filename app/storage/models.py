@@ -26,6 +26,9 @@ from sqlalchemy import (
     false,
 )
 from sqlalchemy.engine import Dialect
+from typing_extensions import TypedDict
+
+from engine import OutcomeJson
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -186,6 +189,21 @@ MATCHES = Table(
 )
 
 
+class EndingDetails(TypedDict, total=False):
+    """Who ended a match by their choice (app/table/live.py's ``Ending``): the seat that
+    resigned, aborted, or abandoned it (and whose time per move had run out)."""
+
+    resigned_by: int
+    aborted_by: int
+    abandoned_by: int
+    time_ran_out: int
+
+
+class StoredResult(OutcomeJson, EndingDetails):
+    """The matches.result column: a finished match's ``Outcome.to_json`` (the game's
+    details beside its keys), or the ending a player chose, with who chose it."""
+
+
 class Match(Base):
     __table__ = MATCHES
     id: int
@@ -196,7 +214,7 @@ class Match(Base):
     options: dict[str, Any]
     first_seat: int | None
     status: str
-    result: dict[str, Any] | None
+    result: StoredResult | None
     winner: int | None
     started_at: datetime | None
     finished_at: datetime | None

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, Engine, and_, func, or_, select
 
-from app.storage.models import COMPUTER, MATCHES, PLAYERS, SEATS
+from app.storage.models import COMPUTER, MATCHES, PLAYERS, SEATS, StoredResult
 
 # A match's place in the replay of every rating: its end, then its id for equal ends.
 Order = tuple[datetime, int]
@@ -35,7 +35,7 @@ class PlayedMatch:
     id: int
     game: str
     finished_at: datetime
-    result: dict[str, Any]
+    result: StoredResult
     winner: int | None
     seats: list[SeatOf]
 
@@ -117,7 +117,7 @@ class RecordStore:
                     id=match_id,
                     game=first.game,
                     finished_at=first.finished_at,
-                    result=first.result or {},
+                    result=first.result,  # set with the status (Finish)
                     winner=first.winner,
                     seats=seats,
                 )

@@ -48,6 +48,7 @@ from app.storage.models import (
     TakebackRequestRow,
     fold_name,
 )
+from engine import OutcomeJson
 
 T = TypeVar("T")
 
@@ -159,7 +160,7 @@ def running_turn_based() -> ColumnElement[bool]:
 
 @dataclass(frozen=True)
 class Finish:
-    result: dict[str, Any]
+    result: OutcomeJson
     winner: int | None
     at: datetime
 

@@ -15,7 +15,13 @@ from dataclasses import astuple, dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from app.storage.models import COMPUTER, Match, TakebackRequestRow
+from app.storage.models import (
+    COMPUTER,
+    EndingDetails,
+    Match,
+    StoredResult,
+    TakebackRequestRow,
+)
 from app.storage.repositories import LoadedRoom, StoredAction
 from app.table.refusals import Refusal
 from app.table.timeline import timeline
@@ -48,20 +54,20 @@ class Holder:
         return self.player_id == COMPUTER
 
 
-class ChosenOutcome(Outcome):
+class ChosenOutcome(Outcome[EndingDetails]):
     """The outcome of a match a player ended; ``outcome`` says what that means: ``win`` or
     ``loss`` (solo) after a resignation, else ``abandoned`` or ``aborted``."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StoredResult:
         kind = str(self.reason)
         if self.reason == Ending.RESIGNED:
             kind = "win" if self.winner is not None else "loss"
-        return {**super().to_json(), "outcome": kind}
+        return {**self.details, **self.fields(), "outcome": kind}
 
 
 def abandoned(by: int, time_ran_out: int | None = None) -> Outcome:
     """Ended by seat ``by``; ``time_ran_out``: the seat whose time per move ran out."""
-    details: dict[str, Any] = {"abandoned_by": by}
+    details: EndingDetails = {"abandoned_by": by}
     if time_ran_out is not None:
         details["time_ran_out"] = time_ran_out
     return ChosenOutcome(scores=(), winner=None, reason=Ending.ABANDONED, details=details)
@@ -80,7 +86,7 @@ def aborted(by: int) -> Outcome:
     return ChosenOutcome(scores=(), winner=None, reason=Ending.ABORTED, details={"aborted_by": by})
 
 
-def stored_ending(result: dict[str, Any] | None, seats: int) -> Outcome | None:
+def stored_ending(result: StoredResult | None, seats: int) -> Outcome | None:
     """The outcome a player's choice stored (a match its rules ended has none)."""
     if result is None or result.get("reason") not in set(Ending):
         return None

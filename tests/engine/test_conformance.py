@@ -245,6 +245,24 @@ def test_a_view_type_requires_exactly_the_keys_that_every_view_holds(name: str) 
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_result_is_typed_key_by_key_in_the_view(name: str) -> None:
+    """The view's ``result`` is the game's result TypedDict: the outcome's fields and the
+    game's details beside them, each key declared and required, each value its type."""
+    game = get_game(name)
+    shown = get_args(keys_of(game.view_type)[1]["result"])
+    (kind,) = [hint for hint in shown if hint is not type(None)]
+    assert is_typeddict(kind), f"{name}'s result is typed {kind}"
+    required, declared = keys_of(kind)
+    for seed in range(5):
+        *_, (state, _, _) = playout(game, seed)
+        result = game.result(state)
+        assert result is not None
+        stored = result.to_json()
+        assert required == stored.keys() == declared.keys()
+        TypeAdapter(kind).validate_python(stored, strict=True)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_the_rules_tables_are_plain_json_for_the_client(name: str) -> None:
     tables = get_game(name).tables
     assert tables and json.loads(json.dumps(tables)) == tables
