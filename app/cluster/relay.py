@@ -51,6 +51,9 @@ CONNECT_SECONDS = 2.0
 PUBLISH_BUFFER_BYTES = 1 << 20
 
 Event = dict[str, Any]
+# hiredis's stub types a command as a tuple of exactly one part (redis/hiredis-py#195):
+# typed here as what it packs, any number of parts.
+pack_command = cast(Callable[[tuple[str | bytes, ...]], bytes], hiredis.pack_command)
 
 
 class Link(asyncio.Protocol):
@@ -93,8 +96,7 @@ class Link(asyncio.Protocol):
         if not self.open:
             raise ConnectionError("the connection to redis is closed")
         assert self.transport is not None
-        # (hiredis's stub types the command as a tuple of one item)
-        self.transport.write(hiredis.pack_command(command))  # type: ignore[arg-type]
+        self.transport.write(pack_command(command))
 
     def close(self) -> None:
         if self.transport is not None:
