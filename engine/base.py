@@ -118,6 +118,7 @@ Details = TypeVar(
 
 
 def no_details() -> Any:
+    """An outcome without details (``{}``: no game's ``Details`` type says so)."""
     return {}
 
 
@@ -153,7 +154,7 @@ class Outcome(Generic[Details]):
     def to_json(self) -> OutcomeJson:
         """One flat object: the game's details, then the typed fields beside them. A game
         builds its own result type the same way: ``{**outcome.details, **outcome.fields()}``."""
-        details: Any = self.details
+        details: Any = self.details  # (mypy cannot spread a type variable into a TypedDict)
         return {**details, **self.fields()}
 
 
