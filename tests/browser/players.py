@@ -14,7 +14,6 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, WebSocketRoute, expect
 
 from engine import get_game
-from engine.base import outcome_json
 
 ROOM_SOCKET = re.compile(r"/ws/rooms/")
 
@@ -227,7 +226,7 @@ def finished_message(
         "to_move": None,
         "view": game.view(state, seat),
         "legal_actions": [],
-        "result": outcome_json(game.result(state)),
+        "result": game.result(state).to_json(),
         "last_action": None,
     }
 

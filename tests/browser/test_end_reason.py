@@ -12,7 +12,6 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from engine import Reason, games, get_game
-from engine.base import outcome_json
 from engine.scoundrel_solver import solve
 from tests.browser.conftest import NewPage
 from tests.browser.layout import SIZES
@@ -74,7 +73,7 @@ def test_the_end_screen_says_the_dungeon_was_cleared(new_page: NewPage) -> None:
     ended = {
         **finished_message(log.latest, "scoundrel", {}),
         "view": game.view(state, 0),
-        "result": outcome_json(game.result(state)),
+        "result": game.result(state).to_json(),
     }
     socket.send(json.dumps(ended))
     expect(page.get_by_test_id("end-reason")).to_have_text(
