@@ -38,12 +38,14 @@ CHANNEL = "kartenrunde:bench"
 EVENT = orjson.dumps(
     [
         {
-            "t": "action",
+            "t": "Acted",
             "room": "x" * 22,
-            "match": "y" * 22,
-            "v": 17,
             "seat": 0,
             "action": {"type": "play", "card": "R7"},
+            "by_computer": False,
+            "match_id": 123456,
+            "version": 17,
+            "at": None,
             "proc": "z" * 12,
         }
     ]

@@ -7,19 +7,23 @@ go unsubscribes. A room held without a socket here is not followed (``LiveRoom.f
 no work is done for its moves, and it is caught up from the database before anything reads
 it. So a move costs only the processes with sockets of its room.
 
-For a followed room:
+For a followed room, the room events another process relayed (``app/table/events.py``,
+each read back as the event it was):
 
-- ``action``: another process stored the action of version ``v``: replay it through the
+- ``Acted``: another process stored the action of ``version``: replay it through the
   engine when it is the next one here, else catch the room up from the database; then
   every local audience gets its new view.
-- ``seat``, ``rematch``, ``takeback``: seats, a match's end by a player's choice, rematch
-  and takeback requests and takebacks are stored; catch up and tell (sockets of a seat its
-  player left watch from then on).
+- the seats, a match's end by a player's choice, rematch and takeback requests and
+  takebacks are stored; catch up and tell (sockets of a seat its player left watch from
+  then on).
+- ``Chatted``: another process stored a chat line; the local sockets hear it as it is.
+
+And the messages of the processes themselves:
+
 - ``online``: another process's sockets per seat (presence is the sum over processes).
   A process not heard of for ``FORGET_AFTER_SECONDS`` (its heartbeat stopped: killed, or
   cut off from Redis) is forgotten.
 - ``hello``: a process began to follow the room; the ones with sockets there say how many.
-- ``chat``: another process stored a chat line; the local sockets hear it as it is.
 
 Every process hears:
 
@@ -36,15 +40,32 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from datetime import datetime
-from typing import Any
 
 from app.cluster.news import RelayNews
-from app.table import texts
+from app.table import events, texts
 from app.table.actions import advance
 from app.table.cache import RoomCache
 from app.table.devices import DeviceSockets
-from app.table.events import RoomEvents, RoomListener
+from app.table.events import (
+    Acted,
+    ChangedElsewhere,
+    Chatted,
+    Event,
+    Held,
+    Message,
+    MoveTakenBack,
+    RematchAsked,
+    RematchStarted,
+    RoomEvent,
+    RoomEvents,
+    RoomListener,
+    Seated,
+    SeatsChanged,
+    SeatTakenBack,
+    TakebackAsked,
+    TakebackDeclined,
+    Unfollowed,
+)
 from app.table.live import LiveRoom
 from app.table.news import RoomNews
 from app.table.players import unseat_leavers
@@ -75,9 +96,10 @@ class Cluster(RoomListener):
 
     # Following a room
 
-    def held(self, room: LiveRoom) -> None:
+    def hear(self, event: Event) -> None:
         """A room just created or loaded is not followed until a socket of it joins here."""
-        room.followed = False
+        if isinstance(event, Held):
+            event.room.followed = False
 
     async def follow(self, room: LiveRoom) -> bool:
         """Before a socket of the room joins here (under the room's lock): hear the room's
@@ -102,13 +124,13 @@ class Cluster(RoomListener):
         room.followed = False
         room.remote.clear()  # the others' presence is no longer heard of
         self.relay.unfollow(room.id)
-        self.events.unfollowed(room)
+        self.events.publish(Unfollowed(room))
 
-    async def on_event(self, event: dict[str, Any]) -> None:
-        process = event.get("proc", "")
+    async def on_event(self, message: Message) -> None:
+        process = message.get("proc", "")
         new = process not in self.seen
         self.seen[process] = time.monotonic()
-        kind = event["t"]
+        kind = message["t"]
         if kind == "resync":
             await self.resync()
             return
@@ -119,56 +141,66 @@ class Cluster(RoomListener):
             self.on_ended()
             return
         if kind == "signed_out":
-            self.devices.close(event["player"], event["devices"])
+            self.devices.close(message["player"], message["devices"])
             return
-        room = self.cache.held(event.get("room", ""))
+        room = self.cache.held(message.get("room", ""))
         if room is None:
             return
         if kind == "close":
-            await self.cache.close_here(room.id, event.get("reason"))
+            await self.cache.close_here(room.id, message.get("reason"))
             return
         if not room.followed:  # (sent before Redis took in the unsubscription)
             return
-        if kind == "chat":  # stored by its process; no change of the room, so no lock
-            self.news.chatted(room, event["line"])
+        heard = events.read(message, room)
+        if isinstance(heard, Chatted):  # stored by its process; no change of the room
+            self.news.hear(heard)
             return
         async with room.lock:
             if room.closed or not room.followed:
                 return
-            if kind == "action":
-                await self._on_action(room, event)
-            elif kind == "seat":
+            if heard is not None:
+                await self._on_room_event(heard)
+            elif kind == "online":
+                self._on_online(room, process, message["seats"])
+            elif kind == "hello" and any(room.local_online()):
+                self.relay.online(room)
+            self.events.publish(ChangedElsewhere(room))
+
+    async def _on_room_event(self, event: RoomEvent) -> None:
+        """Another process's change (stored), taken over here under the room's lock."""
+        room = event.room
+        match event:
+            case Acted():
+                await self._on_action(event)
+            case Seated() | SeatsChanged() | SeatTakenBack():
                 await self._catch_up(room)
                 unseat_leavers(room, self.news.broadcaster)
                 self.news.changed(room)
-            elif kind == "rematch":
+            case RematchAsked() | RematchStarted():
                 await self._catch_up(room)
                 if room.match.status == "finished":  # requests so far, as the asker's process
                     self.news.to_everyone(room, texts.rematch_text(room))
                 else:  # the rematch started
                     self.news.state(room)
-            elif kind == "takeback":
+            case TakebackAsked() | TakebackDeclined() | MoveTakenBack():
                 await self._catch_up(room)
-                self.news.takeback(room, event["seat"], event["answer"])
-            elif kind == "online":
-                before = room.players()
-                room.remote[process] = list(event["seats"])
-                if room.players() != before:
-                    self.news.presence(room)
-            elif kind == "hello" and any(room.local_online()):
-                self.relay.online(room)
-            self.events.changed_elsewhere(room)
+                self.news.takeback(event)
 
-    async def _on_action(self, room: LiveRoom, event: dict[str, Any]) -> None:
-        match, version = room.match, event["v"]
-        if match.id == event["match"] and version <= match.version:
+    def _on_online(self, room: LiveRoom, process: str, seats: list[int]) -> None:
+        before = room.players()
+        room.remote[process] = list(seats)
+        if room.players() != before:
+            self.news.presence(room)
+
+    async def _on_action(self, event: Acted) -> None:
+        room, match = event.room, event.room.match
+        if match.id == event.match_id and event.version <= match.version:
             return  # caught up already
-        if match.id == event["match"] and version == match.version + 1:
-            seat, action = event["seat"], event["action"]
+        if match.id == event.match_id and event.version == match.version + 1:
+            seat, action = event.seat, event.action
             state = room.game.apply(match.state, seat, action)
-            by_computer = event.get("computer", False)
-            at = datetime.fromisoformat(event["at"]) if event.get("at") else None
-            advance(room, seat, action, state, room.game.result(state), by_computer, at)
+            result = room.game.result(state)
+            advance(room, seat, action, state, result, event.by_computer, event.at)
         else:
             await self._catch_up(room)
         self.news.state(room)
@@ -221,4 +253,4 @@ class Cluster(RoomListener):
                     room.remote.pop(process, None)
                 if room.players() != before:
                     self.news.presence(room)
-                    self.events.changed_elsewhere(room)
+                    self.events.publish(ChangedElsewhere(room))

@@ -33,7 +33,16 @@ from app.computer import thinking
 from app.computer.workers import Workers
 from app.settings import Settings
 from app.storage.repositories import Store
-from app.table.events import RoomListener
+from app.table.events import (
+    Acted,
+    Closed,
+    Connected,
+    Event,
+    RematchStarted,
+    RoomListener,
+    Seated,
+    SeatsChanged,
+)
 from app.table.live import LiveRoom
 from app.table.refusals import Refusal
 from app.table.timeline import standing_moves
@@ -59,26 +68,14 @@ class ComputerPlayers(RoomListener):
 
     # After every change of a room (the hub's events, under the room's lock)
 
-    def acted(self, room: LiveRoom, seat: int, action: dict[str, Any], by_computer: bool) -> None:
-        self.update(room)
-
-    def seated(self, room: LiveRoom) -> None:
-        self.update(room)
-
-    def seats_changed(self, room: LiveRoom) -> None:
-        self.update(room)
-
-    def connected(self, room: LiveRoom, first: bool) -> None:
-        self.update(room)  # after a restart too: the computer to move thinks
-
-    def rematch_started(self, room: LiveRoom) -> None:
-        self.update(room)
-
-    def closed(self, room_id: str) -> None:
-        """The room closed: its computer stops thinking."""
-        task = self.moves.pop(room_id, None)
-        if task is not None:
-            task.cancel()
+    def hear(self, event: Event) -> None:
+        match event:
+            # (Connected: after a restart too, the computer to move thinks)
+            case Acted() | Seated() | SeatsChanged() | Connected() | RematchStarted():
+                self.update(event.room)
+            case Closed(room_id):  # its computer stops thinking
+                if (task := self.moves.pop(room_id, None)) is not None:
+                    task.cancel()
 
     def update(self, room: LiveRoom) -> None:
         """Start the computer's move when it is its turn."""

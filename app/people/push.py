@@ -52,7 +52,15 @@ from app.push_guard import PushEndpoints
 from app.settings import Settings
 from app.storage.models import PushSubscriptionRow
 from app.storage.push import PushStore
-from app.table.events import RoomListener
+from app.table.events import (
+    Acted,
+    EndedByPlayer,
+    Event,
+    RematchAsked,
+    ReminderDue,
+    RoomListener,
+    Seated,
+)
 from app.table.live import LiveRoom
 
 logger = logging.getLogger(__name__)
@@ -351,44 +359,39 @@ def turn_notice_due(room: LiveRoom, seat: int, broadcaster: Broadcaster) -> bool
 
 
 class PushListener(RoomListener):
-    """Your turn (``acted``, and ``seated`` for a match's first turn), the match's end
-    (``acted``, ``ended_by_player``), a rematch offer (``rematch_asked``). Not
-    ``rematch_started``: with several processes two may publish it (both asked the last
-    seat's request at once), and its players have just asked for it at the table."""
+    """Your turn (``Acted``, and ``Seated`` for a match's first turn), the match's end
+    (``Acted``, ``EndedByPlayer``), a rematch offer (``RematchAsked``), a reminder
+    (``ReminderDue``). Not ``RematchStarted``: with several processes two may publish it
+    (both asked the last seat's request at once), and its players have just asked for it at
+    the table."""
 
     def __init__(self, notifier: Notifier, broadcaster: Broadcaster, base_url: str) -> None:
         self.notifier = notifier
         self.broadcaster = broadcaster
         self.base_url = base_url.rstrip("/")
 
-    def acted(self, room: LiveRoom, seat: int, action: dict[str, Any], by_computer: bool) -> None:
-        if room.match.status == "playing":
-            to_move = room.to_move()
-            if to_move is not None and to_move != seat:
-                self._notify(room, to_move, "turn")
-            return
+    def hear(self, event: Event) -> None:
+        match event:
+            case Acted(room, seat) if room.match.status == "playing":
+                to_move = room.to_move()
+                if to_move is not None and to_move != seat:
+                    self._notify(room, to_move, "turn")
+            case Acted(room, seat) | EndedByPlayer(room, seat):  # (the match's end)
+                self._tell_the_others(room, seat, "end")
+            case Seated(room) if room.match.version == 0:  # (a match's first turn)
+                if (to_move := room.to_move()) is not None:
+                    self._notify(room, to_move, "turn")
+            case RematchAsked(room):
+                for seat in range(len(room.seats)):
+                    if seat not in room.rematch:
+                        self._notify(room, seat, "rematch")
+            case ReminderDue(room, seat):  # (Turns.sweep)
+                self._notify(room, seat, "reminder")
+
+    def _tell_the_others(self, room: LiveRoom, seat: int, kind: str) -> None:
         for other in range(len(room.seats)):
             if other != seat:
-                self._notify(room, other, "end")
-
-    def seated(self, room: LiveRoom) -> None:
-        if room.match.version == 0 and (to_move := room.to_move()) is not None:
-            self._notify(room, to_move, "turn")
-
-    def ended_by_player(self, room: LiveRoom, seat: int) -> None:
-        """A resignation, an abort, an end for an absent player: the others hear of it."""
-        for other in range(len(room.seats)):
-            if other != seat:
-                self._notify(room, other, "end")
-
-    def rematch_asked(self, room: LiveRoom) -> None:
-        for seat in range(len(room.seats)):
-            if seat not in room.rematch:
-                self._notify(room, seat, "rematch")
-
-    def reminder_due(self, room: LiveRoom, seat: int) -> None:
-        """A quarter of a turn-based move's time is left (``Turns.sweep``)."""
-        self._notify(room, seat, "reminder")
+                self._notify(room, other, kind)
 
     def _notify(self, room: LiveRoom, seat: int, kind: str) -> None:
         holder = room.seats[seat]

@@ -49,7 +49,19 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from app.storage.records import Order, PlayedMatch, RecordStore
-from app.table.events import RoomListener
+from app.table.events import (
+    Acted,
+    CaughtUp,
+    ChangedElsewhere,
+    Event,
+    Held,
+    Read,
+    RematchStarted,
+    RoomListener,
+    Seated,
+    SeatsChanged,
+    SeatTakenBack,
+)
 from app.table.live import LiveRoom
 from engine import games, get_game
 
@@ -395,12 +407,6 @@ class RatingsListener(RoomListener):
         self._refreshing: asyncio.Task[None] | None = None
         self._again = False
 
-    def held(self, room: LiveRoom) -> None:
-        self.show(room)
-
-    def read(self, room: LiveRoom) -> None:
-        self.show(room)
-
     def show(self, room: LiveRoom) -> None:
         room.ratings = [
             None
@@ -440,33 +446,19 @@ class RatingsListener(RoomListener):
         for room in self.held_rooms():
             self.show(room)
 
-    def acted(self, room: LiveRoom, seat: int, action: dict[str, Any], by_computer: bool) -> None:
-        if room.match.status == "finished":
-            self.ended()
-
-    def seated(self, room: LiveRoom) -> None:
-        self.show(room)
-
-    def seats_changed(self, room: LiveRoom) -> None:
-        if room.match.status == "finished":
-            self.ended()
-        self.show(room)
-
-    def taken_back(self, room: LiveRoom) -> None:
-        self.show(room)
-
-    def rematch_started(self, room: LiveRoom) -> None:
-        self.show(room)
-
-    def caught_up(self, room: LiveRoom) -> None:
-        if room.match.status == "finished":
-            self.ended()
-        self.show(room)
-
-    def changed_elsewhere(self, room: LiveRoom) -> None:
-        if room.match.status == "finished":
-            self.ended()
-        self.show(room)
+    def hear(self, event: Event) -> None:
+        match event:
+            case Acted(room):  # (a match's last move)
+                if room.match.status == "finished":
+                    self.ended()
+            case SeatsChanged(room) | CaughtUp(room) | ChangedElsewhere(room):
+                if room.match.status == "finished":  # (a resignation, another process's end)
+                    self.ended()
+                self.show(room)
+            case (
+                Held(room) | Read(room) | Seated(room) | SeatTakenBack(room) | RematchStarted(room)
+            ):
+                self.show(room)
 
 
 def seat_rating(rating: Rating | None, player_id: str) -> dict[str, Any]:

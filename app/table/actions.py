@@ -26,7 +26,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from app.observability import ACTION_LATENCY, actions_of
 from app.storage.repositories import ActionWrite, Finish, PlyTaken, Store
 from app.table.cache import STORE_ACTIVITY_EVERY, RoomCache
-from app.table.events import RoomEvents
+from app.table.events import Acted, CaughtUp, RoomEvents
 from app.table.live import LiveRoom, check_open, count_move, last_action, may_take_back
 from app.table.refusals import Refusal, describe_error
 from app.table.schemas import action_adapter
@@ -65,7 +65,10 @@ class Actions:
             await self._check_turn(room, mover, version)
             state = self._apply(room, mover, action)
             await self._store(room, mover, action, state, by_computer)
-            self.events.acted(room, mover, action, by_computer)
+            match, at = room.match, room.turn_started
+            self.events.publish(
+                Acted(room, mover, action, by_computer, match.id, match.version, at)
+            )
         actions_of(room.game.name).inc()
         ACTION_LATENCY.observe(time.perf_counter() - started)
 
@@ -131,7 +134,7 @@ class Actions:
         except PlyTaken:
             # Another server process stored this version first: catch up, then say so.
             await self.cache.catch_up(room)
-            self.events.caught_up(room)
+            self.events.publish(CaughtUp(room))
             raise Refusal("stale", "another action was stored first") from None
         except SQLAlchemyError:
             logger.exception(
@@ -143,6 +146,12 @@ class Actions:
         if touch:
             room.stored_active = now
         advance(room, seat, action, state, result, by_computer, now)
+
+
+def acted(room: LiveRoom, seat: int, action: dict[str, Any], by_computer: bool) -> Acted:
+    """The event of an action just stored and played."""
+    match = room.match
+    return Acted(room, seat, action, by_computer, match.id, match.version, room.turn_started)
 
 
 def advance(

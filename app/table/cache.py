@@ -14,7 +14,7 @@ from app.messaging import Broadcaster
 from app.observability import MATCHES_IN_PROGRESS, ROOMS_OPEN
 from app.protocol import CLOSE_ROOM_CLOSED
 from app.storage.repositories import LoadedRoom, Store
-from app.table.events import RoomEvents
+from app.table.events import Closed, Held, Read, RoomEvents
 from app.table.live import LiveRoom, rebuild
 from app.table.refusals import Refusal, RoomNotFound
 
@@ -51,7 +51,7 @@ class RoomCache:
     def add(self, room: LiveRoom) -> None:
         """A room created here."""
         self.rooms[room.id] = room
-        self.events.held(room)
+        self.events.publish(Held(room))
 
     def held(self, room_id: str) -> LiveRoom | None:
         """The room if this process holds it in memory (never loads it)."""
@@ -105,8 +105,8 @@ class RoomCache:
             raise RoomNotFound(room_id)
         room = self.rooms[room_id] = rebuild(loaded)
         logger.info("room loaded", extra={"room_id": room_id, "version": room.match.version})
-        self.events.held(room)
-        self.events.read(room)
+        self.events.publish(Held(room))
+        self.events.publish(Read(room))
         return room
 
     async def _current(self, room: LiveRoom) -> None:
@@ -134,7 +134,7 @@ class RoomCache:
         room.turn_started = fresh.turn_started  # a start or a wait stored by another process
         if moved:  # the wait for an absent mover starts now, as after a replayed move
             room.turn_since = time.monotonic()
-        self.events.read(room)
+        self.events.publish(Read(room))
         logger.info("room caught up", extra={"room_id": room.id, "version": room.match.version})
 
     async def close_idle(self, now: datetime) -> list[str]:
@@ -175,7 +175,7 @@ class RoomCache:
         if room is not None:
             async with room.lock:
                 room.closed = True
-        self.events.closed(room_id)
+        self.events.publish(Closed(room_id))
         idle = f"room closed after {self.idle_minutes} minutes without activity"
         self.broadcaster.close_room(room_id, CLOSE_ROOM_CLOSED, reason or idle)
         logger.info("room closed", extra={"room_id": room_id, "reason": reason or "idle"})

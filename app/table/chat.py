@@ -28,7 +28,7 @@ from app.protocol import CHAT_MAX_CHARS, React, Say
 from app.storage.chat import ChatStore, line
 from app.storage.models import ChatRow
 from app.storage.repositories import Store
-from app.table.events import RoomEvents
+from app.table.events import Chatted, RoomEvents
 from app.table.live import LiveRoom, check_open
 from app.table.refusals import Refusal, store_or_refuse
 
@@ -93,7 +93,7 @@ class Chat:
         )
         await self.store.off_loop(store_or_refuse, room.id, self.lines.add, row)
         if not room.closed:
-            self.events.chatted(room, line(row))
+            self.events.publish(Chatted(room, line(row)))
 
     def _take(self, connection: Connection) -> None:
         """One line from this connection's writer: fresh sockets bring no fresh allowance."""

@@ -20,7 +20,7 @@ from datetime import datetime
 
 from app.storage.repositories import Finish, Store
 from app.table.cache import RoomCache
-from app.table.events import RoomEvents
+from app.table.events import CaughtUp, EndedByPlayer, RoomEvents, SeatsChanged
 from app.table.live import Ending, LiveRoom, aborted, check_open, resigned
 from app.table.refusals import Refusal, store_or_refuse
 from engine import Outcome
@@ -90,7 +90,7 @@ class Endings:
         if not store_or_refuse(room.id, self.store.end_match, room.match.id, status, finish):
             # Another process ended the match first (its last action, or a player's choice).
             await self.cache.catch_up(room)
-            self.events.caught_up(room)
+            self.events.publish(CaughtUp(room))
             raise Refusal("stale", "the match moved on; here is the current state")
         room.match.status, room.match.result = "finished", result
         if status == "finished":
@@ -100,5 +100,5 @@ class Endings:
             "match ended by a player",
             extra={"room_id": room.id, "match_id": room.match.id, "reason": result.reason},
         )
-        self.events.seats_changed(room)
-        self.events.ended_by_player(room, by)
+        self.events.publish(SeatsChanged(room))
+        self.events.publish(EndedByPlayer(room, by))

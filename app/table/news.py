@@ -6,11 +6,26 @@ hear of the change from ``app/cluster/news.py``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.messaging import Audience, Broadcaster
 from app.table import texts
-from app.table.events import RoomListener
+from app.table.events import (
+    Acted,
+    CaughtUp,
+    Chatted,
+    Connected,
+    Disconnected,
+    Event,
+    MoveTakenBack,
+    RematchAsked,
+    RematchStarted,
+    RoomListener,
+    Seated,
+    SeatsChanged,
+    SeatTakenBack,
+    Takeback,
+    TakebackAsked,
+    TakebackDeclined,
+)
 from app.table.live import LiveRoom
 
 
@@ -42,50 +57,25 @@ class RoomNews(RoomListener):
     def to_everyone(self, room: LiveRoom, text: str) -> None:
         self.broadcaster.publish_all(room.id, text)
 
-    # The hub's events
+    def hear(self, event: Event) -> None:
+        match event:
+            case Acted() | SeatTakenBack() | RematchStarted():
+                self.state(event.room)
+            case Seated() | SeatsChanged() | CaughtUp():
+                self.changed(event.room)
+            case Connected(room, first) if first:
+                self.presence(room)
+            case Disconnected():
+                self.presence(event.room)
+            case RematchAsked():
+                self.to_everyone(event.room, texts.rematch_text(event.room))
+            case TakebackAsked() | TakebackDeclined() | MoveTakenBack():
+                self.takeback(event)
+            case Chatted(room, line):
+                self.to_everyone(room, texts.dumps({"type": "chat", **line}))
 
-    def acted(self, room: LiveRoom, seat: int, action: dict[str, Any], by_computer: bool) -> None:
-        self.state(room)
-
-    def seated(self, room: LiveRoom) -> None:
-        self.changed(room)
-
-    def seats_changed(self, room: LiveRoom) -> None:
-        self.changed(room)
-
-    def taken_back(self, room: LiveRoom) -> None:
-        self.state(room)
-
-    def connected(self, room: LiveRoom, first: bool) -> None:
-        if first:
-            self.presence(room)
-
-    def disconnected(self, room: LiveRoom) -> None:
-        self.presence(room)
-
-    def rematch_asked(self, room: LiveRoom) -> None:
-        self.to_everyone(room, texts.rematch_text(room))
-
-    def rematch_started(self, room: LiveRoom) -> None:
-        self.state(room)
-
-    def takeback(self, room: LiveRoom, seat: int, answer: str) -> None:
+    def takeback(self, event: Takeback) -> None:
         """The news of a takeback request, then each audience's state (which says what can
         be taken back now)."""
-        self.to_everyone(room, texts.takeback_text(seat, answer))
-        self.state(room)
-
-    def takeback_asked(self, room: LiveRoom, seat: int) -> None:
-        self.takeback(room, seat, "asked")
-
-    def takeback_declined(self, room: LiveRoom, seat: int) -> None:
-        self.takeback(room, seat, "declined")
-
-    def move_taken_back(self, room: LiveRoom, seat: int) -> None:
-        self.takeback(room, seat, "accepted")
-
-    def caught_up(self, room: LiveRoom) -> None:
-        self.changed(room)
-
-    def chatted(self, room: LiveRoom, line: dict[str, Any]) -> None:
-        self.to_everyone(room, texts.dumps({"type": "chat", **line}))
+        self.to_everyone(event.room, texts.takeback_text(event.seat, event.answer))
+        self.state(event.room)

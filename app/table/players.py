@@ -19,7 +19,15 @@ from app.storage.models import Seat
 from app.storage.repositories import SeatTaken, Store
 from app.table import texts
 from app.table.cache import RoomCache
-from app.table.events import RoomEvents
+from app.table.events import (
+    CaughtUp,
+    Connected,
+    Disconnected,
+    RoomEvents,
+    Seated,
+    SeatsChanged,
+    SeatTakenBack,
+)
 from app.table.live import Holder, LiveRoom, check_open
 from app.table.refusals import Refusal, store_or_refuse
 
@@ -92,7 +100,7 @@ class Players:
         room.seats[free[0]] = Holder(name, player_id)
         seated(room, free[0], starts, now)
         self._seat_watchers(room, player_id, free[0])
-        self.events.seated(room)
+        self.events.publish(Seated(room))
         return True
 
     def _seat_watchers(self, room: LiveRoom, player_id: str, seat: int) -> None:
@@ -120,13 +128,13 @@ class Players:
             now = self.clock()
             if not store_or_refuse(room.id, self.store.leave_seat, room.id, seat, now):
                 await self.cache.catch_up(room)
-                self.events.caught_up(room)
+                self.events.publish(CaughtUp(room))
                 raise Refusal("illegal", "the match started meanwhile")
             room.seats[seat] = None
             room.last_active = room.stored_active = now
             unseat_leavers(room, self.broadcaster)
             logger.info("seat left", extra={"room_id": room.id, "seat": seat})
-            self.events.seats_changed(room)
+            self.events.publish(SeatsChanged(room))
             if any(holder is not None and not holder.is_computer for holder in room.seats):
                 return False
             store_or_refuse(room.id, self.store.close_room, room.id, now)
@@ -154,7 +162,7 @@ class Players:
             if offer is not None:
                 connection.send(offer)
             first = connection.seat is not None and room.online[connection.seat] == 1
-            self.events.connected(room, first)
+            self.events.publish(Connected(room, first))
 
     def _take_back(self, room: LiveRoom, seat: int) -> None:
         """A person back at a seat the computer played for them takes it back."""
@@ -164,7 +172,7 @@ class Players:
         self.store.set_computer(room.id, seat, None)
         holder.computer = None
         logger.info("seat taken back from the computer", extra={"room_id": room.id, "seat": seat})
-        self.events.taken_back(room)
+        self.events.publish(SeatTakenBack(room))
 
     async def disconnect(self, room: LiveRoom, connection: Connection) -> None:
         """A dropped seat keeps the seat; the others learn that it went away."""
@@ -178,7 +186,7 @@ class Players:
                 return
             room.online[connection.seat] -= 1
             if room.online[connection.seat] == 0:
-                self.events.disconnected(room)
+                self.events.publish(Disconnected(room))
 
 
 def unseat_leavers(room: LiveRoom, broadcaster: Broadcaster) -> None:

@@ -17,7 +17,7 @@ from app.messaging import Connection
 from app.storage.models import Match
 from app.storage.repositories import Store
 from app.table.cache import RoomCache
-from app.table.events import RoomEvents
+from app.table.events import RematchAsked, RematchStarted, RoomEvents
 from app.table.live import LiveMatch, LiveRoom, check_open, new_match
 from app.table.refusals import Refusal
 
@@ -73,10 +73,10 @@ class Rematches:
                 room.last_active = self.clock()
                 if not started:
                     room.rematch.update(asked)
-                    self.events.rematch_asked(room)
+                    self.events.publish(RematchAsked(room))
                     return
                 self._started(room, row, state)
-            self.events.rematch_started(room)
+            self.events.publish(RematchStarted(room))
 
     def _next_match(self, room: LiveRoom) -> tuple[Match, Any]:
         """The room's next match, with the options the game chooses for it."""

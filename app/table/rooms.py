@@ -54,7 +54,7 @@ from app.table.cache import RoomCache
 from app.table.chat import NO_CHOICES, Chat, ChatChoices
 from app.table.clock import Clock
 from app.table.endings import Endings
-from app.table.events import RoomEvents
+from app.table.events import RoomEvents, SeatsChanged
 from app.table.live import Holder, LiveMatch, LiveRoom, new_match, room_options
 from app.table.others import OtherProcesses
 from app.table.players import Players
@@ -200,7 +200,7 @@ class RoomService:
                 for holder in room.seats:
                     if holder is not None and holder.player_id == player:
                         holder.name = name
-                self.events.seats_changed(room)
+                self.events.publish(SeatsChanged(room))
 
     async def rooms_held_by(self, player_id: str) -> list[tuple[HeldRoom, LiveRoom]]:
         """The open rooms in which this player holds a seat, newest first, each with its

@@ -16,7 +16,7 @@ from datetime import datetime
 from app.storage.models import COMPUTER, Seat
 from app.storage.repositories import SeatTaken, Store
 from app.table.cache import RoomCache
-from app.table.events import RoomEvents
+from app.table.events import RoomEvents, SeatsChanged
 from app.table.live import Holder, LiveRoom, check_open
 from app.table.players import seated
 from app.table.refusals import Refusal
@@ -69,7 +69,7 @@ class ComputerSeats:
 
     def _changed(self, room: LiveRoom) -> None:
         room.last_active = self.clock()
-        self.events.seats_changed(room)
+        self.events.publish(SeatsChanged(room))
 
 
 def levels(game: str) -> list[str]:

@@ -24,7 +24,7 @@ from app.messaging import Connection
 from app.storage.models import TakebackRequestRow
 from app.storage.repositories import ActionWrite, PlyTaken, Store
 from app.table.cache import RoomCache
-from app.table.events import RoomEvents
+from app.table.events import CaughtUp, MoveTakenBack, RoomEvents, TakebackAsked, TakebackDeclined
 from app.table.live import LiveMatch, LiveRoom, check_open
 from app.table.refusals import Refusal, store_or_refuse
 from app.table.timeline import takeback_event
@@ -77,7 +77,7 @@ class Takebacks:
             store_or_refuse(room.id, self.store.ask_takeback, request)
             room.match.requests.append(request)
             room.last_active = now
-            self.events.takeback_asked(room, seat)
+            self.events.publish(TakebackAsked(room, seat))
 
     async def answer(self, room: LiveRoom, connection: Connection, accept: bool) -> None:
         async with room.lock:
@@ -94,7 +94,7 @@ class Takebacks:
             store_or_refuse(room.id, self.store.decline_takeback, request.id, now)
             request.declined_at = now
             room.last_active = now
-            self.events.takeback_declined(room, request.seat)
+            self.events.publish(TakebackDeclined(room, request.seat))
 
     async def _take_back(self, room: LiveRoom, seat: int, ply: int) -> None:
         """Store the takeback under the next version, then rebuild the live match by the
@@ -107,7 +107,7 @@ class Takebacks:
             await self.store.store_action(write)
         except PlyTaken:
             await self.cache.catch_up(room)
-            self.events.caught_up(room)
+            self.events.publish(CaughtUp(room))
             raise Refusal("stale", "a move was stored first; nothing was taken back") from None
         except SQLAlchemyError:
             logger.exception("storing a takeback failed", extra={"room_id": room.id})
@@ -115,7 +115,7 @@ class Takebacks:
         await self.cache.catch_up(room)
         room.last_active = room.stored_active = now
         logger.info("move taken back", extra={"room_id": room.id, "seat": seat, "ply": ply})
-        self.events.move_taken_back(room, seat)
+        self.events.publish(MoveTakenBack(room, seat))
 
 
 def seated(connection: Connection) -> int:

@@ -22,7 +22,6 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
 
 from app.messaging import Connection
 from app.protocol import TakeoverChoice
@@ -30,7 +29,20 @@ from app.settings import Settings
 from app.storage.repositories import Store
 from app.table import texts
 from app.table.endings import Endings
-from app.table.events import RoomEvents, RoomListener
+from app.table.events import (
+    Acted,
+    ChangedElsewhere,
+    Closed,
+    Connected,
+    Disconnected,
+    Event,
+    RematchStarted,
+    RoomEvents,
+    RoomListener,
+    Seated,
+    SeatsChanged,
+    Unfollowed,
+)
 from app.table.live import LiveRoom, abandoned, check_open
 from app.table.news import RoomNews
 from app.table.refusals import Refusal, store_or_refuse
@@ -65,32 +77,23 @@ class Takeovers(RoomListener):
 
     # After every change of a room (the hub's events, under the room's lock)
 
-    def acted(self, room: LiveRoom, seat: int, action: dict[str, Any], by_computer: bool) -> None:
-        self.watch(room)
-
-    def seated(self, room: LiveRoom) -> None:
-        self.watch(room)
-
-    def seats_changed(self, room: LiveRoom) -> None:
-        self.watch(room)
-
-    def connected(self, room: LiveRoom, first: bool) -> None:
-        self.watch(room)
-
-    def disconnected(self, room: LiveRoom) -> None:
-        self.watch(room)
-
-    def rematch_started(self, room: LiveRoom) -> None:
-        self.watch(room)
-
-    def changed_elsewhere(self, room: LiveRoom) -> None:
-        self.watch(room)  # (presence is the same sum in every process)
-
-    def unfollowed(self, room: LiveRoom) -> None:
-        self._drop_offer(room.id)  # (its sockets are gone; the next to join hears afresh)
-
-    def closed(self, room_id: str) -> None:
-        self._drop_offer(room_id)
+    def hear(self, event: Event) -> None:
+        match event:
+            # (ChangedElsewhere: presence is the same sum in every process)
+            case (
+                Acted()
+                | Seated()
+                | SeatsChanged()
+                | Connected()
+                | Disconnected()
+                | RematchStarted()
+                | ChangedElsewhere()
+            ):
+                self.watch(event.room)
+            case Unfollowed(room):  # its sockets are gone; the next to join hears afresh
+                self._drop_offer(room.id)
+            case Closed(room_id):
+                self._drop_offer(room_id)
 
     def watch(self, room: LiveRoom) -> None:
         """Offer or withdraw a takeover. No wait and no offer stand for a room this process
@@ -223,7 +226,7 @@ class Takeovers(RoomListener):
 
     def _changed(self, room: LiveRoom) -> None:
         room.last_active = self.clock()
-        self.events.seats_changed(room)
+        self.events.publish(SeatsChanged(room))
 
     # Closing
 

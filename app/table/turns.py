@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 
 from app.storage.repositories import Store
 from app.table.cache import RoomCache
-from app.table.events import RoomEvents
+from app.table.events import ReminderDue, RoomEvents
 from app.table.live import LiveRoom
 from app.table.refusals import Refusal, RoomNotFound
 from app.table.takeover import Takeovers
@@ -110,4 +110,4 @@ class Turns:
                 continue
             if await self.store.off_loop(self.store.claim_reminder, room.id, due):
                 logger.info("reminding of a turn", extra={"room_id": room.id, "seat": seat})
-                self.events.reminder_due(room, seat)
+                self.events.publish(ReminderDue(room, seat))

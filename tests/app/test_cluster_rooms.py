@@ -192,7 +192,7 @@ def test_a_rooms_first_socket_here_follows_it_from_the_database_on(settings: Set
         assert [player["connected"] for player in held.players()] == [True, True]
 
         heard = await moves_heard(first, second, room, sockets, 1)
-        assert [event["t"] for event in heard] == ["action"]
+        assert [event["t"] for event in heard] == ["Acted"]
         state = watcher.last("state")
         assert state is not None and state["version"] == room.match.version
         assert held.match.state == room.match.state

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from app.main import create_app
 from app.settings import Settings
 from app.storage.models import ROOMS
-from app.table.events import RoomListener
+from app.table.events import Event, ReminderDue, RoomListener
 from app.table.live import LiveRoom, iso
 from app.table.rooms import RoomService
 from tests.app.tables import Socket, Table, play
@@ -307,8 +307,9 @@ class Reminders(RoomListener):
     def __init__(self, heard: Callable[[LiveRoom, int], object]) -> None:
         self.heard = heard
 
-    def reminder_due(self, room: LiveRoom, seat: int) -> None:
-        self.heard(room, seat)
+    def hear(self, event: Event) -> None:
+        if isinstance(event, ReminderDue):
+            self.heard(event.room, event.seat)
 
 
 @pytest.mark.both_databases
