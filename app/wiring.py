@@ -44,6 +44,7 @@ from app.table.clock import Clock, ClockFile, utc_now
 from app.table.devices import DeviceSockets
 from app.table.endings import Endings
 from app.table.events import RoomEvents
+from app.table.features import Features
 from app.table.news import RoomNews
 from app.table.players import Players
 from app.table.rematch import Rematches
@@ -155,12 +156,26 @@ def build(
     on_deal = matches.foresee if settings.analysis_ahead else (lambda match_id, game, state: None)
 
     events = RoomEvents()
-    news = RoomNews(broadcaster)
     cache = RoomCache(store, broadcaster, events, settings.room_idle_minutes)
     devices = DeviceSockets(relay, PlayerStore(db_engine).signed_in, store.off_loop)
-    actions = Actions(store, cache, events, clock, shared)
     endings = Endings(store, cache, events, clock, shared)
-    takeovers = Takeovers(settings, store, news, events, endings, clock)
+    takeovers = Takeovers(settings, store, broadcaster, events, endings, clock)
+    chat = Chat(store, events, clock)
+    turns = Turns(store, cache, events, takeovers, clock)
+    # The table's features: each handles its client messages, adds its keys to the state
+    # message, and may veto actions (app/table/features.py).
+    features = Features(
+        [
+            Rematches(store, cache, events, clock, on_deal, calendar.is_daily_room),
+            turns,
+            endings,
+            Takebacks(store, cache, events, clock),
+            takeovers,
+            chat,
+        ]
+    )
+    news = RoomNews(broadcaster, features)
+    actions = Actions(store, cache, events, features, clock, shared)
     ratings = Ratings(RecordStore(db_engine))
     seat_ratings = RatingsListener(
         ratings, store.off_loop, cache.held_rooms, settings.public_history
@@ -175,14 +190,14 @@ def build(
         cache=cache,
         events=events,
         actions=actions,
-        players=Players(store, cache, broadcaster, events, clock, takeovers.open_offer, cluster),
+        players=Players(
+            store, cache, broadcaster, events, clock, features, takeovers.open_offer, cluster
+        ),
         seats=ComputerSeats(store, cache, events, clock, shared),
+        features=features,
         takeovers=takeovers,
-        rematches=Rematches(store, cache, events, clock, on_deal, calendar.is_daily_room),
-        endings=endings,
-        takebacks=Takebacks(store, cache, events, clock),
-        chat=Chat(store, events, clock),
-        turns=Turns(store, cache, events, takeovers, clock),
+        chat=chat,
+        turns=turns,
     )
     rooms = RoomService(settings, store, clock, parts, on_deal, relay)
     computer = ComputerPlayers(settings, store, actions.play)
@@ -223,7 +238,7 @@ def build(
         matches=matches,
         calendar=calendar,
         dailies=dailies,
-        wire=WireInspector(store),
+        wire=WireInspector(store, features),
         identity=Identity(
             PlayerStore(db_engine),
             settings.secret_key,

@@ -18,6 +18,7 @@ import orjson
 
 from app.storage.repositories import Store
 from app.table import texts
+from app.table.features import Features
 from app.table.live import Holder, LiveRoom, replayed_match
 from engine import Unseen, get_game
 
@@ -27,8 +28,9 @@ class UnknownStep(LookupError):
 
 
 class WireInspector:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, features: Features) -> None:
         self.store = store
+        self.features = features  # their keys in each state
 
     def step(self, match_id: int, ply: int) -> dict[str, Any] | None:
         """What every viewer received after the first ``ply`` stored entries of a finished
@@ -55,7 +57,7 @@ class WireInspector:
             wins=[0] * game.seats,
         )
         audiences: list[int | None] = [*range(game.seats), None]
-        sent = texts.state_texts(room, audiences)
+        sent = texts.state_texts(room, audiences, self.features)
         unseen = {viewer: game.unseen(match.state, viewer) for viewer in audiences}
         everyone = [p for p in unseen[None] if all(p in unseen[v] for v in audiences)]
         return {

@@ -2,8 +2,8 @@
 both), under the room's lock. In order, as ``play`` reads:
 
 1. who may act: a seat (not a spectator), still the computer's if the computer sends it;
-2. the match: running, this process caught up with the others, the seat's turn, the
-   version the client saw;
+2. the match: running, this process caught up with the others, the seat's turn, no
+   table feature's veto (app/table/features.py), the version the client saw;
 3. the action: the game's shape (its JSON Schema), then the engine's rules;
 4. the database stores it (the source of truth), and only then the live match advances;
 5. the room-events hub tells its subscribers (every audience its new view, the other
@@ -27,6 +27,7 @@ from app.observability import ACTION_LATENCY, actions_of
 from app.storage.repositories import ActionWrite, Finish, PlyTaken, Store
 from app.table.cache import STORE_ACTIVITY_EVERY, RoomCache
 from app.table.events import Acted, CaughtUp, RoomEvents
+from app.table.features import Features
 from app.table.live import LiveRoom, check_open, count_move, last_action, may_take_back
 from app.table.refusals import Refusal, describe_error
 from app.table.schemas import action_adapter
@@ -41,12 +42,14 @@ class Actions:
         store: Store,
         cache: RoomCache,
         events: RoomEvents,
+        features: Features,
         clock: Callable[[], datetime],
         shared: bool,
     ) -> None:
         self.store = store
         self.cache = cache
         self.events = events
+        self.features = features  # their vetoes
         self.clock = clock
         self.shared = shared  # several processes (REDIS_URL)
 
@@ -95,6 +98,8 @@ class Actions:
         match = room.match
         if room.game.to_move(match.state) != seat:
             raise Refusal("not_your_turn", "it is not your turn")
+        if (veto := self.features.veto(room, seat)) is not None:
+            raise veto
         if version != match.version:
             raise Refusal("stale", f"version {version} is not the current version {match.version}")
 

@@ -26,9 +26,10 @@ from app.limits import TokenBuckets
 from app.messaging import Connection
 from app.protocol import CHAT_MAX_CHARS, React, Say
 from app.storage.chat import ChatStore, line
-from app.storage.models import ChatRow
+from app.storage.models import CHAT, ChatRow
 from app.storage.repositories import Store
 from app.table.events import Chatted, RoomEvents
+from app.table.features import Feature
 from app.table.live import LiveRoom, check_open
 from app.table.refusals import Refusal, store_or_refuse
 
@@ -62,13 +63,19 @@ def checked_text(text: str) -> str:
     return text
 
 
-class Chat:
+class Chat(Feature):
+    messages = (Say, React)
+    stores = (CHAT,)
+
     def __init__(self, store: Store, events: RoomEvents, clock: Callable[[], datetime]) -> None:
         self.store = store
         self.lines = ChatStore(store.engine)
         self.events = events
         self.clock = clock
         self.rates = TokenBuckets(CHAT_PER_SECOND, burst=CHAT_BURST)
+
+    async def handle(self, room: LiveRoom, connection: Connection, message: Say | React) -> None:
+        await self.say(room, connection, message)
 
     async def say(self, room: LiveRoom, connection: Connection, message: Say | React) -> None:
         """Store the line, then tell everyone in the room (on every process)."""

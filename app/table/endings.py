@@ -17,10 +17,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
+from app.messaging import Connection
+from app.protocol import Abort, Resign
+from app.storage.models import MATCHES
 from app.storage.repositories import Finish, Store
 from app.table.cache import RoomCache
 from app.table.events import CaughtUp, EndedByPlayer, RoomEvents, SeatsChanged
+from app.table.features import Feature
 from app.table.live import Ending, LiveRoom, aborted, check_open, resigned
 from app.table.refusals import Refusal, store_or_refuse
 from engine import Outcome
@@ -35,7 +40,10 @@ STORED_STATUS = {
 }
 
 
-class Endings:
+class Endings(Feature):
+    messages = (Resign, Abort)
+    stores = (MATCHES,)
+
     def __init__(
         self,
         store: Store,
@@ -49,6 +57,15 @@ class Endings:
         self.events = events
         self.clock = clock
         self.shared = shared  # several processes (REDIS_URL)
+
+    async def handle(self, room: LiveRoom, connection: Connection, message: Resign | Abort) -> None:
+        if isinstance(message, Resign):
+            await self.resign(room, connection.seat)
+        else:
+            await self.abort(room, connection.seat)
+
+    def state(self, room: LiveRoom) -> dict[str, Any]:
+        return {"abortable": room.abortable()}
 
     async def resign(self, room: LiveRoom, seat: int | None) -> None:
         async with room.lock:

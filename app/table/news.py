@@ -26,14 +26,16 @@ from app.table.events import (
     TakebackAsked,
     TakebackDeclined,
 )
+from app.table.features import Features
 from app.table.live import LiveRoom
 
 
 class RoomNews(RoomListener):
     """This process's sockets."""
 
-    def __init__(self, broadcaster: Broadcaster) -> None:
+    def __init__(self, broadcaster: Broadcaster, features: Features) -> None:
         self.broadcaster = broadcaster
+        self.features = features  # their keys in each state
 
     def audiences(self, room: LiveRoom) -> list[Audience]:
         """The audiences this process has sockets of in the room (none: no socket here)."""
@@ -43,7 +45,7 @@ class RoomNews(RoomListener):
         """Each audience (a seat, the spectators) its own ``state``."""
         audiences = self.broadcaster.audiences(room.id)
         if audiences:  # nobody here: no text to build
-            self.broadcaster.publish(room.id, texts.state_texts(room, audiences))
+            self.broadcaster.publish(room.id, texts.state_texts(room, audiences, self.features))
 
     def presence(self, room: LiveRoom) -> None:
         self.to_everyone(room, texts.presence_text(room))

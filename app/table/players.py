@@ -28,6 +28,7 @@ from app.table.events import (
     SeatsChanged,
     SeatTakenBack,
 )
+from app.table.features import Features
 from app.table.live import Holder, LiveRoom, check_open
 from app.table.refusals import Refusal, store_or_refuse
 
@@ -52,6 +53,7 @@ class Players:
         broadcaster: Broadcaster,
         events: RoomEvents,
         clock: Callable[[], datetime],
+        features: Features,
         open_offer: Callable[[LiveRoom], str | None],
         follower: Follower | None,
     ) -> None:
@@ -60,6 +62,7 @@ class Players:
         self.broadcaster = broadcaster
         self.events = events
         self.clock = clock
+        self.features = features  # their keys in each state
         self.open_offer = open_offer  # the takeover offer a joining socket hears, if any
         # Several processes (REDIS_URL): a room is heard of while a socket of it is here.
         self.follower = follower
@@ -157,7 +160,9 @@ class Players:
             if connection.seat is not None:
                 room.online[connection.seat] += 1
                 self._take_back(room, connection.seat)
-            connection.send(texts.state_texts(room, [connection.seat])[connection.seat])
+            connection.send(
+                texts.state_texts(room, [connection.seat], self.features)[connection.seat]
+            )
             offer = self.open_offer(room)
             if offer is not None:
                 connection.send(offer)

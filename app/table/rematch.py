@@ -14,10 +14,12 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from app.messaging import Connection
-from app.storage.models import Match
+from app.protocol import RematchRequest
+from app.storage.models import MATCHES, REMATCH_REQUESTS, Match
 from app.storage.repositories import Store
 from app.table.cache import RoomCache
 from app.table.events import RematchAsked, RematchStarted, RoomEvents
+from app.table.features import Feature
 from app.table.live import LiveMatch, LiveRoom, check_open, new_match
 from app.table.refusals import Refusal
 
@@ -27,7 +29,10 @@ OnDeal = Callable[[int, str, Any], None]
 logger = logging.getLogger(__name__)
 
 
-class Rematches:
+class Rematches(Feature):
+    messages = (RematchRequest,)
+    stores = (REMATCH_REQUESTS, MATCHES)
+
     def __init__(
         self,
         store: Store,
@@ -45,6 +50,14 @@ class Rematches:
         # Rooms of one match only, a daily deal's (DailyCalendar.is_daily_room: the deal is
         # the day's).
         self.one_match_only = one_match_only
+
+    async def handle(self, room: LiveRoom, connection: Connection, message: RematchRequest) -> None:
+        await self.ask(room, connection)
+
+    def state(self, room: LiveRoom) -> dict[str, Any]:
+        """Who asked for the next match, once the match is over."""
+        over = room.match.status == "finished"
+        return {"rematch": {"requested_by": sorted(room.rematch)} if over else None}
 
     async def ask(self, room: LiveRoom, connection: Connection) -> None:
         async with room.lock:

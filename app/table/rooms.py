@@ -8,6 +8,9 @@ app/wiring.py; none of them knows this service):
 - ``players``: taking a seat and leaving it while the room waits, sockets connecting and
   going away (presence), taking a seat back from the computer;
 - ``actions``: the action path, top to bottom in one place;
+- the table's features, each one module behind one seam (``features.Feature``: the client
+  messages it handles, its keys of the state message, its veto on actions, what it
+  stores), listed in app/wiring.py:
 - ``rematch``: asking for the next match and starting it;
 - ``endings``: a match a player ends: resigned, aborted, or abandoned for an absent one;
 - ``takebacks``: asking to take back a move, answering, taking it back;
@@ -32,19 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.messaging import Connection
-from app.protocol import (
-    Abort,
-    AnyClientMessage,
-    Ping,
-    React,
-    RematchRequest,
-    Resign,
-    Say,
-    TakebackAnswer,
-    TakebackRequest,
-    TakeoverChoice,
-    Visibility,
-)
+from app.protocol import ActionMessage, AnyClientMessage, Ping, Visibility
 from app.settings import Settings
 from app.storage.models import COMPUTER, DailyRow, Room
 from app.storage.repositories import HeldRoom, Store
@@ -53,15 +44,14 @@ from app.table.actions import Actions
 from app.table.cache import RoomCache
 from app.table.chat import NO_CHOICES, Chat, ChatChoices
 from app.table.clock import Clock
-from app.table.endings import Endings
 from app.table.events import RoomEvents, SeatsChanged
+from app.table.features import Features
 from app.table.live import Holder, LiveMatch, LiveRoom, new_match, room_options
 from app.table.others import OtherProcesses
 from app.table.players import Players
 from app.table.refusals import Refusal, RoomNotFound
-from app.table.rematch import OnDeal, Rematches
+from app.table.rematch import OnDeal
 from app.table.seats import COMPUTER_NAME, ComputerSeats, check_computer, computer_seat
-from app.table.takebacks import Takebacks
 from app.table.takeover import Takeovers
 from app.table.turns import Turn, Turns, check_turn_based, turn_of
 from engine import get_game
@@ -81,10 +71,8 @@ class TableParts:
     actions: Actions
     players: Players
     seats: ComputerSeats
+    features: Features  # every client message but moves, pings and visibility
     takeovers: Takeovers
-    rematches: Rematches
-    endings: Endings
-    takebacks: Takebacks
     chat: Chat
     turns: Turns
 
@@ -107,6 +95,7 @@ class RoomService:
         self.events = parts.events
         self.actions = parts.actions
         self.players = parts.players
+        self.features = parts.features
         self.chat = parts.chat
         self.turns = parts.turns
         # Told of every match dealt here (its id, game and first state): MatchService.foresee.
@@ -271,26 +260,16 @@ class RoomService:
         self, room: LiveRoom, connection: Connection, message: AnyClientMessage
     ) -> None:
         """One parsed client message; a Refusal says why nothing changed."""
-        if isinstance(message, Ping):
+        if isinstance(message, ActionMessage):
+            await self.actions.play(room, connection.seat, message.version, message.action)
+        elif isinstance(message, Ping):
             connection.send(texts.PONG)
         elif isinstance(message, Visibility):
             connection.visible = message.visible
-        elif isinstance(message, RematchRequest):
-            await self.parts.rematches.ask(room, connection)
-        elif isinstance(message, TakeoverChoice):
-            await self.parts.takeovers.answer(room, connection, message)
-        elif isinstance(message, Resign):
-            await self.parts.endings.resign(room, connection.seat)
-        elif isinstance(message, Abort):
-            await self.parts.endings.abort(room, connection.seat)
-        elif isinstance(message, TakebackRequest):
-            await self.parts.takebacks.ask(room, connection)
-        elif isinstance(message, TakebackAnswer):
-            await self.parts.takebacks.answer(room, connection, message.accept)
-        elif isinstance(message, Say | React):
-            await self.chat.say(room, connection, message)
+        elif (feature := self.features.handler(message)) is not None:
+            await feature.handle(room, connection, message)
         else:
-            await self.actions.play(room, connection.seat, message.version, message.action)
+            raise Refusal("malformed", f"no part of the table handles {message.type}")
 
     # Closing
 

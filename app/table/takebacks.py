@@ -17,14 +17,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.messaging import Connection
-from app.storage.models import TakebackRequestRow
+from app.protocol import TakebackAnswer, TakebackRequest
+from app.storage.models import MATCHES, TAKEBACK_REQUESTS, TakebackRequestRow
 from app.storage.repositories import ActionWrite, PlyTaken, Store
 from app.table.cache import RoomCache
 from app.table.events import CaughtUp, MoveTakenBack, RoomEvents, TakebackAsked, TakebackDeclined
+from app.table.features import Feature
 from app.table.live import LiveMatch, LiveRoom, check_open
 from app.table.refusals import Refusal, store_or_refuse
 from app.table.timeline import takeback_event
@@ -47,7 +50,10 @@ def open_request(match: LiveMatch) -> TakebackRequestRow | None:
     return newest
 
 
-class Takebacks:
+class Takebacks(Feature):
+    messages = (TakebackRequest, TakebackAnswer)
+    stores = (TAKEBACK_REQUESTS, MATCHES)  # (a takeback is an entry of the match's actions)
+
     def __init__(
         self,
         store: Store,
@@ -59,6 +65,26 @@ class Takebacks:
         self.cache = cache
         self.events = events
         self.clock = clock
+
+    async def handle(
+        self, room: LiveRoom, connection: Connection, message: TakebackRequest | TakebackAnswer
+    ) -> None:
+        if isinstance(message, TakebackRequest):
+            await self.ask(room, connection)
+        else:
+            await self.answer(room, connection, message.accept)
+
+    def state(self, room: LiveRoom) -> dict[str, Any]:
+        """Whose last move may be taken back now, whether they asked, and the move the
+        newest entry took back."""
+        match = room.match
+        return {
+            "takeback": {
+                "seat": match.undoable and match.undoable[1],
+                "requested": open_request(match) is not None,
+                "undone": match.undone,
+            }
+        }
 
     async def ask(self, room: LiveRoom, connection: Connection) -> None:
         async with room.lock:

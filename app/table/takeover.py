@@ -23,9 +23,10 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 
-from app.messaging import Connection
+from app.messaging import Broadcaster, Connection
 from app.protocol import TakeoverChoice
 from app.settings import Settings
+from app.storage.models import ROOMS, SEATS
 from app.storage.repositories import Store
 from app.table import texts
 from app.table.endings import Endings
@@ -43,15 +44,18 @@ from app.table.events import (
     SeatsChanged,
     Unfollowed,
 )
+from app.table.features import Feature
 from app.table.live import LiveRoom, abandoned, check_open
-from app.table.news import RoomNews
 from app.table.refusals import Refusal, store_or_refuse
 from app.table.seats import check_computer, levels
 
 logger = logging.getLogger(__name__)
 
 
-class Takeovers(RoomListener):
+class Takeovers(RoomListener, Feature):
+    messages = (TakeoverChoice,)
+    stores = (SEATS, ROOMS)  # (the computer's level at the seat; when the others waited)
+
     """A subscriber of the room-events hub: after a change, an absent player's seat is
     offered for takeover or the offer withdrawn; the other players answer here."""
 
@@ -59,14 +63,14 @@ class Takeovers(RoomListener):
         self,
         settings: Settings,
         store: Store,
-        news: RoomNews,
+        broadcaster: Broadcaster,
         events: RoomEvents,
         endings: Endings,
         clock: Callable[[], datetime],
     ) -> None:
         self.settings = settings
         self.store = store
-        self.news = news
+        self.broadcaster = broadcaster
         self.events = events
         self.endings = endings
         self.clock = clock  # the wall clock of turn-based deadlines
@@ -170,7 +174,7 @@ class Takeovers(RoomListener):
         else:
             self.offered[room.id] = seat
             logger.info("takeover offered", extra={"room_id": room.id, "seat": seat})
-        self.news.to_everyone(room, self.offer_text(room))
+        self.broadcaster.publish_all(room.id, self.offer_text(room))
 
     def offer_text(self, room: LiveRoom) -> str:
         awaited = self.awaited.get(room.id)
@@ -187,7 +191,7 @@ class Takeovers(RoomListener):
 
     # The other players' answer
 
-    async def answer(self, room: LiveRoom, connection: Connection, message: TakeoverChoice) -> None:
+    async def handle(self, room: LiveRoom, connection: Connection, message: TakeoverChoice) -> None:
         """Another player's answer to a takeover offer: wait, let the computer play, or end."""
         async with room.lock:
             check_open(room)

@@ -9,8 +9,8 @@ import orjson
 
 from app.messaging import Audience
 from app.protocol import ErrorCode
+from app.table.features import Features
 from app.table.live import LiveRoom
-from app.table.takebacks import open_request
 
 
 def dumps(message: dict[str, Any]) -> str:
@@ -56,18 +56,6 @@ def takeover_text(
     return dumps(message)
 
 
-def takeback_status(room: LiveRoom) -> dict[str, Any]:
-    """Whose last move may be taken back now, whether they asked, and the move the newest
-    entry took back."""
-    match = room.match
-    request = open_request(match)
-    return {
-        "seat": match.undoable and match.undoable[1],
-        "requested": request is not None,
-        "undone": match.undone,
-    }
-
-
 # The fields of a state message that tell of the room at the moment it went out, not of the
 # match's step: who is at the table, the room's tally, rematch requests, a turn's deadline,
 # an open takeback request and the players' ratings. The wire inspector
@@ -76,13 +64,15 @@ def takeback_status(room: LiveRoom) -> dict[str, Any]:
 PER_CONNECTION = ("players", "tally", "rematch", "turn", "takeback.requested", "ratings")
 
 
-def state_texts(room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience, str]:
+def state_texts(
+    room: LiveRoom, audiences: Iterable[Audience], features: Features
+) -> dict[Audience, str]:
     """One `state` text per audience: each seat's own view, one shared by spectators; the
-    seat to move first (it is the one waiting: texts are sent in this order)."""
+    seat to move first (it is the one waiting: texts are sent in this order). The table's
+    features add their keys; while one of them vetoes the mover's actions, it has none."""
     game, match = room.game, room.match
     to_move = room.to_move()
     audiences = sorted(audiences, key=lambda audience: audience != to_move)
-    over = match.status == "finished"
     common = {
         "room_id": room.id,
         "match_id": match.id,
@@ -93,18 +83,15 @@ def state_texts(room: LiveRoom, audiences: Iterable[Audience]) -> dict[Audience,
         "result": match.result and match.result.to_json(),
         "players": room.players(),
         "tally": room.tally(),
-        "rematch": {"requested_by": sorted(room.rematch)} if over else None,
-        "turn": room.turn(),
-        "abortable": room.abortable(),
-        "takeback": takeback_status(room),
+        **features.state(room),
     }
+    # Only the seat to move has legal actions (a spectator, seat None, never does), and none
+    # while a feature vetoes them.
+    acting = None if to_move is None or features.veto(room, to_move) else to_move
     views = game.views(match.state, audiences)
     texts = {}
     for seat, view in views.items():
-        # Only the seat to move has legal actions (a spectator, seat None, never does).
-        legal = (
-            game.legal_actions(match.state, seat) if seat is not None and seat == to_move else []
-        )
+        legal = game.legal_actions(match.state, seat) if seat is not None and seat == acting else []
         texts[seat] = dumps(
             {
                 "type": "state",

@@ -15,10 +15,13 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
+from app.storage.models import ROOMS
 from app.storage.repositories import Store
 from app.table.cache import RoomCache
 from app.table.events import ReminderDue, RoomEvents
+from app.table.features import Feature
 from app.table.live import LiveRoom
 from app.table.refusals import Refusal, RoomNotFound
 from app.table.takeover import Takeovers
@@ -70,7 +73,9 @@ def reminder_due(room: LiveRoom, now: datetime) -> str | None:
     return f"{room.match.id}:{room.match.version}:{int(turn.since.timestamp())}"
 
 
-class Turns:
+class Turns(Feature):
+    stores = (ROOMS,)  # (the reminder sent for a turn)
+
     def __init__(
         self,
         store: Store,
@@ -84,6 +89,10 @@ class Turns:
         self.events = events
         self.takeovers = takeovers
         self.clock = clock
+
+    def state(self, room: LiveRoom) -> dict[str, Any]:
+        """In a turn-based room: whose turn, since when, until when."""
+        return {"turn": room.turn()}
 
     async def turn(self, room_id: str) -> Turn | None:
         """For the push helper: which seat of the room must move, and its deadline."""

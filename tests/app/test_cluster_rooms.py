@@ -17,7 +17,7 @@ from app import wiring
 from app.cluster.relay import Event
 from app.limits import RefusalLog, TokenBucket
 from app.messaging import Audience
-from app.protocol import CLOSE_SIGNED_OUT
+from app.protocol import CLOSE_SIGNED_OUT, Resign
 from app.settings import Settings
 from app.storage.db import create_db_engine
 from app.storage.players import PlayerStore
@@ -222,12 +222,12 @@ def test_every_process_hears_that_a_match_ended(settings: Settings) -> None:
     """Without a socket of the room, or without holding it: the ratings count the end."""
 
     async def scenario(first: Process, second: Process) -> None:
-        room, _ = await seated_here(first)
+        room, sockets = await seated_here(first)
         await second.hear(first)
         ended: list[bool] = []
         assert second.cluster is not None
         second.cluster.on_ended = lambda: ended.append(True)
-        await first.rooms.parts.endings.resign(room, 0)
+        await first.rooms.handle(room, sockets[0], Resign(type="resign"))  # type: ignore[arg-type]
         assert "ended" in [event["t"] for event in await second.hear(first)]
         assert ended == [True]
 
