@@ -9,7 +9,7 @@
 The engine knows none of this: the match keeps its actions, and its stored result says
 who ended it and how. Like a match's last action, the end is stored first (only while the
 match runs: of two ends at once, one wins), then published on the room-events hub (the
-other processes hear a ``seat`` announcement and take the match from the database).
+other processes hear ``SeatsChanged`` and take the match from the database).
 """
 
 from __future__ import annotations

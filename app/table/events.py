@@ -45,7 +45,8 @@ class RoomEvent(Event):
             RELAYED[cls.__name__] = cls
 
     def write(self) -> Message:
-        """The event as the relay carries it: its name, its room's id and its fields."""
+        """The event as the relay carries it, plain JSON data: its name, its room's id and
+        its fields."""
         fields = {name: getattr(self, name) for name in field_names(type(self))}
         return {"t": type(self).__name__, "room": self.room.id, **fields}
 
@@ -82,9 +83,11 @@ class Acted(RoomEvent):
     version: int
     at: datetime | None
 
+    def write(self) -> Message:
+        return {**RoomEvent.write(self), "at": self.at and self.at.isoformat()}
+
     @classmethod
     def read(cls, room: LiveRoom, message: Message) -> Self:
-        """(The relay writes ``at`` as ISO 8601 text.)"""
         at = message["at"] and datetime.fromisoformat(message["at"])
         return cls(room, **{**{name: message[name] for name in field_names(cls)}, "at": at})
 

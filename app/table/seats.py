@@ -2,9 +2,8 @@
 a room waits (it plays an absent person's seat once the others let it: ``takeover``; the
 person takes it back by connecting again: ``players``).
 
-Each change is stored first, then published on the room-events hub (the other processes
-hear it as a ``seat`` announcement: they reload the room's seats and match from the
-database).
+Each change is stored first, then published on the room-events hub as ``SeatsChanged``
+(the other processes hear it and reload the room's seats and match from the database).
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from starlette.testclient import WebSocketTestSession
 from app.people.identity import COOKIE
 from app.protocol import SERVER_MESSAGE
 from app.table import texts
+from app.table.features import Features
 from app.table.live import LiveRoom
 from engine import get_game
 from tests.engine.leaks import hidden_variants
@@ -156,6 +157,7 @@ def hidden_cards_seen(table: Table, room_id: str, sockets: list[Socket]) -> list
     and the ratings (taken up again once a match ends) may have changed since a state was
     sent; neither is a card, so both are taken as received."""
     room = table.app.state.rooms.room(room_id)
+    features = table.app.state.rooms.features
     match = room.match
     leaks = []
     for socket in sockets:
@@ -168,19 +170,19 @@ def hidden_cards_seen(table: Table, room_id: str, sockets: list[Socket]) -> list
             ):
                 continue
             for other in hidden_variants(room.game, match.state, socket.seat, match.version):
-                again = json.loads(rendered(room, other, socket.seat))
+                again = json.loads(rendered(room, other, socket.seat, features))
                 received = {"players": message["players"], "ratings": message["ratings"]}
                 if {**again, **received} != message:
                     leaks.append(f"seat {socket.seat} at version {match.version}")
     return leaks
 
 
-def rendered(room: LiveRoom, state: Any, seat: int | None) -> str:
+def rendered(room: LiveRoom, state: Any, seat: int | None, features: Features) -> str:
     """The text the server sends `seat` when the room's match is in `state`."""
     live = room.match.state
     room.match.state = state
     try:
-        return texts.state_texts(room, [seat])[seat]
+        return texts.state_texts(room, [seat], features)[seat]
     finally:
         room.match.state = live
 
