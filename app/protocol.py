@@ -55,6 +55,8 @@ ErrorCode = Literal[
     "takeback_open",
     "too_many_takebacks",
     "takeback_declined",
+    "paused",
+    "not_paused",
     "bad_text",
     "too_fast",
     "unknown_player",
@@ -179,6 +181,19 @@ class TakebackAnswer(Strict):
     accept: StrictBool = Field(description="take the asker's move back (true) or not")
 
 
+class PauseRequest(Strict):
+    """Ask to pause the running match, or agree to the other player's request: once every
+    person seated asked, nobody moves and no clock runs (app/table/pause.py)."""
+
+    type: Literal["pause"]
+
+
+class Resume(Strict):
+    """Go on with the paused match (either player)."""
+
+    type: Literal["resume"]
+
+
 # Chat (app/table/chat.py). A reaction is a key; each client shows it in its language.
 Reaction = Literal["good_move", "oops", "thanks", "well_played", "thumbs_up", "laugh", "wow"]
 CHAT_MAX_CHARS = 300
@@ -211,6 +226,8 @@ AnyClientMessage = (
     | Visibility
     | TakebackRequest
     | TakebackAnswer
+    | PauseRequest
+    | Resume
     | Say
     | React
 )
@@ -275,6 +292,11 @@ class TakebackStatus(BaseModel):
     )
 
 
+class PauseStatus(BaseModel):
+    asked_by: list[int] = Field(description="the seats that asked for a pause (or agreed)")
+    paused: bool = Field(description="every person agreed: nobody moves, no clock runs")
+
+
 class UnseenCount(BaseModel):
     zone: str = Field(
         description="a place whose cards this viewer may not see, in the game's word "
@@ -316,6 +338,9 @@ class StateMessage(BaseModel):
         "two moves (a turn of several actions is one move)"
     )
     takeback: TakebackStatus
+    pause: PauseStatus | None = Field(
+        description="a pause of the running match (null: the match is not running)"
+    )
     unseen: list[UnseenCount] = Field(
         description="what this viewer may not see, by place: counts only (the game's "
         "unseen places; the table's developer panel)"

@@ -46,6 +46,7 @@ from app.table.endings import Endings
 from app.table.events import RoomEvents
 from app.table.features import Features
 from app.table.news import RoomNews
+from app.table.pause import Pauses
 from app.table.players import Players
 from app.table.rematch import Rematches
 from app.table.rooms import RoomService, TableParts
@@ -172,6 +173,7 @@ def build(
             Takebacks(store, cache, events, clock),
             takeovers,
             chat,
+            Pauses(store, events, clock),
         ]
     )
     news = RoomNews(broadcaster, features)

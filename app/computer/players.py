@@ -38,6 +38,7 @@ from app.table.events import (
     Closed,
     Connected,
     Event,
+    PauseChanged,
     RematchStarted,
     RoomListener,
     Seated,
@@ -70,17 +71,25 @@ class ComputerPlayers(RoomListener):
 
     def hear(self, event: Event) -> None:
         match event:
-            # (Connected: after a restart too, the computer to move thinks)
-            case Acted() | Seated() | SeatsChanged() | Connected() | RematchStarted():
+            # (Connected: after a restart too, the computer to move thinks; PauseChanged:
+            # once a paused match goes on)
+            case (
+                Acted()
+                | Seated()
+                | SeatsChanged()
+                | Connected()
+                | RematchStarted()
+                | PauseChanged()
+            ):
                 self.update(event.room)
             case Closed(room_id):  # its computer stops thinking
                 if (task := self.moves.pop(room_id, None)) is not None:
                     task.cancel()
 
     def update(self, room: LiveRoom) -> None:
-        """Start the computer's move when it is its turn."""
+        """Start the computer's move when it is its turn (a paused match: it waits)."""
         seat = room.to_move()
-        if seat is not None and room.played_by_computer(seat):
+        if seat is not None and room.played_by_computer(seat) and not room.paused():
             moving = self.moves.get(room.id)
             if moving is None or moving.done():
                 self.moves[room.id] = asyncio.create_task(self._move(room, seat))

@@ -170,6 +170,12 @@ Takeback = TakebackAsked | TakebackDeclined | MoveTakenBack
 
 
 @dataclass(frozen=True)
+class PauseChanged(RoomEvent):
+    """A seat asked for a pause, every person agreed (the match is paused), or a player
+    resumed it (app/table/pause.py; this process's memory only, so not relayed)."""
+
+
+@dataclass(frozen=True)
 class Chatted(RoomEvent):
     """A chat line was stored (published without the room's lock: it is no change of the
     match, app/table/chat.py)."""

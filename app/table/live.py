@@ -123,6 +123,17 @@ class LiveMatch:
 
 
 @dataclass
+class Pause:
+    """A pause of a match (app/table/pause.py): the seats that asked at the match's
+    ``version``, and since when the match is paused (None: not every person asked yet)."""
+
+    match_id: int
+    version: int
+    asked: set[int] = field(default_factory=set)
+    since: datetime | None = None
+
+
+@dataclass
 class LiveRoom:
     id: str
     game: AnyGame
@@ -139,6 +150,7 @@ class LiveRoom:
     # Other processes' sockets per seat, by process (REDIS_URL; app/cluster/peers.py).
     remote: dict[str, list[int]] = field(default_factory=dict)
     rematch: set[int] = field(default_factory=set)
+    pause: Pause | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     closed: bool = False
     # Whether this process hears of every change of the room: always with one process;
@@ -174,6 +186,16 @@ class LiveRoom:
         moves = self.match.moves
         return self.match.status == "playing" and all(
             moves[seat] < ABORT_BEFORE_MOVES for seat in range(len(self.seats))
+        )
+
+    def paused(self) -> bool:
+        """Every person agreed to pause the running match: nobody moves, no clock runs."""
+        pause = self.pause
+        return (
+            pause is not None
+            and pause.since is not None
+            and pause.match_id == self.match.id
+            and self.match.status == "playing"
         )
 
     def seat_of(self, player_id: str | None) -> int | None:
@@ -272,10 +294,11 @@ class LiveRoom:
         }
 
     def deadline(self) -> datetime | None:
-        """When the turn's time runs out (turn-based with a limit and a running match)."""
+        """When the turn's time runs out (turn-based with a limit and a running match that
+        is not paused: the pause's time is added to the turn once it ends)."""
         if not self.turn_based or self.move_days is None or self.turn_started is None:
             return None
-        if self.to_move() is None:
+        if self.to_move() is None or self.paused():
             return None
         return self.turn_started + timedelta(days=self.move_days)
 

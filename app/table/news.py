@@ -16,6 +16,7 @@ from app.table.events import (
     Disconnected,
     Event,
     MoveTakenBack,
+    PauseChanged,
     RematchAsked,
     RematchStarted,
     RoomListener,
@@ -61,7 +62,7 @@ class RoomNews(RoomListener):
 
     def hear(self, event: Event) -> None:
         match event:
-            case Acted() | SeatTakenBack() | RematchStarted():
+            case Acted() | SeatTakenBack() | RematchStarted() | PauseChanged():
                 self.state(event.room)
             case Seated() | SeatsChanged() | CaughtUp():
                 self.changed(event.room)

@@ -37,6 +37,7 @@ from app.table.events import (
     Connected,
     Disconnected,
     Event,
+    PauseChanged,
     RematchStarted,
     RoomEvents,
     RoomListener,
@@ -91,6 +92,7 @@ class Takeovers(RoomListener, Feature):
                 | Connected()
                 | Disconnected()
                 | RematchStarted()
+                | PauseChanged()
                 | ChangedElsewhere()
             ):
                 self.watch(event.room)
@@ -147,6 +149,8 @@ class Takeovers(RoomListener, Feature):
             else:
                 room.away_since.setdefault(other, now)
         if seat is None or room.played_by_computer(seat) or room.connected(seat):
+            return None
+        if room.paused():  # nobody is waited for
             return None
         if not room.another_person(seat):  # nobody could answer an offer
             return None

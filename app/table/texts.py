@@ -58,10 +58,18 @@ def takeover_text(
 
 # The fields of a state message that tell of the room at the moment it went out, not of the
 # match's step: who is at the table, the room's tally, rematch requests, a turn's deadline,
-# an open takeback request and the players' ratings. The wire inspector
+# an open takeback request, a pause and the players' ratings. The wire inspector
 # (app/history/wire.py) shows them as ``state_texts`` makes them for a room nobody sits
 # in now.
-PER_CONNECTION = ("players", "tally", "rematch", "turn", "takeback.requested", "ratings")
+PER_CONNECTION = (
+    "players",
+    "tally",
+    "rematch",
+    "turn",
+    "takeback.requested",
+    "pause",
+    "ratings",
+)
 
 
 def state_texts(

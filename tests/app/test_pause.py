@@ -1,0 +1,225 @@
+"""Pausing a running match (app/table/pause.py): both players agree, then nobody moves, the
+computer waits and no clock runs, until either player resumes."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from app.main import create_app
+from app.settings import Settings
+from app.storage.models import ROOMS
+from app.table.live import LiveRoom
+from tests.app.tables import Socket, Table
+
+TAKEOVER = 0.3
+THINKING = 0.5  # the computer's delay before its move
+PAUSED = {"asked_by": [0, 1], "paused": True}
+RUNNING = {"asked_by": [], "paused": False}
+
+
+@pytest.fixture
+def table(settings: Settings) -> Iterator[Table]:
+    quick = settings.model_copy(update={"takeover_seconds": TAKEOVER})
+    with TestClient(create_app(quick)) as client:
+        yield Table(client)
+
+
+def live(table: Table, room_id: str) -> LiveRoom:
+    room: LiveRoom = table.app.state.rooms.room(room_id)
+    return room
+
+
+def pause(socket: Socket) -> dict[str, Any]:
+    """Ask for (or agree to) a pause; the state after it."""
+    socket.send({"type": "pause"})
+    return socket.next("state")
+
+
+def both_pause(ada: Socket, bo: Socket) -> None:
+    pause(ada)
+    bo.next("state")
+    pause(bo)
+    ada.next("state")
+
+
+def move_clock(table: Table, to: datetime) -> None:
+    table.app.state.rooms.clock.now = lambda: to
+
+
+@pytest.fixture
+def duel(table: Table) -> Iterator[tuple[str, Socket, Socket]]:
+    room_id, cookies = table.seated_room("expeditionen", preset="short")
+    with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, cookies[1]) as bo:
+        yield room_id, ada, bo
+
+
+def test_both_players_must_agree_to_pause(duel: tuple[str, Socket, Socket]) -> None:
+    _, ada, bo = duel
+    assert ada.state["pause"] == RUNNING
+    assert pause(ada)["pause"] == {"asked_by": [0], "paused": False}
+    assert bo.next("state")["pause"] == {"asked_by": [0], "paused": False}
+    assert pause(bo)["pause"] == PAUSED
+    assert ada.next("state")["pause"] == PAUSED
+
+
+def test_a_paused_match_refuses_a_move_and_leaves_no_legal_actions(
+    table: Table, duel: tuple[str, Socket, Socket]
+) -> None:
+    room_id, ada, bo = duel
+    mover = [ada, bo][ada.state["to_move"]]
+    action = mover.state["legal_actions"][0]
+    both_pause(ada, bo)
+    assert mover.drain() == []
+    assert mover.state["legal_actions"] == []
+    mover.act(action)
+    assert mover.error()["code"] == "paused"
+    assert live(table, room_id).match.version == 0
+
+
+def test_asking_twice_while_paused_is_refused(duel: tuple[str, Socket, Socket]) -> None:
+    _, ada, bo = duel
+    both_pause(ada, bo)
+    ada.send({"type": "pause"})
+    assert ada.error()["code"] == "paused"
+
+
+def test_either_player_resumes_and_the_mover_acts_again(
+    table: Table, duel: tuple[str, Socket, Socket]
+) -> None:
+    room_id, ada, bo = duel
+    both_pause(ada, bo)
+    other = [ada, bo][1 - ada.state["to_move"]]
+    other.send({"type": "resume"})
+    assert other.next("state")["pause"] == RUNNING
+    mover = [ada, bo][ada.state["to_move"]]
+    mover.next("state")
+    assert mover.state["legal_actions"]
+    mover.act(mover.state["legal_actions"][0])
+    mover.wait_version(1, 1)
+    assert live(table, room_id).match.version == 1
+
+
+def test_resuming_a_match_that_is_not_paused_is_refused(duel: tuple[str, Socket, Socket]) -> None:
+    _, ada, _ = duel
+    ada.send({"type": "resume"})
+    assert ada.error()["code"] == "not_paused"
+    pause(ada)
+    ada.send({"type": "resume"})  # only asked: nothing to resume
+    assert ada.error()["code"] == "not_paused"
+
+
+def test_a_move_closes_an_open_request(duel: tuple[str, Socket, Socket]) -> None:
+    _, ada, bo = duel
+    mover = [ada, bo][ada.state["to_move"]]
+    other = [ada, bo][1 - ada.state["to_move"]]
+    pause(other)
+    mover.next("state")
+    mover.act(mover.state["legal_actions"][0])
+    assert mover.wait_version(1, 1)["pause"] == RUNNING
+    other.wait_version(1, 1)
+    assert pause(mover)["pause"] == {"asked_by": [mover.seat], "paused": False}
+
+
+def test_spectators_cannot_pause_or_resume(table: Table, duel: tuple[str, Socket, Socket]) -> None:
+    room_id, _, _ = duel
+    with table.socket(room_id) as spectator:
+        for kind in ("pause", "resume"):
+            spectator.send({"type": kind})
+            assert spectator.error()["code"] == "not_seated"
+
+
+def test_only_a_running_match_can_be_paused(table: Table) -> None:
+    room_id = table.create_room("expeditionen", preset="short")
+    _, cookie = table.join(room_id, "Ada")
+    with table.socket(room_id, cookie) as ada:  # waiting for a second player
+        assert ada.state["pause"] is None
+        ada.send({"type": "pause"})
+        assert ada.error()["code"] == "illegal"
+
+
+def test_a_finished_match_has_no_pause(duel: tuple[str, Socket, Socket]) -> None:
+    _, ada, bo = duel
+    ada.send({"type": "resign"})
+    assert ada.next("state")["pause"] is None
+    ada.send({"type": "pause"})
+    assert ada.error()["code"] == "illegal"
+
+
+# The computer waits
+
+
+def test_against_the_computer_the_person_alone_pauses(table: Table) -> None:
+    room_id = table.create_room("expeditionen", preset="short", computer="random")
+    _, cookie = table.join(room_id, "Ada")
+    with table.socket(room_id, cookie) as ada:
+        assert pause(ada)["pause"] == {"asked_by": [0], "paused": True}
+
+
+def test_the_computer_waits_while_paused_and_moves_after_resume(settings: Settings) -> None:
+    slow = settings.model_copy(update={"bot_move_delay_seconds": THINKING})
+    with TestClient(create_app(slow)) as client:
+        table = Table(client)
+        room_id = table.create_room("expeditionen", preset="short", computer="random")
+        _, cookie = table.join(room_id, "Ada")
+        with table.socket(room_id, cookie) as ada:
+            while ada.state["to_move"] == 0:  # Ada plays until the computer is to move
+                ada.act(ada.state["legal_actions"][0])
+                ada.wait_version(1, ada.state["version"] + 1)
+            version = ada.state["version"]
+            pause(ada)  # while the computer thinks
+            time.sleep(THINKING * 2)
+            assert ada.drain() == []
+            assert live(table, room_id).match.version == version  # it did not move
+            ada.send({"type": "resume"})
+            state = ada.wait_version(1, version + 1)
+        assert state["last_action"]["seat"] == 1
+        assert state["last_action"]["computer"] is True
+
+
+# The clocks wait
+
+
+def turn_room(table: Table) -> tuple[str, list[str]]:
+    return table.seated_room("expeditionen", preset="short", turn_based=True, move_days=2)
+
+
+def test_the_turn_clock_stands_while_paused_and_the_turn_gets_the_time_back(
+    table: Table,
+) -> None:
+    room_id, cookies = turn_room(table)
+    start = datetime.now(UTC)
+    move_clock(table, start)
+    with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, cookies[1]) as bo:
+        deadline = datetime.fromisoformat(ada.state["turn"]["deadline"])
+        both_pause(ada, bo)
+        assert ada.state["turn"]["deadline"] is None  # no time runs out while paused
+        move_clock(table, start + timedelta(days=5))
+        table.client.portal.call(table.app.state.rooms.sweep_turns)  # type: ignore[union-attr]
+        assert [m for m in ada.drain() if m["type"] == "takeover"] == []
+        ada.send({"type": "resume"})
+        turn = ada.next("state")["turn"]
+    assert datetime.fromisoformat(turn["deadline"]) == deadline + timedelta(days=5)
+    with table.app.state.db_engine.connect() as connection:  # a restart finds it
+        waited_at = connection.scalar(select(ROOMS.c.waited_at).where(ROOMS.c.id == room_id))
+    assert waited_at == datetime.fromisoformat(turn["since"])
+
+
+def test_no_absent_player_is_offered_while_paused(
+    table: Table, duel: tuple[str, Socket, Socket]
+) -> None:
+    room_id, ada, bo = duel
+    both_pause(ada, bo)
+    present = [ada, bo][1 - ada.state["to_move"]]
+    absent = [ada, bo][ada.state["to_move"]]
+    absent.ws.close()
+    time.sleep(TAKEOVER * 3)
+    offers = [m for m in present.drain() if m["type"] == "takeover"]
+    assert all(m["seat"] is None for m in offers)
+    assert table.app.state.takeovers.absent_seat(live(table, room_id)) is None
