@@ -70,6 +70,12 @@
  */
 
 /**
+ * @typedef {object} PauseStatus a pause of the running match
+ * @property {number[]} asked_by the seats that asked for a pause (or agreed)
+ * @property {boolean} paused every person agreed: nobody moves, no clock runs
+ */
+
+/**
  * @typedef {object} UnseenCount what a viewer may not see, by place: a count, never which
  * @property {string} zone the place, in the game's word (hand, draw_pile, dungeon, ...)
  * @property {number | null} seat whose place (a hand); null: the table's
@@ -103,6 +109,7 @@
  * @property {TurnInfo | null} [turn]
  * @property {boolean} abortable
  * @property {TakebackStatus} takeback
+ * @property {PauseStatus | null} pause null while no match runs
  * @property {UnseenCount[]} unseen
  * @property {(SeatRating | null)[] | null} [ratings]
  */

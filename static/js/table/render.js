@@ -14,6 +14,7 @@ import { renderNote } from "./note.js";
 import { renderNotice } from "./notice.js";
 import { renderOffers } from "./offers.js";
 import { renderOffline } from "./offline.js";
+import { renderPause } from "./pause.js";
 import { renderSeats } from "./seats.js";
 import { shell } from "./shell.js";
 import { renderSheets } from "./sheets.js";
@@ -54,6 +55,7 @@ function renderParts() {
   renderSeats();
   renderBanner();
   renderTools();
+  renderPause();
   renderEnd();
   renderOffers();
   renderBoard();
