@@ -1,61 +1,72 @@
 // @ts-check
-// A pause of the running match: a seat asks, the other agrees, and while it holds nobody
-// moves, the computer waits and no clock runs; either player resumes (app/table/pause.py).
-// While paused, a banner over the board says so to everyone, spectators too.
+// A pause of the running match: a seat asks (a tool beside the turn banner), the other
+// agrees (the panel under it), and while it holds nobody moves, the computer waits and no
+// clock runs (the banner says so); the same tool resumes, for either player
+// (app/table/pause.py).
 
 import { t } from "../i18n.js";
 import { h } from "../ui.js";
-import { byId, patch } from "./draw.js";
+import { byId, byIdAs, patch } from "./draw.js";
 import { isOffline, playerName, shell } from "./shell.js";
 
+/** @typedef {import("../protocol.js").PauseStatus} PauseStatus */
+
 export function renderPause() {
-  const panel = byId("pause");
-  const state = shell.state;
-  const pause = state?.pause;
-  const seated = state != null && state.seat !== null;
-  panel.hidden = !pause || (!pause.paused && !seated);
-  document.body.classList.toggle("is-paused", Boolean(pause?.paused));
-  if (!pause || panel.hidden) return;
-  panel.classList.toggle("is-paused", pause.paused);
-  patch(panel, ...(pause.paused ? pausedContent(seated) : askContent(pause.asked_by)));
-}
-
-/** @param {boolean} seated */
-function pausedContent(seated) {
-  return [
-    h("strong", { class: "pause-title", "data-testid": "paused" }, t("pause.paused")),
-    h("span", { class: "muted-strong" }, t("pause.nobody_moves")),
-    seated ? button("resume", t("pause.resume")) : null,
-  ];
-}
-
-/** Ask for a pause, or agree to the other's; once asked, wait for them. @param {number[]} asked */
-function askContent(asked) {
-  const mine = asked.includes(shell.seat ?? -1);
-  const others = asked.filter((seat) => seat !== shell.seat).map(playerName);
-  if (mine) return [h("span", { class: "muted", "data-testid": "pause-note" }, t("pause.asked"))];
-  if (others.length)
-    return [
-      h("span", { "data-testid": "pause-note" }, t("pause.lead", { names: others.join(", ") })),
-      button("pause", t("pause.agree")),
-    ];
-  return [button("pause", t("pause.ask"))];
+  const pause = shell.state?.pause ?? null;
+  const seat = shell.state ? shell.state.seat : null;
+  drawTool(pause, seat);
+  drawRequest(pause, seat);
 }
 
 /**
- * @param {"pause" | "resume"} type
- * @param {string} label
+ * Pause (while the match runs and nobody asked yet) or resume (while paused); a seat's only.
+ * @param {PauseStatus | null} pause
+ * @param {number | null} seat
  */
-function button(type, label) {
-  return h(
-    "button",
-    {
-      type: "button",
-      class: "btn btn-small",
-      id: `pause-${type}`,
-      disabled: isOffline(),
-      onclick: () => shell.socket?.send({ type }),
-    },
-    label,
+function drawTool(pause, seat) {
+  const tool = byIdAs("pause-tool", HTMLButtonElement);
+  tool.hidden = !pause || seat === null || (!pause.paused && pause.asked_by.length > 0);
+  if (!pause || tool.hidden) return;
+  const type = pause.paused ? "resume" : "pause";
+  const label = t(pause.paused ? "pause.resume" : "pause.ask");
+  tool.disabled = isOffline();
+  tool.title = label;
+  tool.dataset.send = type;
+  tool.onclick = () => shell.socket?.send({ type });
+  patch(
+    tool,
+    h("span", { class: "tool-glyph", "aria-hidden": "true" }, pause.paused ? "▶" : "⏸"),
+    h("span", { class: "tool-label" }, label),
+  );
+}
+
+/**
+ * An open request: another seat's (agree), or this seat's (wait for the other).
+ * @param {PauseStatus | null} pause
+ * @param {number | null} seat
+ */
+function drawRequest(pause, seat) {
+  const panel = byId("pause");
+  const asked = pause?.asked_by ?? [];
+  panel.hidden = !pause || pause.paused || seat === null || asked.length === 0;
+  if (panel.hidden) return;
+  const others = asked.filter((s) => s !== seat).map(playerName);
+  const note = others.length ? t("pause.lead", { names: others.join(", ") }) : t("pause.asked");
+  patch(
+    panel,
+    h("span", { "data-testid": "pause-note" }, note),
+    asked.includes(seat ?? -1)
+      ? null
+      : h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn-small btn-primary",
+            id: "pause-agree",
+            disabled: isOffline(),
+            onclick: () => shell.socket?.send({ type: "pause" }),
+          },
+          t("pause.agree"),
+        ),
   );
 }

@@ -1,0 +1,50 @@
+"""A pause in two browsers on phones: one player asks, the other agrees, both see the match
+paused (nobody may play a card), then the other resumes and the match goes on."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import PHONE, NewPage, screenshot
+from tests.browser.layout import OFF_SCREEN, overlapping_parts
+from tests.browser.players import act_and_wait, create_room, is_my_turn, join_by_link, version
+
+HAND = "#board button.card[data-testid^='hand-']"
+
+
+def layout_problems(page: Page) -> list[str]:
+    return [*page.evaluate(OFF_SCREEN, True), *overlapping_parts(page)]
+
+
+def test_a_pause_asked_agreed_then_resumed(new_page: NewPage) -> None:
+    anna = new_page(viewport=PHONE, touch=True, motion=False)
+    ben = new_page(viewport=PHONE, touch=True, motion=False)
+    join_by_link(ben, create_room(anna, "expeditionen", "Anna", preset="short"), "Ben")
+    expect(anna.locator("#banner")).to_contain_text("turn")
+    mover, other = (anna, ben) if is_my_turn(anna) else (ben, anna)
+
+    other.locator("#pause-tool").click()
+    expect(other.get_by_test_id("pause-note")).to_contain_text("Waiting for the other player")
+    expect(mover.get_by_test_id("pause-note")).to_contain_text("asks for a pause")
+    expect(other.locator("#pause-tool")).to_be_hidden()
+    screenshot(mover, "pause-asked")
+    mover.locator("#pause-agree").click()
+    for each in (mover, other):
+        expect(each.locator("#banner")).to_contain_text("Paused")
+        expect(each.locator("#banner")).to_contain_text("no clock runs")
+        expect(each.get_by_test_id("pause")).to_be_hidden()
+        expect(each.locator("#pause-tool")).to_have_attribute("data-send", "resume")
+        assert layout_problems(each) == []
+    screenshot(mover, "pause-paused")
+
+    before = version(mover)
+    mover.locator(HAND).first.click()  # no legal actions: nothing to play
+    expect(mover.get_by_test_id("discard")).to_be_disabled()
+    assert version(mover) == before
+
+    other.locator("#pause-tool").click()
+    for each in (mover, other):
+        expect(each.locator("#pause-tool")).to_have_attribute("data-send", "pause")
+    expect(mover.locator("#banner")).to_contain_text("Your turn")
+    expect(mover.get_by_test_id("discard")).to_be_enabled()  # the card is still chosen
+    act_and_wait(mover, mover.get_by_test_id("discard").click, (other,))
