@@ -54,6 +54,7 @@ from app.table.events import (
     Held,
     Message,
     MoveTakenBack,
+    PauseChanged,
     RematchAsked,
     RematchStarted,
     RoomEvent,
@@ -182,6 +183,9 @@ class Cluster(RoomListener):
                     self.news.to_everyone(room, texts.rematch_text(room))
                 else:  # the rematch started
                     self.news.state(room)
+            case PauseChanged():
+                await self._catch_up(room)
+                self.news.state(room)
             case TakebackAsked() | TakebackDeclined() | MoveTakenBack():
                 await self._catch_up(room)
                 self.news.takeback(event)

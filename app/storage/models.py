@@ -106,7 +106,19 @@ ROOMS = Table(
     # for anyone who held no seat (with PUBLIC_HISTORY).
     Column("spectator_chat", Boolean, nullable=False, default=False, server_default=false()),
     Column("private_chat", Boolean, nullable=False, default=False, server_default=false()),
+    # A pause of the current match, asked for or holding (app/table/pause.py).
+    Column("pause", JSON),
 )
+
+
+class StoredPause(TypedDict):
+    """The match and version a pause was asked at, the seats that asked, and since when
+    (ISO 8601) the match is paused (None: not every person asked yet)."""
+
+    match_id: int
+    version: int
+    asked: list[int]
+    since: str | None
 
 
 class Room(Base):
@@ -124,6 +136,7 @@ class Room(Base):
     reminded_turn: str | None
     spectator_chat: bool
     private_chat: bool
+    pause: StoredPause | None
 
 
 # The token hash of a seat the computer holds: no HMAC (hex) ever equals it.

@@ -45,6 +45,7 @@ from app.storage.models import (
     Match,
     Room,
     Seat,
+    StoredPause,
     TakebackRequestRow,
     fold_name,
 )
@@ -541,6 +542,17 @@ class Store:
         """An opponent chose to keep waiting: the turn starts again at ``at``."""
         with self.engine.begin() as connection:
             connection.execute(update(ROOMS).where(ROOMS.c.id == room_id).values(waited_at=at))
+
+    def store_pause(
+        self, room_id: str, pause: StoredPause | None, waited_at: datetime | None = None
+    ) -> None:
+        """A pause asked for, agreed or ended (None); a turn-based turn resumed gets the
+        paused time back (``waited_at``: when its turn now counts as started)."""
+        moved = {} if waited_at is None else {"waited_at": waited_at}
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(ROOMS).where(ROOMS.c.id == room_id).values(pause=pause, **moved)
+            )
 
     def claim_reminder(self, room_id: str, turn: str) -> bool:
         """True for exactly one caller per room and turn (several processes sweep)."""

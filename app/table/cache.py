@@ -132,6 +132,7 @@ class RoomCache:
         room.match, room.seats, room.rematch = fresh.match, fresh.seats, fresh.rematch
         room.wins, room.draws, room.finished = fresh.wins, fresh.draws, fresh.finished
         room.turn_started = fresh.turn_started  # a start or a wait stored by another process
+        room.pause = fresh.pause
         if moved:  # the wait for an absent mover starts now, as after a replayed move
             room.turn_since = time.monotonic()
         self.events.publish(Read(room))

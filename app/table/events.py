@@ -172,7 +172,9 @@ Takeback = TakebackAsked | TakebackDeclined | MoveTakenBack
 @dataclass(frozen=True)
 class PauseChanged(RoomEvent):
     """A seat asked for a pause, every person agreed (the match is paused), or a player
-    resumed it (app/table/pause.py; this process's memory only, so not relayed)."""
+    resumed it (app/table/pause.py)."""
+
+    relayed = True
 
 
 @dataclass(frozen=True)

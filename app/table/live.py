@@ -19,6 +19,7 @@ from app.storage.models import (
     COMPUTER,
     EndingDetails,
     Match,
+    StoredPause,
     StoredResult,
     TakebackRequestRow,
 )
@@ -131,6 +132,17 @@ class Pause:
     version: int
     asked: set[int] = field(default_factory=set)
     since: datetime | None = None
+
+    @classmethod
+    def of(cls, stored: StoredPause) -> Pause:
+        since = stored["since"]
+        at = None if since is None else datetime.fromisoformat(since)
+        return cls(stored["match_id"], stored["version"], set(stored["asked"]), at)
+
+    def to_json(self) -> StoredPause:
+        since = None if self.since is None else self.since.isoformat()
+        asked = sorted(self.asked)
+        return {"match_id": self.match_id, "version": self.version, "asked": asked, "since": since}
 
 
 @dataclass
@@ -445,6 +457,7 @@ def rebuild(loaded: LoadedRoom) -> LiveRoom:
     for winner in loaded.finished_winners:
         room.count_finished(winner)
     room.rematch.update(loaded.rematch)
+    room.pause = loaded.room.pause and Pause.of(loaded.room.pause)
     return room
 
 

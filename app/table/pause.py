@@ -2,11 +2,11 @@
 computer always agrees, so a person alone pauses at once) the match is paused: no seat may
 act (the veto), the computer does not think, a turn-based room's clock stands and no
 absent player is offered for takeover. Either player resumes; a turn-based turn then gets
-the paused time back (stored as the time the turn started, so a restart finds it).
+the paused time back (as the time its turn started).
 
 A request is open while the match stays at the version it was asked at: a move closes it.
-The pause itself is this process's memory: a restart forgets it (the match goes on), and
-with several processes (REDIS_URL) only the process of the asking socket knows it.
+Each change is stored with the room (a restart and the other processes find it) before it
+is published.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -47,7 +48,7 @@ def people(room: LiveRoom) -> set[int]:
 
 class Pauses(Feature):
     messages = (PauseRequest, Resume)
-    stores = (ROOMS,)  # (a turn-based turn's start, moved on by the paused time)
+    stores = (ROOMS,)  # (the pause; a turn-based turn's start, moved on by the paused time)
 
     def __init__(self, store: Store, events: RoomEvents, clock: Callable[[], datetime]) -> None:
         self.store = store
@@ -87,21 +88,24 @@ class Pauses(Feature):
             raise Refusal("illegal", "only a running match can be paused")
         if room.paused():
             raise Refusal("paused", "the match is paused already")
-        pause = standing_pause(room) or Pause(room.match.id, room.match.version)
-        pause.asked.add(seat)
+        standing = standing_pause(room) or Pause(room.match.id, room.match.version)
+        pause = replace(standing, asked=standing.asked | {seat})
         if people(room) <= pause.asked:
             pause.since = self.clock()
-            logger.info("match paused", extra={"room_id": room.id, "match_id": room.match.id})
+        store_or_refuse(room.id, self.store.store_pause, room.id, pause.to_json())
         room.pause = pause
+        if pause.since is not None:
+            logger.info("match paused", extra={"room_id": room.id, "match_id": room.match.id})
 
     def resume(self, room: LiveRoom) -> None:
         pause = room.pause
         if pause is None or pause.since is None or not room.paused():
             raise Refusal("not_paused", "the match is not paused")
+        waited_at = None  # a turn-based turn gets the paused time back
         if room.turn_based and room.turn_started is not None:
-            turn_started = room.turn_started + (self.clock() - pause.since)
-            store_or_refuse(room.id, self.store.wait_longer, room.id, turn_started)
-            room.turn_started = turn_started
+            waited_at = room.turn_started + (self.clock() - pause.since)
+        store_or_refuse(room.id, self.store.store_pause, room.id, None, waited_at)
         room.pause = None
+        room.turn_started = waited_at or room.turn_started
         room.turn_since = time.monotonic()  # an absent player's wait starts again
         logger.info("match resumed", extra={"room_id": room.id, "match_id": room.match.id})

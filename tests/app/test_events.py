@@ -91,6 +91,7 @@ def test_each_event_the_other_processes_act_on_is_relayed() -> None:
         "TakebackAsked",
         "TakebackDeclined",
         "MoveTakenBack",
+        "PauseChanged",
         "Chatted",
     }
 

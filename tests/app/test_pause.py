@@ -13,10 +13,14 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app.main import create_app
+from app.protocol import PauseRequest, Resume
 from app.settings import Settings
 from app.storage.models import ROOMS
 from app.table.live import LiveRoom
+from app.table.refusals import Refusal
 from tests.app.tables import Socket, Table
+from tests.app.test_cluster_rooms import Process, run, seated_here
+from tests.app.test_cluster_rooms import Socket as ClusterSocket
 
 TAKEOVER = 0.3
 THINKING = 0.5  # the computer's delay before its move
@@ -223,3 +227,51 @@ def test_no_absent_player_is_offered_while_paused(
     offers = [m for m in present.drain() if m["type"] == "takeover"]
     assert all(m["seat"] is None for m in offers)
     assert table.app.state.takeovers.absent_seat(live(table, room_id)) is None
+
+
+# What it stores
+
+
+def test_a_pause_survives_a_restart(settings: Settings) -> None:
+    with TestClient(create_app(settings)) as client:
+        table = Table(client)
+        room_id, cookies = table.seated_room("expeditionen", preset="short")
+        with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, cookies[1]) as bo:
+            both_pause(ada, bo)
+    with TestClient(create_app(settings)) as client:
+        table = Table(client)
+        with table.socket(room_id, cookies[0]) as ada, table.socket(room_id, cookies[1]) as bo:
+            assert ada.state["pause"] == PAUSED
+            mover = [ada, bo][ada.state["to_move"]]
+            assert mover.state["legal_actions"] == []
+            bo.send({"type": "resume"})
+            assert bo.next("state")["pause"] == RUNNING
+        assert live(table, room_id).pause is None
+
+
+def test_another_process_hears_the_pause_and_refuses_a_move_while_it_holds(
+    settings: Settings,
+) -> None:
+    async def scenario(first: Process, second: Process) -> None:
+        room, sockets = await seated_here(first)
+        held = await second.rooms.open_room(room.id)
+        bo = ClusterSocket(sockets[1].player_id)
+        await second.rooms.connect(held, bo)  # type: ignore[arg-type]
+        await second.hear(first)
+        await first.rooms.handle(room, sockets[0], PauseRequest(type="pause"))  # type: ignore[arg-type]
+        await second.hear(first)
+        assert (bo.last("state") or {})["pause"] == {"asked_by": [0], "paused": False}
+        await second.rooms.handle(held, bo, PauseRequest(type="pause"))  # type: ignore[arg-type]
+        await first.hear(second)
+        assert room.paused()
+        seat = room.to_move()
+        assert seat is not None
+        with pytest.raises(Refusal) as refused:
+            await first.rooms.actions.play(room, seat, room.match.version, {"type": "x"})
+        assert refused.value.code == "paused"
+        await first.rooms.handle(room, sockets[0], Resume(type="resume"))  # type: ignore[arg-type]
+        await second.hear(first)
+        assert not held.paused()
+        assert (bo.last("state") or {})["pause"] == RUNNING
+
+    run(settings, scenario)
