@@ -33,7 +33,8 @@ def confirm(page: Page, name: str) -> None:
 def tools_clear_of_the_board(page: Page, name: str) -> None:
     """At a phone's and a desktop's size: the board as large as without the tools; on the
     desktop every tool on screen beside the banner, none over the board; on the phone none
-    beside the banner, and both at the head of the move log's sheet."""
+    beside the banner, and all three (abort, resign, pause) at the head of the move log's
+    sheet."""
     for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
         page.set_viewport_size(size)
         page.evaluate("window.scrollTo(0, 0)")
@@ -41,7 +42,7 @@ def tools_clear_of_the_board(page: Page, name: str) -> None:
         board = page.locator("#board").bounding_box()
         assert board is not None
         beside = page.locator(".turn-line .match-tool:visible").all()
-        assert len(beside) == (0 if label == "phone" else 2), label
+        assert len(beside) == (0 if label == "phone" else 3), label
         for button in beside:
             box = button.bounding_box()
             assert box is not None
@@ -53,7 +54,7 @@ def tools_clear_of_the_board(page: Page, name: str) -> None:
         page.locator("#match-tools").evaluate("tools => { tools.hidden = false; }")
     page.set_viewport_size(PHONE)
     page.locator("#log-toggle").click()
-    expect(page.locator("#log-tools .match-tool")).to_have_count(2)
+    expect(page.locator("#log-tools .match-tool")).to_have_count(3)
     for button in page.locator("#log-tools .match-tool").all():
         expect(button).to_be_in_viewport()
     shoot(page, SCREENSHOTS / f"{name}-phone-log.png", animations="disabled")

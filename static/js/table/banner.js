@@ -42,8 +42,7 @@ function bannerContent() {
   if (isOffline() && !state.result) return { kind: "is-offline", text: t("banner.offline") };
   if (state.result) return { kind: "is-over", text: t("banner.over") };
   if (state.to_move === null) return { kind: "is-waiting", text: t("banner.waiting") };
-  if (state.pause?.paused)
-    return { kind: "is-waiting", text: t("pause.paused"), hint: t("pause.nobody_moves") };
+  if (state.pause?.paused) return { kind: "is-waiting", text: t("pause.paused") };
   if (isMyTurn())
     return {
       kind: "is-mine",

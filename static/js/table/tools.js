@@ -1,12 +1,13 @@
 // @ts-check
-// A seat's tools beside the turn banner: resign and abort (each after a question), and the
-// takeback of its last move; leaving a waiting room (the offers show it).
+// A seat's tools beside the turn banner: resign and abort (each after a question), a pause
+// (pause.js), and the takeback of its last move; leaving a waiting room (the offers show it).
 
 import { t } from "../i18n.js";
 import { api, asApiError, h, toast } from "../ui.js";
 import { openDialog } from "./dialogs.js";
 import { byId, byIdAs, patch } from "./draw.js";
 import { say } from "./note.js";
+import { pauseTool } from "./pause.js";
 import { isOffline, playerName, shell } from "./shell.js";
 
 export function renderTools() {
@@ -30,6 +31,7 @@ function drawMatchTools() {
         ? matchTool(`${prefix}abort`, t("tools.abort"), "✕", abortQuestion)
         : null,
       playing ? matchTool(`${prefix}resign`, t("tools.resign"), "⚑", resignQuestion) : null,
+      playing ? pauseTool(`${prefix}pause-ask`) : null,
     );
 }
 
