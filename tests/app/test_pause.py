@@ -194,6 +194,7 @@ def turn_room(table: Table) -> tuple[str, list[str]]:
     return table.seated_room("expeditionen", preset="short", turn_based=True, move_days=2)
 
 
+@pytest.mark.both_databases
 def test_the_turn_clock_stands_while_paused_and_the_turn_gets_the_time_back(
     table: Table,
 ) -> None:
@@ -232,6 +233,7 @@ def test_no_absent_player_is_offered_while_paused(
 # What it stores
 
 
+@pytest.mark.both_databases
 def test_a_pause_survives_a_restart(settings: Settings) -> None:
     with TestClient(create_app(settings)) as client:
         table = Table(client)
