@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint bench services browser proxy compiler clean lock js-tools lint-js node
+.PHONY: run test check lint lint-py bench services browser proxy compiler clean lock js-tools lint-js node
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -22,13 +22,14 @@ $(RUN_STAMP): requirements.lock pyproject.toml setup.py $(wildcard engine/*.pyx)
 
 # The tests' pins, requirements-dev.lock (a superset of the runtime's), into the same
 # virtualenv; and the compiled modules, which the tests compare with the references, so
-# the compiler is installed and the build must have succeeded.
-$(TEST_STAMP): requirements-dev.lock pyproject.toml setup.py $(wildcard engine/*.pyx) \
-		| compiler $(PY)
+# the build must have succeeded (`make test` and `make lint` install the compiler first;
+# `make check` only says what is missing).
+$(TEST_STAMP): requirements-dev.lock pyproject.toml setup.py $(wildcard engine/*.pyx) | $(PY)
 	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
 	$(PY) -m pip install --quiet --no-deps -e .
 	$(PY) -c "import engine.scoundrel_search, engine.expeditionen_rollout" || \
-		(echo "the compiled modules were not built (setup.py)" >&2; exit 1)
+		(echo "the compiled modules were not built (setup.py): they need g++ and" \
+			"Python's headers (make compiler, as root)" >&2; exit 1)
 	touch $@
 
 # After changing the dependencies in pyproject.toml: pins what is new and keeps the rest.
@@ -89,12 +90,15 @@ services:
 # contracts in pyproject.toml), then Biome and tsc over static/js (lint-js).
 # The same checks before every commit: `pre-commit install` (.pre-commit-config.yaml calls
 # the tools of .venv and make, nothing downloaded; pre-commit itself: `pipx install pre-commit`).
-lint: $(TEST_STAMP)
+lint: compiler lint-py
+	$(MAKE) lint-js
+
+# The Python part of the gate, which `make check` runs too.
+lint-py: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache
-	$(MAKE) lint-js
 
 # One pytest worker more than there are cores: the browser tests spend part of their time
 # waiting for Chromium and the servers (docs/performance.md: 2 cores, 3 workers).
@@ -103,11 +107,19 @@ WORKERS ?= $(shell python3 -c "import os; print((os.cpu_count() or 1) + 1)")
 # Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE, as
 # on this machine and CI): every worker collects every test module, and each server the
 # tests start imports the app; from cached bytecode, collecting takes 7 s instead of 16.
-test: $(TEST_STAMP) browser proxy services
+test: compiler browser proxy services
 	$(MAKE) lint
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(WORKERS) --dist loadgroup
 
-bench: $(TEST_STAMP)
+# The fast loop while working: the lint gate of the Python code, then the engine's and the
+# app's tests on SQLite. It needs only the virtualenv: no Chromium, PostgreSQL, Redis,
+# nginx, Node.js nor root. What it leaves out `make test` runs: the tests marked `browser`
+# or `services` (tests/conftest.py) and lint-js (Node.js).
+check: lint-py
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(WORKERS) --dist loadgroup \
+		-m "not browser and not services"
+
+bench: compiler $(TEST_STAMP)
 	$(PY) bench/playouts.py
 
 clean:

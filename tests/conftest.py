@@ -40,6 +40,12 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "analysis_ahead: `settings` search each Scoundrel deal's best line as dealt"
     )
+    config.addinivalue_line("markers", "browser: drives Chromium (tests/browser, marked here)")
+    config.addinivalue_line(
+        "markers",
+        "services: needs PostgreSQL, Redis or nginx (the PostgreSQL run of a `both_databases`"
+        " test is marked here)",
+    )
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
@@ -50,10 +56,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     A test in a group already keeps that one alone: pytest-xdist would make a new group of
     the two names (one on the shared Redis would then run beside the others)."""
     for item in items:
+        mark_what_it_needs(item)
         if BROWSER_TESTS not in item.path.parents or item.get_closest_marker("xdist_group"):
             continue
         if shares_module_fixture(item):
             item.add_marker(pytest.mark.xdist_group(item.path.stem))
+
+
+def mark_what_it_needs(item: pytest.Item) -> None:
+    """`make check` leaves out what needs more than the virtualenv (`-m "not browser and not
+    services"`): `make test` runs it all."""
+    if BROWSER_TESTS in item.path.parents:
+        item.add_marker(pytest.mark.browser)
+    params = getattr(item, "callspec", None)
+    if params and "postgresql" in (
+        params.params.get("database_url"),
+        params.params.get("migrated_url"),
+    ):
+        item.add_marker(pytest.mark.services)
 
 
 def shares_module_fixture(item: pytest.Item) -> bool:

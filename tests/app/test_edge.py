@@ -295,6 +295,7 @@ def test_a_device_links_secret_never_reaches_the_log(tmp_path: Path, log_format:
     assert secret not in log
 
 
+@pytest.mark.services  # nginx
 def test_the_shipped_proxy_logs_a_device_links_path_and_referer_without_its_secret(
     tmp_path: Path,
 ) -> None:

@@ -37,6 +37,7 @@ from tests.app.processes import (
 from tests.app.test_self_hosting import fresh_database  # noqa: F401 (a fixture)
 from tests.server import AppProcess, free_port
 
+pytestmark = pytest.mark.services
 STEP_SECONDS = 3.0  # a step (a move heard by everyone) that takes longer is retried
 MATCH_SECONDS = 90.0  # the whole match, faults included: a hang guard
 

@@ -41,7 +41,7 @@ from tests.app.test_self_hosting import empty_database, fresh_database  # noqa: 
 from tests.server import AppProcess
 
 # Their servers all meet on the machine's Redis channel: one after another (pytest-xdist).
-pytestmark = pytest.mark.xdist_group("shared_redis")
+pytestmark = [pytest.mark.xdist_group("shared_redis"), pytest.mark.services]
 SECONDS = 5.0  # a hang guard per step on a busy machine; each takes milliseconds
 
 

@@ -52,6 +52,7 @@ async def speaker_and_listener(
     return speaker, listener
 
 
+@pytest.mark.services
 def test_a_stray_message_on_the_channel_reaches_no_room_and_ends_no_subscription(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -81,6 +82,7 @@ def test_a_stray_message_on_the_channel_reaches_no_room_and_ends_no_subscription
     asyncio.run(scenario())
 
 
+@pytest.mark.services
 def test_a_process_hears_the_events_of_the_others_and_never_its_own(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -111,6 +113,7 @@ def test_a_process_hears_the_events_of_the_others_and_never_its_own(
     asyncio.run(scenario())
 
 
+@pytest.mark.services
 def test_a_process_hears_a_rooms_events_only_while_it_follows_the_room(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -149,6 +152,7 @@ def test_a_process_hears_a_rooms_events_only_while_it_follows_the_room(
     asyncio.run(scenario())
 
 
+@pytest.mark.services
 def test_the_followed_rooms_are_subscribed_again_when_redis_is_back(tmp_path: Path) -> None:
     """Redis restarted: the rooms followed before, and one followed while it was away, are
     heard again, after the resync (which catches the rooms up) has run."""
@@ -184,6 +188,7 @@ def test_the_followed_rooms_are_subscribed_again_when_redis_is_back(tmp_path: Pa
         server.stop()
 
 
+@pytest.mark.services
 def test_a_redis_with_a_password_is_reached_with_the_one_in_the_url(tmp_path: Path) -> None:
     """The password (and a user, if any) of REDIS_URL is sent before anything else; with a
     wrong one the relay never counts as connected, so the process never counts as ready."""
@@ -223,6 +228,7 @@ def test_a_redis_url_of_another_kind_is_refused_at_start() -> None:
         RedisRelay("unix:///run/redis.sock")
 
 
+@pytest.mark.services
 def test_a_stopped_relay_leaves_no_connection_to_redis(tmp_path: Path) -> None:
     server = Redis(tmp_path)
     server.start()

@@ -24,6 +24,7 @@ from sqlalchemy.engine import make_url
 from app.settings import INSECURE_SECRET, Settings
 from tests.server import STARTUP_SECONDS, AppProcess, free_port
 
+pytestmark = pytest.mark.services  # PostgreSQL, as in the image
 ROOT = Path(__file__).resolve().parents[2]
 POSTGRES_URL = make_url(
     os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
