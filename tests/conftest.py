@@ -52,12 +52,13 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """With pytest-xdist (make test) each worker starts its own server and Chromium for the
     browser tests (package fixtures), so those spread over every core like the rest; only
-    the tests of a module that share its people (a module fixture) stay on one worker.
-    A test in a group already keeps that one alone: pytest-xdist would make a new group of
-    the two names (one on the shared Redis would then run beside the others)."""
+    the tests of a module that share a module fixture (its people, or a server process)
+    stay on one worker, which sets it up once. A test in a group already keeps that one
+    alone: pytest-xdist would make a new group of the two names (one on the shared Redis
+    would then run beside the others)."""
     for item in items:
         mark_what_it_needs(item)
-        if BROWSER_TESTS not in item.path.parents or item.get_closest_marker("xdist_group"):
+        if item.get_closest_marker("xdist_group"):
             continue
         if shares_module_fixture(item):
             item.add_marker(pytest.mark.xdist_group(item.path.stem))

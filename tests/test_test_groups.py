@@ -12,6 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TWO_DAYS = Path("tests/browser/test_over_two_days.py")
+PROXIES = Path("tests/app/test_proxies.py")
 
 
 def pytest(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -65,24 +66,40 @@ def pytest_collection_modifyitems(items):
 """
 
 
-def test_a_browser_test_in_a_group_already_stays_in_that_group_alone(tmp_path: Path) -> None:
-    """The two-process scenario on the machine's Redis is in "shared_redis" with the other
-    tests there; tests/conftest.py must not add its module's group too (pytest-xdist would
-    join both names into a group of its own, run beside "shared_redis")."""
+def collected_groups(tmp_path: Path, module: Path) -> dict[str, str]:
+    """Each test of ``module`` and its xdist groups, as tests/conftest.py leaves them."""
     (tmp_path / "report_groups.py").write_text(REPORT_GROUPS)
     run = pytest(
-        ["--collect-only", "-q", "-o", "addopts=", "-p", "report_groups", str(TWO_DAYS)],
+        ["--collect-only", "-q", "-o", "addopts=", "-p", "report_groups", str(module)],
         cwd=ROOT,
         env={"PYTHONPATH": str(tmp_path)},
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    groups = dict(
-        line.removeprefix("groups ").split(" ", 1)
-        for line in run.stdout.splitlines()
-        if line.startswith("groups ")
-    )
+    rows = [line.split()[1:] for line in run.stdout.splitlines() if line.startswith("groups ")]
+    return {name: " ".join(groups) for name, *groups in rows}
+
+
+def test_a_browser_test_in_a_group_already_stays_in_that_group_alone(tmp_path: Path) -> None:
+    """The two-process scenario on the machine's Redis is in "shared_redis" with the other
+    tests there; tests/conftest.py must not add its module's group too (pytest-xdist would
+    join both names into a group of its own, run beside "shared_redis")."""
+    groups = collected_groups(tmp_path, TWO_DAYS)
     name = "test_a_turn_based_match_over_two_days_on_a_laptop_a_phone_and_with_pushes"
     assert groups == {
         f"{name}[one-process-sqlite]": "test_over_two_days",
         f"{name}[two-processes-postgres-redis]": "shared_redis",
     }
+
+
+def test_the_tests_that_share_a_module_server_are_one_group_the_others_none(
+    tmp_path: Path,
+) -> None:
+    """Not only in the browser tests: each worker that ran one of them would start the
+    module's server again."""
+    groups = collected_groups(tmp_path, PROXIES)
+    shared = {name for name, group in groups.items() if group == "test_proxies"}
+    assert shared == {
+        "test_the_trusted_proxy_tells_the_client_address_and_scheme",
+        "test_the_launcher_logs_whom_it_believes",
+    }
+    assert {group for name, group in groups.items() if name not in shared} == {""}
