@@ -55,13 +55,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     the tests of a module that share a module fixture (its people, or a server process)
     stay on one worker, which sets it up once. A test in a group already keeps that one
     alone: pytest-xdist would make a new group of the two names (one on the shared Redis
-    would then run beside the others)."""
+    would then run beside the others).
+
+    The browser tests come first (pytest-xdist hands out tests in this order): a worker
+    that went back and forth between them and the others would start their server and
+    Chromium again each time it came back, and the longest tests would be the last."""
     for item in items:
         mark_what_it_needs(item)
         if item.get_closest_marker("xdist_group"):
             continue
         if shares_module_fixture(item):
             item.add_marker(pytest.mark.xdist_group(item.path.stem))
+    items.sort(key=lambda item: BROWSER_TESTS not in item.path.parents)
 
 
 def mark_what_it_needs(item: pytest.Item) -> None:

@@ -103,3 +103,17 @@ def test_the_tests_that_share_a_module_server_are_one_group_the_others_none(
         "test_the_launcher_logs_whom_it_believes",
     }
     assert {group for name, group in groups.items() if name not in shared} == {""}
+
+
+def test_the_browser_tests_are_handed_out_first(tmp_path: Path) -> None:
+    """A worker that went back and forth between them and the others would start their
+    server and Chromium again each time it came back (tests/conftest.py)."""
+    run = pytest(
+        ["--collect-only", "-q", "-o", "addopts=", "tests/test_lock.py", str(TWO_DAYS)],
+        cwd=ROOT,
+        env={},
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    collected = [line for line in run.stdout.splitlines() if "::" in line]
+    assert collected[0].startswith("tests/browser/"), collected
+    assert collected[-1].startswith("tests/test_lock.py::"), collected
