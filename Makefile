@@ -114,10 +114,11 @@ test: compiler browser proxy services
 # The fast loop while working: the lint gate of the Python code, then the engine's and the
 # app's tests on SQLite. It needs only the virtualenv: no Chromium, PostgreSQL, Redis,
 # nginx, Node.js nor root. What it leaves out `make test` runs: the tests marked `browser`
-# or `services` (tests/conftest.py) and lint-js (Node.js).
+# or `services` (tests/conftest.py) and lint-js (Node.js); and every property and fuzz
+# test draws a quarter of its examples here (tests/sampling.py), all of them there.
 check: lint-py
-	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(WORKERS) --dist loadgroup \
-		-m "not browser and not services"
+	PYTHONDONTWRITEBYTECODE= KARTENRUNDE_TESTS=quick $(PY) -m pytest -n $(WORKERS) \
+		--dist loadgroup -m "not browser and not services"
 
 bench: compiler $(TEST_STAMP)
 	$(PY) bench/playouts.py

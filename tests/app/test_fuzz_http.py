@@ -42,6 +42,7 @@ from app.table.seats import levels
 from engine import games
 from tests.app.tables import Table, play
 from tests.app.walk import Walker, every_route, example_body, walker
+from tests.sampling import examples
 
 SCHEMA = schemathesis.openapi.from_dict(app.openapi())
 OPERATIONS = [result.ok() for result in SCHEMA.get_all_operations()]
@@ -158,7 +159,7 @@ def fuzz(table: Table, operation: APIOperation) -> Callable[[], None]:
 
     @given(generated=cases(operation), names=names, body=bodies(operation))
     @fuzzing(
-        max_examples=EXAMPLES_PER_OPERATION,
+        max_examples=examples(EXAMPLES_PER_OPERATION),
         deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

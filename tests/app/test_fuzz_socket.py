@@ -26,6 +26,7 @@ from app.protocol import CLOSE_UNKNOWN_ROOM
 from app.settings import Settings
 from engine import games
 from tests.app.tables import Socket, Table
+from tests.sampling import examples
 
 EXAMPLES_PER_MATCH = 120
 
@@ -281,7 +282,7 @@ def answered_and_unchanged(match: Match, data: str | bytes) -> None:
 def test_no_message_crashes_the_socket_or_changes_the_match_unless_legal(match: Match) -> None:
     @given(frame=FRAMES)
     @fuzzing(
-        max_examples=EXAMPLES_PER_MATCH,
+        max_examples=examples(EXAMPLES_PER_MATCH),
         deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

@@ -19,6 +19,7 @@ from engine import IllegalAction, get_game
 from engine.cards import SUITS
 from engine.expeditionen import ALL_CODES, ExpeditionenState, deck_for
 from engine.playout import playout
+from tests.sampling import examples
 
 GAME = get_game("expeditionen")
 
@@ -33,7 +34,9 @@ options = st.fixed_dictionaries(
 
 
 def matches(count: int) -> settings:
-    return settings(max_examples=count, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    return settings(
+        max_examples=examples(count), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
 
 
 EVERY_ACTION = [

@@ -29,6 +29,7 @@ from engine.pilzwanderung import (
 )
 from engine.playout import playout
 from tests.engine.leaks import leaks
+from tests.sampling import examples
 
 GAME = get_game("pilzwanderung")
 VIEW = TypeAdapter(GAME.view_type)
@@ -46,7 +47,9 @@ GAMES_PER_EXAMPLE = 5
 
 
 def games(count: int) -> settings:
-    return settings(max_examples=count, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    return settings(
+        max_examples=examples(count), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
 
 
 def plies(seed: int, chosen: dict[str, Any]) -> Iterator[tuple[PilzwanderungState, int | None]]:

@@ -18,6 +18,7 @@ from engine import IllegalAction, get_game
 from engine.cards import value
 from engine.playout import playout
 from engine.scoundrel import DECK, ScoundrelState, deal_room, is_monster, is_potion
+from tests.sampling import examples
 
 GAME = get_game("scoundrel")
 OPTIONS = st.sampled_from([{}, {"strict_weapons": True}])
@@ -80,7 +81,7 @@ def check_result(state: ScoundrelState) -> None:
         assert score == state.health - left
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), options=OPTIONS)
 def test_random_games_end_conserve_cards_and_list_exactly_the_legal_actions(
     seed: int, options: dict[str, Any]
@@ -95,7 +96,7 @@ def test_random_games_end_conserve_cards_and_list_exactly_the_legal_actions(
                 check_actions(state, rng)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     deck=st.permutations(DECK),
     discarded=st.integers(30, 42),

@@ -30,6 +30,7 @@ from engine.scoundrel_solver import (
     win_chances,
     worth,
 )
+from tests.sampling import some
 
 # One worker runs the module, so both searches are checked against one walk (``walked``).
 pytestmark = pytest.mark.xdist_group("scoundrel_solver")
@@ -87,7 +88,7 @@ def small_dungeon(seed: int, cards: int) -> ScoundrelState:
     return table(deck[:4], deck[4:], health=health, strict_weapons=seed % 3 == 0)
 
 
-@pytest.mark.parametrize("seed", range(24))
+@pytest.mark.parametrize("seed", some(range(24)))
 def test_solver_agrees_with_brute_force_on_small_dungeons(seed: int) -> None:
     state = small_dungeon(seed, cards=7 + seed % 3)
     solution = solve(state)
@@ -108,7 +109,7 @@ def mid_room(seed: int, cards: int) -> ScoundrelState:
     return state
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", some(range(12)))
 def test_solver_agrees_with_brute_force_in_the_middle_of_a_room(seed: int) -> None:
     state = mid_room(seed, cards=8)
     solution = solve(state)
@@ -116,14 +117,14 @@ def test_solver_agrees_with_brute_force_in_the_middle_of_a_room(seed: int) -> No
     assert replayed(state, solution.line) == solution.score
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", some(range(8)))
 def test_solver_agrees_with_brute_force_after_an_avoided_room(seed: int) -> None:
     state = GAME.apply(small_dungeon(seed, cards=9), 0, {"type": "avoid"})
     assert state.avoided_last_room
     assert solve(state).score == brute_force(state)
 
 
-@pytest.mark.parametrize("seed", range(16))
+@pytest.mark.parametrize("seed", some(range(16)))
 def test_early_turns_of_one_table_each_agree_with_brute_force(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -136,7 +137,7 @@ def test_early_turns_of_one_table_each_agree_with_brute_force(
     assert replayed(state, solution.line) == solution.score
 
 
-@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("seed", some(range(30)))
 def test_the_best_line_reaches_the_score_it_claims(seed: int) -> None:
     state = small_dungeon(seed, cards=13 + seed % 6)
     solution = solve(state)
@@ -221,7 +222,7 @@ def tables_on_a_random_line(state: ScoundrelState, seed: int) -> list[ScoundrelS
     return tables
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", some(range(40)))
 def test_no_line_scores_above_the_ceiling(seed: int, solver_class: SolverClass) -> None:
     state = small_dungeon(seed, cards=7 + seed % 3)
     if seed % 2:  # with a worn weapon
@@ -233,7 +234,7 @@ def test_no_line_scores_above_the_ceiling(seed: int, solver_class: SolverClass) 
         assert solver.ceiling(solver.node_of(table_now)) >= brute_force(table_now)
 
 
-@pytest.mark.parametrize("seed", range(24))
+@pytest.mark.parametrize("seed", some(range(24)))
 def test_a_failed_search_answers_a_bound_no_line_beats(
     seed: int, solver_class: SolverClass
 ) -> None:
