@@ -71,3 +71,10 @@ class Features:
 
 def overrides(feature: Feature, method: str) -> bool:
     return getattr(type(feature), method) is not getattr(Feature, method)
+
+
+def seat_of(connection: Connection, doing: str) -> int:
+    """The seat of the socket a request came from; a spectator cannot `doing`."""
+    if connection.seat is None:
+        raise Refusal("not_seated", f"spectators cannot {doing}")
+    return connection.seat

@@ -23,7 +23,7 @@ from app.protocol import PauseRequest, Resume
 from app.storage.models import ROOMS
 from app.storage.repositories import Store
 from app.table.events import PauseChanged, RoomEvents
-from app.table.features import Feature
+from app.table.features import Feature, seat_of
 from app.table.live import LiveRoom, Pause, check_open
 from app.table.refusals import Refusal, store_or_refuse
 
@@ -60,11 +60,10 @@ class Pauses(Feature):
     ) -> None:
         async with room.lock:
             check_open(room)
-            if connection.seat is None:
-                raise Refusal("not_seated", "spectators cannot pause or resume a match")
+            seat = seat_of(connection, "pause or resume a match")
             self.events.check_ready()
             if isinstance(message, PauseRequest):
-                self.ask(room, connection.seat)
+                self.ask(room, seat)
             else:
                 self.resume(room)
             room.last_active = self.clock()

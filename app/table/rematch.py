@@ -19,7 +19,7 @@ from app.storage.models import MATCHES, REMATCH_REQUESTS, Match
 from app.storage.repositories import Store
 from app.table.cache import RoomCache
 from app.table.events import RematchAsked, RematchStarted, RoomEvents
-from app.table.features import Feature
+from app.table.features import Feature, seat_of
 from app.table.live import LiveMatch, LiveRoom, check_open, new_match
 from app.table.refusals import Refusal
 
@@ -62,19 +62,18 @@ class Rematches(Feature):
     async def ask(self, room: LiveRoom, connection: Connection) -> None:
         async with room.lock:
             check_open(room)
-            if connection.seat is None:
-                raise Refusal("not_seated", "spectators cannot ask for a rematch")
+            seat = seat_of(connection, "ask for a rematch")
             self.events.check_ready()
             if room.match.status != "finished":
                 raise Refusal("illegal", "a rematch can be asked for once the match is over")
             if self.one_match_only(room.id):
                 raise Refusal("illegal", "a daily deal is played once: its room has no rematch")
-            computers = {seat for seat, h in enumerate(room.seats) if h and h.is_computer}
+            computers = {at for at, h in enumerate(room.seats) if h and h.is_computer}
             # Dealt now, stored only if this request is the last one (in the same commit).
             row, state = self._next_match(room)
             try:
                 asked, started = self.store.request_rematch(
-                    room.match.id, connection.seat, computers, room.game.seats, row
+                    room.match.id, seat, computers, room.game.seats, row
                 )
             except IntegrityError:
                 # Another process started this rematch first (the room's match numbers are unique).

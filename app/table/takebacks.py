@@ -27,7 +27,7 @@ from app.storage.models import MATCHES, TAKEBACK_REQUESTS, TakebackRequestRow
 from app.storage.repositories import ActionWrite, PlyTaken, Store
 from app.table.cache import RoomCache
 from app.table.events import CaughtUp, MoveTakenBack, RoomEvents, TakebackAsked, TakebackDeclined
-from app.table.features import Feature
+from app.table.features import Feature, seat_of
 from app.table.live import LiveMatch, LiveRoom, check_open
 from app.table.refusals import Refusal, store_or_refuse
 from app.table.timeline import takeback_event
@@ -89,7 +89,7 @@ class Takebacks(Feature):
     async def ask(self, room: LiveRoom, connection: Connection) -> None:
         async with room.lock:
             check_open(room)
-            seat = seated(connection)
+            seat = seat_of(connection, "take moves back")
             self.events.check_ready()
             ply = check_last_move(room, seat)
             if room.game.takeback is Takeback.FREE or not room.another_person(seat):
@@ -108,7 +108,7 @@ class Takebacks(Feature):
     async def answer(self, room: LiveRoom, connection: Connection, accept: bool) -> None:
         async with room.lock:
             check_open(room)
-            seat = seated(connection)
+            seat = seat_of(connection, "take moves back")
             request = open_request(room.match)
             if request is None or request.seat == seat:
                 raise Refusal("not_offered", "nobody asks you to let them take a move back")
@@ -142,12 +142,6 @@ class Takebacks(Feature):
         room.last_active = room.stored_active = now
         logger.info("move taken back", extra={"room_id": room.id, "seat": seat, "ply": ply})
         self.events.publish(MoveTakenBack(room, seat))
-
-
-def seated(connection: Connection) -> int:
-    if connection.seat is None:
-        raise Refusal("not_seated", "spectators cannot take moves back")
-    return connection.seat
 
 
 def check_last_move(room: LiveRoom, seat: int) -> int:

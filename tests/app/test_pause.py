@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
+from starlette.websockets import WebSocketDisconnect
 
 from app.main import create_app
-from app.protocol import PauseRequest, Resume
+from app.protocol import CLOSE_RATE_LIMITED, PauseRequest, Resume
 from app.settings import Settings
 from app.storage.models import ROOMS
 from app.table.live import LiveRoom
@@ -277,3 +278,35 @@ def test_another_process_hears_the_pause_and_refuses_a_move_while_it_holds(
         assert (bo.last("state") or {})["pause"] == RUNNING
 
     run(settings, scenario)
+
+
+def test_a_flood_of_pauses_and_resumes_is_cut_at_the_sockets_rate(settings: Settings) -> None:
+    """Each toggle is a write and a state to every socket of the room: a player alone
+    against the computer toggles at once, so only the rate of one socket bounds it. Beyond
+    its burst the flooder gets one error and is closed; what its last toggle left is stored,
+    and the match plays on."""
+    burst = 5
+    quick = settings.model_copy(update={"messages_per_second": burst})
+    with TestClient(create_app(quick)) as client:
+        table = Table(client)
+        room_id = table.create_room("expeditionen", preset="short", computer="random")
+        _, cookie = table.join(room_id, "Ada")
+        with table.socket(room_id, cookie) as ada:
+            for toggle in range(4 * burst):
+                ada.send({"type": "pause" if toggle % 2 == 0 else "resume"})
+            states = []
+            while (message := ada.receive())["type"] != "error":
+                states.append(message)
+            assert message["code"] == "rate_limited"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ada.receive()
+    assert closed.value.code == CLOSE_RATE_LIMITED
+    assert 0 < len(states) <= burst + 1  # the state on connecting, then one per toggle
+    left = states[-1]["pause"]
+    with TestClient(create_app(quick)) as client:  # what was stored
+        table = Table(client)
+        with table.socket(room_id, cookie) as ada:
+            assert ada.state["pause"] == left  # not null: the match runs
+            if left["paused"]:
+                ada.send({"type": "resume"})
+                assert ada.next("state")["pause"] == {"asked_by": [], "paused": False}
