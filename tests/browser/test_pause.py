@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import PHONE, NewPage, screenshot
-from tests.browser.layout import overlapping_parts
+from tests.browser.conftest import PHONE, SCREENSHOTS, NewPage, screenshot, shoot
+from tests.browser.layout import SIZES, overlapping_parts, resize
 from tests.browser.players import act_and_wait, create_room, is_my_turn, join_by_link, version
 
 HAND = "#board button.card[data-testid^='hand-']"
@@ -43,6 +43,10 @@ def test_a_pause_asked_agreed_then_resumed(new_page: NewPage) -> None:
         expect(each.get_by_test_id("pause-note")).to_contain_text("no clock runs")
         above_the_board(each)
     screenshot(mover, "pause-paused")
+    resize(mover, SIZES["phone-landscape"])
+    above_the_board(mover)
+    shoot(mover, SCREENSHOTS / "pause-paused-phone-landscape.png", animations="disabled")
+    resize(mover, PHONE)
 
     before = version(mover)
     mover.locator(HAND).first.click()  # no legal actions: nothing to play
