@@ -167,6 +167,11 @@ class Identity:
         )
         return token, expires
 
+    async def link_open(self, link: str) -> bool:
+        """Whether the link may still sign a browser in (unknown, used and expired: no)."""
+        found: bool = await self.off_loop(self.store.link_open, self.hash(link), self.clock())
+        return found
+
     async def use_link(self, link: str, user_agent: str) -> tuple[str, str | None] | None:
         """A new device's cookie token for the link's player and where to go next; None when
         the link is unknown, used or expired."""

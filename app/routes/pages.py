@@ -91,8 +91,11 @@ def me(request: Request) -> HTMLResponse:
 
 
 @router.get("/signin/{link}", response_class=HTMLResponse)
-def sign_in_page(request: Request, link: str) -> HTMLResponse:
-    """Asks before it uses the link: a messenger's link preview must not use it up."""
+async def sign_in_page(request: Request, link: str, identity: IdentityDep) -> HTMLResponse:
+    """Asks before it uses the link: a messenger's link preview must not use it up. A link
+    that can sign no one in any more is a 404 page at once, not a button that fails."""
+    if not await identity.link_open(link):
+        return not_found(request, "link")
     return page(request, "signin.html", page_name="signin", link=link)
 
 

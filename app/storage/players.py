@@ -157,6 +157,14 @@ class PlayerStore:
                 )
             )
 
+    def link_open(self, token_hash: str, now: datetime) -> bool:
+        """Whether the link is known and unexpired (read only: its page asks first)."""
+        with self.engine.connect() as connection:
+            expires = connection.scalar(
+                select(DEVICE_LINKS.c.expires_at).where(DEVICE_LINKS.c.token_hash == token_hash)
+            )
+            return expires is not None and expires > now
+
     def use_link(self, token_hash: str, now: datetime) -> tuple[str, str | None] | None:
         """The player and next path of an unexpired link, which is used up (deleted) here;
         None for an unknown, used or expired link. The delete decides a race of two uses."""

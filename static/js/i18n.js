@@ -144,6 +144,7 @@ const STRINGS = {
     "log.taken_back": "taken back",
     "replay.took_back": "took back their last move",
     "log.time_ran_out": "{name}'s time ran out",
+    "log.time_ran_out_you": "Your time ran out",
     "action.cancel": "Cancel",
     "tools.resign": "Resign",
     "tools.abort": "Abort",
@@ -431,7 +432,7 @@ const STRINGS = {
     "history.title": "Finished matches",
     "history.lead": "Every finished match can be replayed move by move, with all hands shown.",
     "history.lead_mine":
-      "The matches played in this browser, to replay move by move with all hands shown. No one else sees them.",
+      "Your matches, on every device you signed in on, to replay move by move with all hands shown. No one else sees them.",
     "history.game": "Game",
     "history.all_games": "All games",
     "history.player": "Player",
@@ -621,6 +622,7 @@ const STRINGS = {
     "log.taken_back": "zurückgenommen",
     "replay.took_back": "nimmt den letzten Zug zurück",
     "log.time_ran_out": "Die Zeit von {name} ist abgelaufen",
+    "log.time_ran_out_you": "Deine Zeit ist abgelaufen",
     "action.cancel": "Zurück",
     "tools.resign": "Aufgeben",
     "tools.abort": "Abbrechen",
@@ -912,7 +914,7 @@ const STRINGS = {
     "history.title": "Beendete Partien",
     "history.lead": "Jede beendete Partie lässt sich Zug für Zug ansehen, mit allen Handkarten.",
     "history.lead_mine":
-      "Die Partien, die in diesem Browser gespielt wurden, Zug für Zug mit allen Handkarten. Niemand sonst sieht sie.",
+      "Deine Partien, auf jedem Gerät, auf dem du angemeldet bist, Zug für Zug mit allen Handkarten. Niemand sonst sieht sie.",
     "history.game": "Spiel",
     "history.all_games": "Alle Spiele",
     "history.player": "Name",

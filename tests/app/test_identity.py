@@ -41,7 +41,8 @@ def make_link(table: Table, cookie: str, next_path: str | None = None) -> str:
 def open_link(table: Table, url: str, cookie: str | None = None) -> Any:
     """Opens the link (its page asks first) and signs in."""
     agent = {"user-agent": "Mozilla/5.0 (Android) Chrome/1"}
-    assert call(table, "GET", url, cookie, headers=agent).status_code == 200
+    page = call(table, "GET", url, cookie, headers=agent)
+    assert page.status_code == 200, f"{url}: {page.status_code}"
     return call(table, "POST", url, cookie, headers=agent)
 
 
@@ -100,13 +101,20 @@ def test_a_link_is_not_used_from_another_sites_form(table: Table) -> None:
     assert open_link(table, url).status_code == 303
 
 
+def refused_link(table: Table, url: str) -> None:
+    """The link's page is the 404 page at once (issue 53: it was the sign-in page, whose
+    button then failed), and posting to it anyway signs no one in."""
+    page = call(table, "GET", url, None)
+    assert page.status_code == 404 and "text/html" in page.headers["content-type"]
+    posted = call(table, "POST", url, None)
+    assert posted.status_code == 404 and COOKIE not in posted.cookies
+
+
 def test_a_used_link_is_refused_the_second_time(table: Table) -> None:
     room_id, cookies = table.seated_room("expeditionen", preset="short")
     url = make_link(table, cookies[0])
     assert open_link(table, url).status_code == 303
-    again = open_link(table, url)
-    assert again.status_code == 404
-    assert COOKIE not in again.cookies
+    refused_link(table, url)
     assert len(devices(table, cookies[0])) == 2
 
 
@@ -115,17 +123,25 @@ def test_an_expired_link_is_refused(table: Table) -> None:
     url = make_link(table, cookies[0])
     identity = table.app.state.identity
     identity.clock = lambda: datetime.now(UTC) + timedelta(minutes=10, seconds=1)
-    response = open_link(table, url)
-    assert response.status_code == 404
-    assert COOKIE not in response.cookies
+    refused_link(table, url)
+
+
+def test_an_unknown_link_is_refused(table: Table) -> None:
+    refused_link(table, "/signin/" + "a" * 43)
+    for odd in ("x", "a" * 5000, "%00", "..%2F..%2Fetc", "%F0%9F%83%8F"):
+        for method in ("GET", "POST"):
+            answer = call(table, method, f"/signin/{odd}", None)
+            assert answer.status_code == 404 and COOKIE not in answer.cookies, (odd, method)
+    assert stored_links(table) == 0
 
 
 def test_a_player_has_only_their_newest_links_open(table: Table) -> None:
     _, (ada, bo) = table.seated_room("expeditionen", preset="short")
     bos = make_link(table, bo)
     links = [make_link(table, ada) for _ in range(LINKS_PER_PLAYER + 2)]
-    opened = [open_link(table, url).status_code for url in links]
-    assert opened == [404] * 2 + [303] * LINKS_PER_PLAYER
+    for url in links[:2]:
+        refused_link(table, url)
+    assert [open_link(table, url).status_code for url in links[2:]] == [303] * LINKS_PER_PLAYER
     assert open_link(table, bos).status_code == 303  # another player's links are theirs
 
 
@@ -223,7 +239,7 @@ def test_a_link_made_before_a_sign_out_signs_no_one_in_after_it(
         assert call(table, "DELETE", f"/api/me/devices/{gone}", ada).status_code == 204
     else:
         assert call(table, "POST", "/api/me/sign-out-all", ada).status_code == 204
-    assert open_link(table, made_on_the_phone).status_code == 404
+    refused_link(table, made_on_the_phone)
     assert stored_links(table) == 0
 
 

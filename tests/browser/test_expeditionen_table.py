@@ -253,6 +253,8 @@ def test_history_lists_the_finished_match(duel: Duel, new_page: NewPage) -> None
     page.context.add_cookies(duel.anna.context.cookies())  # now a tab of Anna's browser
     page.reload()
     page.wait_for_selector("body[data-ready]")
+    # The list follows the player, not the browser (issue 53).
+    expect(page.locator("p.lead")).to_contain_text("on every device you signed in on")
     page.select_option("#filter-game", "expeditionen")
     page.fill("#filter-player", "Ben")
     page.get_by_role("button", name="Filter").click()

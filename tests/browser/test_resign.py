@@ -75,6 +75,10 @@ def test_a_player_aborts_then_the_other_resigns_after_a_confirmation(new_page: N
         expect(page.locator("#end h2")).to_have_text("Match aborted by Anna")
         expect(page.locator("#end")).to_contain_text("An aborted match counts for nothing.")
         expect(page.locator(".match-tool")).to_have_count(0)
+        # Nothing to review and no score: an aborted match counts for nothing (issue 53).
+        expect(page.locator("#end a", has_text="Review")).to_have_count(0)
+        expect(page.locator(".ex-score-line")).not_to_contain_text("Final score")
+    shoot(anna, SCREENSHOTS / "abort-end-phone.png", full_page=True, animations="disabled")
 
     for page in (anna, ben):
         page.locator("#rematch").click()

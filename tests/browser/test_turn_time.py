@@ -67,3 +67,10 @@ def test_a_run_out_time_is_offered_and_the_log_says_so(new_page: NewPage, clock_
         waiter.locator("#log-toggle").click()
     expect(waiter.get_by_test_id("log-time-ran-out")).to_have_text(f"{name}'s time ran out")
     shots(waiter, "ran-out-log")
+    mover.goto(url)  # back at the table: its own log says it in the second person
+    mover.wait_for_selector("body[data-ready]")
+    expect(mover.locator("#log-list li").first).to_be_attached()
+    if mover.locator("#log-toggle").is_visible():
+        mover.locator("#log-toggle").click()
+    expect(mover.get_by_test_id("log-time-ran-out")).to_have_text("Your time ran out")
+    shots(mover, "ran-out-own-log")

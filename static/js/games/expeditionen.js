@@ -461,6 +461,14 @@ function dropAction(el, code, state) {
   return legalMatching(state, action).length ? action : null;
 }
 
+/**
+ * The match ended with a score: not an aborted one, which counts for nothing.
+ * @param {StateMessage} state
+ */
+function scored(state) {
+  return Boolean(state.result) && state.result?.reason !== "aborted";
+}
+
 /** Drop targets for the mouse (the browser's drag and drop). */
 function wireDrops(root, state, ctx) {
   const actionFor = (el) => dropAction(el, ctx.ui.dragging, state);
@@ -491,7 +499,7 @@ function scoreLine(state, ctx) {
   return h(
     "p",
     { class: "ex-score-line" },
-    state.result ? t("ex.final") : roundTitle(view),
+    scored(state) ? t("ex.final") : roundTitle(view),
     " · ",
     t("ex.total"),
     ": ",
@@ -573,7 +581,7 @@ function scoreboard(state, ctx) {
   return h(
     "section",
     { class: "ex-scores" },
-    h("h2", { class: "ex-round-title" }, state.result ? t("ex.final") : roundTitle(view)),
+    h("h2", { class: "ex-round-title" }, scored(state) ? t("ex.final") : roundTitle(view)),
     h(
       "table",
       { class: "score-table" },

@@ -145,7 +145,7 @@ function rematchControls(state) {
           label,
         ),
     note ? h("span", { class: "rematch-note", "data-testid": "rematch-note" }, note) : null,
-    state.match_id
+    state.match_id && state.result.reason !== "aborted"
       ? h(
           "a",
           { class: "btn", href: `/matches/${encodeURIComponent(state.match_id)}` },

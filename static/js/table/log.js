@@ -125,6 +125,8 @@ function ranOutNote(seat) {
   return h(
     "li",
     { class: "log-note", "data-testid": "log-time-ran-out" },
-    t("log.time_ran_out", { name: seat === shell.seat ? t("table.you") : playerName(seat) }),
+    seat === shell.seat
+      ? t("log.time_ran_out_you")
+      : t("log.time_ran_out", { name: playerName(seat) }),
   );
 }
