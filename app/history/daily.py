@@ -135,10 +135,16 @@ def share_text(game: AnyGame, day: date, result: Result, par: int | None) -> dic
     if result.score is None:
         told = "✗"
     elif game.seats == 1:
-        told = f"{result.score}/{par}" if par is not None else str(result.score)
+        told = f"{signed(result.score)}/{signed(par)}" if par is not None else signed(result.score)
     else:
-        told = f"{result.score}:{result.opponent_score} {MARKS.get(result.outcome, '✗')}"
+        scores = f"{signed(result.score)}:{signed(result.opponent_score)}"
+        told = f"{scores} {MARKS.get(result.outcome, '✗')}"
     return {lang: f"{title} #{daily_number(day)}: {told}" for lang, title in game.title.items()}
+
+
+def signed(score: int | None) -> str:
+    """A score as the board writes it: a negative one with the minus sign (U+2212)."""
+    return f"−{abs(score)}" if score is not None and score < 0 else str(score)
 
 
 def streak(days: set[date], today: date) -> int:

@@ -124,14 +124,16 @@ async def room_chat(room: RoomDep, rooms: RoomsDep, me: PlayerDep) -> RoomChat:
 
 @router.get(
     "/rooms/{room_id}/hint",
-    responses=NOT_FOUND | UNPROCESSABLE | CONFLICT | BUSY,
+    responses=NOT_FOUND | FORBIDDEN | UNPROCESSABLE | CONFLICT | BUSY,
     summary="Scoundrel: each legal action's estimated chance of winning, for the seated player",
 )
-def hint(room: RoomDep, matches: MatchesDep, me: PlayerDep) -> RoomHint:
+def hint(room: RoomDep, matches: MatchesDep, dailies: DailiesDep, me: PlayerDep) -> RoomHint:
     # A plain def: FastAPI runs it in its thread pool, which waits for the worker process.
     seat = room.seat_of(me)
     if seat is None:
         fail(404, "not_seated", "only the seated player gets a hint", room_id=room.id)
+    if dailies.calendar.is_daily_room(room.id):  # its board compares the players alone
+        fail(403, "daily_running", "a daily deal is played without hints", room_id=room.id)
     match = room.match
     try:
         found = searched(matches.hint, room.game, room.id, match.id, match.version, seat)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.history.daily import Dailies, Result, daily_number, daily_seed, share_text, streak
+from app.history.daily import Dailies, Result, daily_number, daily_seed, share_text, signed, streak
 from app.main import create_app
 from app.settings import Settings
 from app.storage.dailies import Attempt
@@ -290,7 +290,8 @@ def test_the_board_lists_results_best_first_with_par_and_no_line(daily: Table) -
     assert {entry["name"] for entry in board["entries"]} == {"Ada", "Bo", "Cy"}
     assert [entry["you"] for entry in board["entries"]].count(True) == 1
     mine = next(entry for entry in board["entries"] if entry["you"])
-    assert board["you"]["share"]["en"] == f"Scoundrel #338: {mine['score']}/{board['par']}"
+    told = f"{signed(mine['score'])}/{signed(board['par'])}"
+    assert board["you"]["share"]["en"] == f"Scoundrel #338: {told}"
     for card in dealt.dungeon:
         assert f'"{card}"' not in response.text  # no card, no line
 
@@ -327,6 +328,24 @@ def test_the_share_text_names_game_day_score_and_par_and_nothing_else() -> None:
     lost = Result.of(attempt("expeditionen", {"scores": [5, 9], "winner": 1, "reason": "x"}))
     assert share_text(get_game("expeditionen"), day, drawn, None)["de"].endswith("5:5 =")
     assert share_text(get_game("expeditionen"), day, lost, None)["de"].endswith("5:9 ✗")
+
+
+def test_the_share_text_writes_a_negative_score_with_the_boards_minus_sign() -> None:
+    day = date(2026, 8, 2)
+    dead = Result.of(attempt("scoundrel", {"scores": [-12], "winner": None, "reason": "x"}))
+    assert share_text(get_game("scoundrel"), day, dead, -3)["en"] == "Scoundrel #214: −12/−3"
+    lost = Result.of(attempt("expeditionen", {"scores": [-7, 9], "winner": 1, "reason": "x"}))
+    assert share_text(get_game("expeditionen"), day, lost, None)["en"].endswith("−7:9 ✗")
+
+
+def test_a_daily_is_played_without_hints(daily: Table) -> None:
+    """Its board compares the players alone: the solver's hint is refused in its room."""
+    room_id, cookie = started(daily, "scoundrel")
+    refused = call(daily, "GET", f"/api/rooms/{room_id}/hint", cookie)
+    assert refused.status_code == 403
+    assert refused.json()["detail"]["code"] == "daily_running"
+    finish(daily, room_id, cookie)
+    assert call(daily, "GET", f"/api/rooms/{room_id}/hint", cookie).status_code == 403
 
 
 def test_a_win_ranks_above_a_draw_above_a_loss_then_by_margin() -> None:

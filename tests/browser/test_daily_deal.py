@@ -99,6 +99,10 @@ def play_to_the_end(page: Page) -> None:
         act_and_wait(page, page.locator("#board [data-testid^='take-']").first.click)
 
 
+def signed(score: int) -> str:
+    return f"−{abs(score)}" if score < 0 else str(score)
+
+
 def api(page: Page, path: str) -> Any:
     response = page.request.get(path)
     assert response.ok, response.text()
@@ -135,6 +139,9 @@ def test_two_players_play_each_daily_and_the_board_shows_scores_without_lines(
     laptop.wait_for_url(f"**/r/{room_id}")
     wait_for_state(laptop)
     expect(laptop.locator("#share")).to_be_hidden()  # nobody to invite to a daily
+    # No hint while it is played: its board compares the players alone (issue 53).
+    expect(laptop.locator("#board [data-testid^='take-']").first).to_be_visible()
+    expect(laptop.get_by_test_id("chances")).to_have_count(0)
     play_to_the_end(laptop)
     expect(laptop.get_by_test_id("daily-link")).to_be_visible()  # no best line today
     expect(laptop.locator("#end")).to_contain_text("Daily deal #")
@@ -184,11 +191,12 @@ def test_two_players_play_each_daily_and_the_board_shows_scores_without_lines(
             board = with_par(bo, f"/api/daily/{day}/{game}")
             scores = [entry["score"] for entry in board["entries"]]
             assert scores == sorted(scores, reverse=True)
-            told = f"{mine['score']}/{board['par']}"
+            told = f"{signed(mine['score'])}/{signed(board['par'])}"
         else:
             mark = {"win": "✓", "draw": "=", "loss": "✗"}[mine["outcome"]]
-            told = f"{mine['score']}:{mine['opponent_score']} {mark}"
-        shared = f"{title} #{daily_number}: {told}"
+            told = f"{signed(mine['score'])}:{signed(mine['opponent_score'])} {mark}"
+        # The board's minus sign, and a link to the day's board (issue 53).
+        shared = f"{title} #{daily_number}: {told} {base_url}/daily/{day}/{game}"
         expect(bo.get_by_test_id("share-text")).to_have_text(shared)
         bo.get_by_role("button", name="Kopieren").click()
         assert bo.evaluate("navigator.clipboard.readText()") == shared

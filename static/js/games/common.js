@@ -52,6 +52,7 @@ import { gameList } from "../ui.js";
  * @typedef {object} Ctx
  * @property {number | null} seat this viewer's seat; null: an onlooker
  * @property {boolean} readOnly a spectator or the replay: no controls
+ * @property {boolean} [daily] a daily deal's table: no hint nor analysis while it is played
  * @property {boolean} [replay] the replay page
  * @property {boolean} pending an action is on its way
  * @property {boolean} offline moves cannot be sent now

@@ -66,8 +66,13 @@ async function fetchHint(state, ctx) {
   ctx.rerender();
 }
 
+/** No hint for an onlooker, after the end, nor in a daily deal (its board compares players). */
+function hintOffered(state, ctx) {
+  return !ctx.readOnly && !ctx.daily && state.view.phase !== "over";
+}
+
 function hintShown(state, ctx) {
-  return hint.on && !ctx.readOnly && state.view.phase !== "over";
+  return hint.on && hintOffered(state, ctx);
 }
 
 function wantedHint(state, ctx) {
@@ -83,7 +88,7 @@ function chanceOf(answer, action) {
 
 /** The toggle sits in the room's head line: under the room, it fell off a phone on its side. */
 function hintToggle(state, ctx) {
-  if (ctx.readOnly || state.view.phase === "over") return null;
+  if (!hintOffered(state, ctx)) return null;
   return h(
     "button",
     {

@@ -84,9 +84,11 @@ function renderBoard() {
   }
 }
 
+/** The result in words, then the link to this day's board, where the others' results are. */
 function shareText() {
   const texts = board.you.share;
-  return texts[document.documentElement.lang] ?? texts.en;
+  const words = texts[document.documentElement.lang] ?? texts.en;
+  return `${words} ${location.origin}${boardPath(board.day, game)}`;
 }
 
 async function copyShare() {

@@ -45,6 +45,7 @@ export function context() {
   return {
     seat,
     readOnly: seat === null,
+    daily: Boolean(shell.room?.daily),
     pending: shell.pending,
     offline: isOffline(),
     ui: shell.ui,
