@@ -60,7 +60,8 @@ import { gameList } from "../ui.js";
  * @property {Described[]} recent the last few moves
  * @property {View | null} [previous] the replay only: the view one step before the one shown
  * @property {(action: Action) => void} act sends one of state.legal_actions
- * @property {(action: Action, took?: string[]) => void} [tap] a one-tap move (the table's)
+ * @property {(action: Action, took?: string[], key?: string | null) => void} [tap] a one-tap
+ *   move (the table's); `key`: the [data-key] of the element it marks (else the one clicked)
  * @property {(text: string) => void} say one short line under the table
  * @property {(seat: number) => string} name a seat's player, in words
  * @property {() => void} rerender the module's own state changed: draw it again

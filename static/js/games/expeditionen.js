@@ -337,13 +337,18 @@ function wireHand(hand, state, ctx) {
   hand.addEventListener("click", (event) => {
     const el = target(event);
     if (!el) return;
-    if (Date.now() - (ctx.ui.pressedAt ?? 0) < 400) return; // the long press already acted
+    if (Date.now() - (ctx.ui.pressedAt ?? 0) < 400) {
+      // The long press or the drag already chose its move: this click must not drop the
+      // move it shows for confirming (a click elsewhere does).
+      event.stopPropagation();
+      return;
+    }
     select(ctx, Number(el.dataset.index), el.dataset.card);
   });
   hand.addEventListener("dblclick", (event) => {
     const el = target(event);
     const action = el && obviousAction(state, el.dataset.card);
-    if (action) ctx.act(action);
+    if (action) gesture(ctx, action, el);
   });
   // Touch: a long press plays the obvious action; dragging a card moves a copy of it under the
   // finger to your expedition or a discard pile (mice use the browser's drag and drop).
@@ -366,7 +371,7 @@ function wireHand(hand, state, ctx) {
       if (!action || drag?.ghost) return;
       ctx.ui.pressedAt = Date.now();
       endDrag();
-      ctx.act(action);
+      gesture(ctx, action, el);
     }, 550);
   });
   hand.addEventListener("pointermove", (event) => {
@@ -410,7 +415,7 @@ function wireHand(hand, state, ctx) {
     const action = dropAction(over, ctx.ui.dragging, state);
     ctx.ui.pressedAt = Date.now();
     endDrag();
-    if (action) ctx.act(action);
+    if (action) gesture(ctx, action, over);
   });
   hand.addEventListener("pointercancel", () => {
     clearTimeout(timer);
@@ -489,8 +494,20 @@ function wireDrops(root, state, ctx) {
     event.preventDefault();
     ctx.ui.dragging = null;
     document.body.classList.remove("is-dragging");
-    ctx.act(action);
+    gesture(ctx, action, el);
   });
+}
+
+/**
+ * A move made by a gesture (a double tap, a long press, a drop): through "Confirm moves"
+ * where it is on (the table's ctx.tap), as a tap on a pile is; the element it marks.
+ * @param {Ctx} ctx
+ * @param {Action} action
+ * @param {HTMLElement | null} el
+ */
+function gesture(ctx, action, el) {
+  if (ctx.tap) ctx.tap(action, [], el?.closest("[data-key]")?.dataset.key ?? null);
+  else ctx.act(action);
 }
 
 function scoreLine(state, ctx) {

@@ -19,14 +19,16 @@ import { confirmsMoves, isOffline, legal, shell } from "./shell.js";
 let tappedKey = null;
 
 /**
- * A one-tap move (`took`: the open cards it would take, for the game's words).
+ * A one-tap move (`took`: the open cards it would take, for the game's words; `key`: the
+ * element to mark, where no click chose it: a long press, a drop).
  * @param {Action} action
  * @param {string[]} [took]
+ * @param {string | null} [key]
  */
-export function tap(action, took = []) {
+export function tap(action, took = [], key = tappedKey) {
   if (!confirmsMoves() || isOffline() || shell.pending || !legal(action)) return act(action);
   if (shell.confirming && sameAction(shell.confirming.action, action)) return confirmMove();
-  shell.confirming = { action, took, key: tappedKey };
+  shell.confirming = { action, took, key };
   render();
 }
 
