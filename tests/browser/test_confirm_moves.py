@@ -10,7 +10,7 @@ import json
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE, SCREENSHOTS, NewPage, shoot
-from tests.browser.layout import OFF_SCREEN, overlapping_parts
+from tests.browser.layout import OFF_SCREEN, SIZES, overlapping_parts
 from tests.browser.players import (
     act_and_wait,
     create_turn_based_room,
@@ -154,7 +154,7 @@ class Finger:
 def test_every_gesture_that_plays_a_hand_card_asks_first(new_page: NewPage) -> None:
     """Issue 53: a long press, a double tap and a drag on a hand card played it at once;
     with "Confirm moves" on, each shows its move in the banner first, as a tap on a pile."""
-    anna = new_page(viewport=PHONE, touch=True, motion=False)
+    anna = new_page(viewport=SIZES["phone"], touch=True, motion=False)
     ben = new_page(motion=False)
     room = create_turn_based_room(anna, "expeditionen", "Anna", "No limit", preset="short")
     join_by_link(ben, room, "Ben")
@@ -195,8 +195,8 @@ def test_every_gesture_that_plays_a_hand_card_asks_first(new_page: NewPage) -> N
 def test_no_gesture_on_a_pilzwanderung_hand_card_plays_it(new_page: NewPage) -> None:
     """Pilzwanderung's hand cards play nothing by themselves: a tap, a long press or a
     double tap chooses cards or opens the cook or sell dialog, whose button is the move."""
-    anna = new_page(viewport=PHONE, touch=True, motion=False)
-    ben = new_page(viewport=PHONE, touch=True, motion=False)
+    anna = new_page(viewport=SIZES["phone"], touch=True, motion=False)
+    ben = new_page(viewport=SIZES["phone"], touch=True, motion=False)
     room = create_turn_based_room(anna, "pilzwanderung", "Anna", "No limit")
     join_by_link(ben, room, "Ben")
     expect(anna.locator("#banner")).to_contain_text("turn")
