@@ -10,7 +10,13 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PHONE, SCREENSHOTS, NewPage, shoot
 from tests.browser.layout import PHONES, SIZES, check_fits, overlapping_parts, resize
-from tests.browser.players import act_and_wait, create_room, is_my_turn, join_by_link
+from tests.browser.players import (
+    act_and_wait,
+    create_room,
+    create_turn_based_room,
+    is_my_turn,
+    join_by_link,
+)
 from tests.browser.test_pilzwanderung_layout import pilz_ply
 
 SCHEMES = ("light", "dark")
@@ -68,10 +74,23 @@ def banner_lines(page: Page) -> dict[str, float]:
     )
 
 
+CUT_HINTS = """() => [...document.querySelectorAll('#banner .banner-hint:not(.last-move)')]
+    .filter(el => el.getBoundingClientRect().height && el.scrollWidth > el.clientWidth + 1)
+    .map(el => el.textContent)"""
+
+
+def cut_hints(page: Page) -> list[str]:
+    """The banner's hints (the step, the time left, the countdown) drawn cut short."""
+    found: list[str] = page.evaluate(CUT_HINTS)
+    return found
+
+
 @pytest.mark.parametrize("game", ["expeditionen", "pilzwanderung", "scoundrel"])
-def test_the_banner_says_what_to_do_and_what_happened_one_line_each(
+def test_the_banner_says_what_to_do_in_full_and_what_happened_in_a_line(
     tables: dict[str, Page], game: str
 ) -> None:
+    """Issue 53: the step was cut with "…" on a phone; it wraps now, only the last move
+    keeps to one line (the log has it in full)."""
     page = tables[game]
     problems = []
     for scheme in SCHEMES:
@@ -82,8 +101,9 @@ def test_the_banner_says_what_to_do_and_what_happened_one_line_each(
             for part, count in lines.items():
                 if count == 0:
                     problems.append(f"{label}: {part} is hidden")
-                elif label in PHONES and count > 1.5:
-                    problems.append(f"{label}: {part} takes {count} lines")
+            if label in PHONES and lines[".last-move"] > 1.5:
+                problems.append(f"{label}: the last move takes {lines['.last-move']} lines")
+            problems += [f"{label}: cut: {hint}" for hint in cut_hints(page)]
         check_fits(page, f"phone-banner-{game}-{scheme}")
     assert problems == [], "; ".join(problems)
 
@@ -194,3 +214,36 @@ def test_an_offer_above_the_board_pushes_the_table_down_on_a_phone(
         except AssertionError as error:
             problems.append(str(error))
     assert problems == [], "; ".join(problems)
+
+
+def in_language(page: Page, lang: str) -> None:
+    if page.locator("html").get_attribute("lang") != lang:  # the table shows the other one
+        page.locator(f".lang-switch [data-lang='{lang}']").click()
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_time_left_the_step_and_the_countdown_are_whole_on_a_phone(
+    new_page: NewPage, lang: str
+) -> None:
+    """Issue 53: "You have 23 h 59 min · tur…", "Ben is away · you may cho…"."""
+    anna = new_page(viewport=SIZES["phone"], touch=True, motion=False)
+    ben = new_page(viewport=SIZES["phone"], touch=True, motion=False)
+    join_by_link(ben, create_turn_based_room(anna, "expeditionen", "Anna", "1 day"), "Benedikt")
+    expect(anna.locator("#banner")).to_contain_text("turn")
+    for page in (anna, ben):
+        in_language(page, lang)
+        expect(page.get_by_test_id("turn-clock")).to_be_visible()
+        assert cut_hints(page) == []
+        shoot(page, SCREENSHOTS / f"phone-banner-turn-based-{lang}-{page is anna}.png")
+
+    anna, ben = new_page(viewport=SIZES["phone"]), new_page(viewport=SIZES["phone"])
+    join_by_link(ben, create_room(anna, "expeditionen", "Anna"), "Benedikt")
+    expect(anna.locator("#banner")).to_contain_text("turn")
+    if is_my_turn(anna):
+        first_turn(anna, ben, "expeditionen")
+    in_language(anna, lang)
+    ben.context.close()  # Benedikt, to move, is away
+    expect(anna.get_by_test_id("away-countdown")).to_be_visible()
+    assert cut_hints(anna) == []
+    shoot(anna, SCREENSHOTS / f"phone-banner-away-{lang}.png")
