@@ -7,6 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import DESKTOP, PHONE, SCREENSHOTS, NewPage, shoot
+from tests.browser.layout import SIZES, resize
 from tests.browser.players import create_room, join_by_link
 
 
@@ -42,6 +43,15 @@ def test_two_players_chat_react_and_mute(new_page: NewPage) -> None:
         assert sheet["y"] >= 0 and sheet["y"] + sheet["height"] <= PHONE["height"]
     shoot(ben, SCREENSHOTS / "chat-phone.png", animations="disabled")
     shoot(anna, SCREENSHOTS / "chat-desktop.png", animations="disabled")
+    resize(ben, SIZES["phone-landscape"])  # issue 53: its messages got 18 px there
+    messages = ben.locator("#chat-list").bounding_box()
+    sheet = ben.locator("#chat").bounding_box()
+    assert messages is not None and sheet is not None
+    assert messages["height"] >= 90, f"the messages get {messages['height']} px on its side"
+    assert sheet["y"] >= 0 and sheet["y"] + sheet["height"] <= SIZES["phone-landscape"]["height"]
+    expect(ben.locator("#chat-list .chat-text").last).to_be_in_viewport()
+    shoot(ben, SCREENSHOTS / "chat-phone-landscape.png", animations="disabled")
+    resize(ben, PHONE)
 
     ben.locator(".chat-mute").first.click()  # mute Anna, in Ben's browser only
     expect(ben.locator("#chat-list .chat-text")).to_have_text(["Thanks!"])
