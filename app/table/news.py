@@ -17,6 +17,7 @@ from app.table.events import (
     Event,
     MoveTakenBack,
     PauseChanged,
+    RatingsShown,
     RematchAsked,
     RematchStarted,
     RoomListener,
@@ -62,7 +63,7 @@ class RoomNews(RoomListener):
 
     def hear(self, event: Event) -> None:
         match event:
-            case Acted() | SeatTakenBack() | RematchStarted() | PauseChanged():
+            case Acted() | SeatTakenBack() | RematchStarted() | PauseChanged() | RatingsShown():
                 self.state(event.room)
             case Seated() | SeatsChanged() | CaughtUp():
                 self.changed(event.room)
