@@ -309,8 +309,8 @@ class UnseenCount(BaseModel):
 class SeatRating(BaseModel):
     player_id: str = Field(description="the person's id: their record is /players/{player_id}")
     rating: int | None = Field(
-        description="their rating for the room's game: openskill's conservative ordinal "
-        "(mu - 3 sigma, PlackettLuce), rounded; null before their first rated match"
+        description="their rating for the room's game: 1500 + 48 x openskill's conservative "
+        "ordinal (mu - 3 sigma, PlackettLuce), rounded; null before their first rated match"
     )
     matches: int = Field(description="the finished matches between two people it rests on")
 
@@ -866,7 +866,9 @@ class LevelRecord(RecordTally):
 
 
 class RatingInfo(BaseModel):
-    rating: int = Field(description="openskill's conservative ordinal, mu - 3 sigma, rounded")
+    rating: int = Field(
+        description="1500 + 48 x openskill's conservative ordinal (mu - 3 sigma), rounded"
+    )
     mu: float
     sigma: float
     matches: int = Field(description="the finished matches between two people it rests on")

@@ -16,8 +16,10 @@ games survived in a row; it has no rating.
 The rating: openskill's PlackettLuce model with its default parameters (mu 25, sigma
 25/3), one rating per game and player, from the finished matches between two people only
 (a match against the computer counts in the record, per level, never in the rating). It is
-shown as openskill's conservative ordinal, mu - 3 sigma, rounded to a whole number
-(a newcomer has 0), with the number of matches it rests on.
+shown on the scale players know from lichess and BGA, where a newcomer starts at 1500:
+1500 + 48 x (mu - 3 sigma), openskill's conservative ordinal, rounded, with the number of
+matches it rests on. The 48: openskill's beta (25/6) is the skill one player needs over
+another to win about 76 % of their matches, as 200 Elo points do; 200 / (25/6) = 48.
 
 The ratings are one deterministic replay of every finished match in the order of their
 ends (``finished_at``, then the match id): each process computes them itself from the
@@ -79,6 +81,14 @@ def model() -> PlackettLuce:
     return PlackettLuce()
 
 
+NEWCOMER = 1500  # the shown rating of a conservative ordinal of 0 (mu 25, sigma 25/3)
+POINTS_PER_MU = 48  # 200 Elo points per openskill beta (25/6): see the module's words
+
+
+def shown_rating(mu: float, sigma: float) -> int:
+    return round(NEWCOMER + POINTS_PER_MU * (mu - 3 * sigma))
+
+
 @dataclass(frozen=True)
 class Rating:
     mu: float
@@ -87,8 +97,8 @@ class Rating:
 
     @property
     def shown(self) -> int:
-        """openskill's conservative ordinal, mu - 3 sigma, rounded."""
-        return round(self.mu - 3 * self.sigma)
+        """openskill's conservative ordinal, mu - 3 sigma, on the 1500 scale, rounded."""
+        return shown_rating(self.mu, self.sigma)
 
     def to_json(self) -> dict[str, Any]:
         return {

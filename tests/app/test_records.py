@@ -18,6 +18,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from app.people.identity import COOKIE
+from app.people.records import Rating, shown_rating
 from app.storage.models import COMPUTER, Match, Room, Seat
 from app.storage.repositories import Finish, Store
 from tests.app.tables import Table
@@ -265,7 +266,7 @@ def test_ratings_are_openskill_over_matches_between_two_people_in_the_order_they
             assert shown["matches"] == matches
             assert shown["mu"] == pytest.approx(mu, abs=1e-3)
             assert shown["sigma"] == pytest.approx(sigma, abs=1e-3)
-            assert shown["rating"] == round(mu - 3 * sigma)
+            assert shown["rating"] == round(1500 + 48 * (mu - 3 * sigma))
 
 
 @on_both
@@ -359,6 +360,15 @@ def test_the_players_own_page_is_players_me(
     table.client.cookies.clear()
 
 
+def test_the_rating_is_shown_on_the_scale_players_know_from_1500() -> None:
+    """Issue 53: the ordinal alone started at 0 and went negative for a newcomer's loss."""
+    assert shown_rating(25, 25 / 3) == 1500  # a newcomer's mu and sigma
+    model = PlackettLuce()
+    (won,), (lost,) = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2])
+    first = Rating(won.mu, won.sigma, 1).shown, Rating(lost.mu, lost.sigma, 1).shown
+    assert 1500 < first[0] < 1800 and 1200 < first[1] < 1500, first
+
+
 def test_the_rating_stands_beside_names_in_a_room_for_its_players(
     table: Table, people: dict[str, tuple[str, str]]
 ) -> None:
@@ -374,7 +384,7 @@ def test_the_rating_stands_beside_names_in_a_room_for_its_players(
         mu, sigma, matches = expected[(EXP, player_id)]
         assert shown[seat] == {
             "player_id": player_id,
-            "rating": round(mu - 3 * sigma),
+            "rating": round(1500 + 48 * (mu - 3 * sigma)),
             "matches": matches,
         }
 

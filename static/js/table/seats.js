@@ -94,10 +94,14 @@ function seatRating(seat) {
     rating.rating === null
       ? t("players.unrated_chip")
       : t("players.rating_chip", { rating: rating.rating, n: rating.matches });
+  // Labelled: "Rating 1512" where the seats have room, "(1512)" as on lichess where not.
   return h(
     "span",
-    { class: "seat-rating", title, "aria-label": title },
-    rating.rating === null ? "–" : `${rating.rating} (${rating.matches})`,
+    { class: "seat-rating", title, "aria-label": title, "data-testid": "seat-rating" },
+    h("span", { class: "seat-rating-word" }, `${t("players.rating_word")} `),
+    h("span", { class: "seat-rating-paren" }, "("),
+    rating.rating === null ? t("players.unrated_word") : String(rating.rating),
+    h("span", { class: "seat-rating-paren" }, ")"),
   );
 }
 
