@@ -295,6 +295,15 @@ export function elapsed(iso) {
   return timeLeft((Date.now() - new Date(iso).getTime()) / 1000);
 }
 
+/** Since when a turn runs: "turn began 3 h 20 min ago"; in its first minute "turn just
+ * began" (a minute rounded up read "1 min ago" right after the move).
+ * @param {string} iso
+ */
+export function turnSince(iso) {
+  if (Date.now() - new Date(iso).getTime() < 60_000) return t("games.since_now");
+  return t("games.since", { when: elapsed(iso) });
+}
+
 /** Time left in words, its two largest units: "1 day 4 h", "3 h 20 min", "12 min"; its
  * spaces do not break a line.
  * @param {number} seconds

@@ -2,7 +2,7 @@
 // home page and /games: whose turn since when, the time left, a link to the table.
 
 import { localized, t } from "./i18n.js";
-import { api, copyText, elapsed, h, roomLink, showWaiting, timeLeft, toast, when } from "./ui.js";
+import { api, copyText, h, roomLink, showWaiting, timeLeft, toast, turnSince, when } from "./ui.js";
 
 const TITLE = "Kartenrunde";
 
@@ -40,7 +40,7 @@ function turnPill(game) {
 
 function clockLine(game, fetchedAt) {
   if (!game.since) return null;
-  const parts = [t("games.since", { when: elapsed(game.since) })];
+  const parts = [turnSince(game.since)];
   if (!game.turn_based) parts.push(t("games.live"));
   else if (game.deadline === null) parts.push(t("turn.no_limit"));
   else {

@@ -247,3 +247,19 @@ def test_the_time_left_the_step_and_the_countdown_are_whole_on_a_phone(
     expect(anna.get_by_test_id("away-countdown")).to_be_visible()
     assert cut_hints(anna) == []
     shoot(anna, SCREENSHOTS / f"phone-banner-away-{lang}.png")
+
+
+def test_the_move_log_opens_at_the_newest_move_on_a_phone(new_page: NewPage) -> None:
+    """Issue 53: with more moves than the sheet holds, it opened at the oldest."""
+    anna = new_page(viewport=SIZES["phone"], motion=False)
+    ben = new_page(viewport=SIZES["phone"], motion=False)
+    join_by_link(ben, create_room(anna, "expeditionen", "Anna"), "Benedikt")
+    expect(anna.locator("#banner")).to_contain_text("turn")
+    for _ in range(14):
+        mover, other = (anna, ben) if is_my_turn(anna) else (ben, anna)
+        first_turn(mover, other, "expeditionen")
+    anna.locator("#log-toggle").click()
+    newest = anna.locator("#log-list .log-turn").last
+    expect(newest).to_be_in_viewport()
+    assert anna.locator("#log-list").evaluate("list => list.scrollTop") > 0
+    shoot(anna, SCREENSHOTS / "phone-log-newest.png")

@@ -57,6 +57,8 @@ def test_a_turn_based_table_says_who_has_how_long_and_your_games_count_it(
     mover_name = "Ada" if mover is ada else "Bo"
     expect(waiter.get_by_test_id("turn-clock")).to_contain_text(f"{mover_name} has 1 day 23 h")
     expect(mover.get_by_test_id("turn-clock")).to_contain_text("You have 1 day 23 h")
+    # Its first minute: "turn just began", not "1 min ago" (issue 53).
+    expect(waiter.get_by_test_id("turn-clock")).to_contain_text("turn just began")
     shots(waiter, "table")
 
     mover.goto("/games")
@@ -66,6 +68,7 @@ def test_a_turn_based_table_says_who_has_how_long_and_your_games_count_it(
     expect(row).to_have_count(1)
     expect(row).to_contain_text("Your turn")
     expect(row).to_contain_text("You have 1 day 23 h")
+    expect(row).to_contain_text("turn just began")
     shots(mover, "games")
 
     waiter.goto("/games")
@@ -76,6 +79,7 @@ def test_a_turn_based_table_says_who_has_how_long_and_your_games_count_it(
     expect(waiter.get_by_test_id("your-game")).to_contain_text(
         f"{mover_name} hat noch 1 Tag 23 Std."
     )
+    expect(waiter.get_by_test_id("your-game")).to_contain_text("gerade dran")
     waiter.get_by_role("link", name="Öffnen").click()
     waiter.wait_for_url(url)
     expect(waiter.get_by_test_id("turn-clock")).to_contain_text(

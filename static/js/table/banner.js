@@ -4,7 +4,7 @@
 // while a one-tap move waits for its confirmation, that move (confirm.js).
 
 import { t } from "../i18n.js";
-import { elapsed, h, timeLeft, when } from "../ui.js";
+import { h, timeLeft, turnSince, when } from "../ui.js";
 import { context } from "./board.js";
 import { confirmContent } from "./confirm.js";
 import { byId, patch } from "./draw.js";
@@ -87,7 +87,7 @@ function turnClock() {
   return h(
     "span",
     { class: "banner-hint turn-clock", "data-testid": "turn-clock", title: when(turn.since) },
-    `${text} · ${t("games.since", { when: elapsed(turn.since) })}`,
+    `${text} · ${turnSince(turn.since)}`,
   );
 }
 

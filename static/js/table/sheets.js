@@ -23,6 +23,12 @@ export function openSheet(sheet, open) {
   else if (shell.sheet === sheet) shell.sheet = null;
   render();
   if (sheet === "chat" && chatSeen()) render();
+  if (open) {
+    // At the newest line: the list was scrolled to its end while the sheet was hidden,
+    // where that does nothing, so it opened at the oldest move.
+    const list = byId(`${sheet}-list`);
+    list.scrollTop = list.scrollHeight;
+  }
 }
 
 export function watchSheets() {
