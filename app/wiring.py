@@ -180,7 +180,7 @@ def build(
     actions = Actions(store, cache, events, features, clock, shared)
     ratings = Ratings(RecordStore(db_engine))
     seat_ratings = RatingsListener(
-        ratings, store.off_loop, cache.held_rooms, settings.public_history, events.publish
+        ratings, store.off_loop, cache.held_rooms, settings.public_history
     )
     relay_news = RelayNews(relay) if relay is not None else None
     cluster = (

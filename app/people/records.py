@@ -57,7 +57,6 @@ from app.table.events import (
     ChangedElsewhere,
     Event,
     Held,
-    RatingsShown,
     Read,
     RematchStarted,
     RoomListener,
@@ -410,12 +409,10 @@ class RatingsListener(RoomListener):
         off_loop: Callable[[Callable[[], None]], Awaitable[None]],
         held_rooms: Callable[[], list[LiveRoom]],
         public: bool,
-        publish: Callable[[Event], None],
     ) -> None:
         self.ratings = ratings
         self.off_loop = off_loop
         self.held_rooms = held_rooms
-        self.publish = publish
         self.public = public  # PUBLIC_HISTORY: spectators see the ratings too
         self._refreshing: asyncio.Task[None] | None = None
         self._again = False
@@ -457,10 +454,7 @@ class RatingsListener(RoomListener):
                 logger.exception("the ratings could not be brought up to date")
                 return
         for room in self.held_rooms():
-            before = room.ratings
             self.show(room)
-            if room.ratings != before:  # its players see the match's effect at once
-                self.publish(RatingsShown(room))
 
     def hear(self, event: Event) -> None:
         match event:

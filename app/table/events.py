@@ -178,12 +178,6 @@ class PauseChanged(RoomEvent):
 
 
 @dataclass(frozen=True)
-class RatingsShown(RoomEvent):
-    """The room's ratings were brought up to date after a match ended (app/people/records.py):
-    its sockets get the state again, with them. Each process computes its own."""
-
-
-@dataclass(frozen=True)
 class Chatted(RoomEvent):
     """A chat line was stored (published without the room's lock: it is no change of the
     match, app/table/chat.py)."""

@@ -17,7 +17,6 @@ from app.table.events import (
     Event,
     MoveTakenBack,
     PauseChanged,
-    RatingsShown,
     RematchAsked,
     RematchStarted,
     RoomListener,
@@ -63,7 +62,7 @@ class RoomNews(RoomListener):
 
     def hear(self, event: Event) -> None:
         match event:
-            case Acted() | SeatTakenBack() | RematchStarted() | PauseChanged() | RatingsShown():
+            case Acted() | SeatTakenBack() | RematchStarted() | PauseChanged():
                 self.state(event.room)
             case Seated() | SeatsChanged() | CaughtUp():
                 self.changed(event.room)
