@@ -89,6 +89,25 @@ def test_long_expeditions_compress_instead_of_pushing_your_row_off_screen(
     wait_for_state(page)
 
 
+# The contrast of the round table's spade with the panel under it (WCAG's 3:1 for a symbol).
+SPADE_CONTRAST = """() => {
+  const ink = document.querySelector("[data-testid=round-summary] tr.suit-S .suit-ink");
+  const rgb = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = (c) => {
+    const [r, g, b] = c.map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  let under = ink.closest("table");
+  while (getComputedStyle(under).backgroundColor.endsWith(", 0)")) under = under.parentElement;
+  const a = lum(rgb(getComputedStyle(ink).fill));
+  const b = lum(rgb(getComputedStyle(under).backgroundColor));
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
 def test_the_end_of_a_round_keeps_its_continue_button_on_screen(
     duel: tuple[Page, Page, StateLog],
 ) -> None:
@@ -105,6 +124,11 @@ def test_the_end_of_a_round_keeps_its_continue_button_on_screen(
     render_state(anna, "expeditionen", message, ["Anna", "Benedikt"])
     expect(anna.get_by_test_id("round-summary")).to_be_visible()
     check_fits(anna, "expeditionen-round-over")
+    anna.emulate_media(color_scheme="dark")  # issue 53: its spade was black on black
+    assert anna.evaluate(SPADE_CONTRAST) >= 3, "the spade of the round's table in the dark"
+    shoot(anna, SCREENSHOTS / "expeditionen-round-over-dark.png", animations="disabled")
+    anna.emulate_media(color_scheme="light")
+    assert anna.evaluate(SPADE_CONTRAST) >= 3, "the spade of the round's table in the light"
     anna.reload()
     wait_for_state(anna)
 
