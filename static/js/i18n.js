@@ -477,7 +477,7 @@ const STRINGS = {
       "Greyed in the messages: {fields} tell of the room when a message went out (who sat there, the tally, requests, deadlines), not of this step; shown as for an empty room.",
     "wire.per_connection_field": "Tells of the room when the message went out, not of this step",
     "wire.spectator": "Spectator",
-    "wire.seat": "seat {n}",
+    "wire.seat": '"seat": {n}',
     "wire.yours": "Your last message",
     "wire.not_sent_to": "Not sent to {name}:",
     "wire.not_sent_spectator": "Not sent to spectators:",
@@ -963,7 +963,7 @@ const STRINGS = {
     "wire.per_connection_field":
       "Erzählt vom Raum, als die Nachricht hinausging, nicht von diesem Schritt",
     "wire.spectator": "Zuschauer",
-    "wire.seat": "Platz {n}",
+    "wire.seat": '"seat": {n}',
     "wire.yours": "Deine letzte Nachricht",
     "wire.not_sent_to": "Nicht an {name} gesendet:",
     "wire.not_sent_spectator": "Nicht an Zuschauer gesendet:",

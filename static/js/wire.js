@@ -190,7 +190,7 @@ export class ReplayWire {
         title:
           viewer.seat === null
             ? t("wire.spectator")
-            : `${name(viewer.seat)} · ${t("wire.seat", { n: viewer.seat + 1 })}`,
+            : `${name(viewer.seat)} · ${t("wire.seat", { n: viewer.seat })}`, // as the JSON counts
         message: viewer.message,
         notSentTitle:
           viewer.seat === null

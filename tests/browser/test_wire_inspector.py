@@ -39,6 +39,9 @@ def test_the_replay_shows_each_viewer_s_message_and_what_it_was_not_sent(
     columns = panel.get_by_test_id("wire-column")
     expect(columns).to_have_count(3)  # Anna, Benedikt, a spectator
     expect(columns.nth(0).locator(".wire-json")).to_contain_text('"seat": 0')
+    # Its title counts seats as the JSON does (issue 53: it said "seat 1" over "seat": 0).
+    expect(columns.nth(0)).to_contain_text('Anna · "seat": 0')
+    expect(columns.nth(1)).to_contain_text('Benedikt · "seat": 1')
     expect(columns.nth(2).locator(".wire-json")).to_contain_text('"seat": null')
     expect(columns.nth(0).get_by_test_id("wire-not-sent")).to_contain_text(
         "Not sent to Anna:8 cards in Benedikt's hand: "
