@@ -54,6 +54,13 @@ def both_pause(ada: Socket, bo: Socket) -> None:
     ada.next("state")
 
 
+def alone_against_the_computer(table: Table) -> tuple[str, str]:
+    """A room of Ada's against the random computer; its id and Ada's cookie."""
+    room_id = table.create_room("expeditionen", preset="short", computer="random")
+    _, cookie = table.join(room_id, "Ada")
+    return room_id, cookie
+
+
 def move_clock(table: Table, to: datetime) -> None:
     table.app.state.rooms.clock.now = lambda: to
 
@@ -161,8 +168,7 @@ def test_a_finished_match_has_no_pause(duel: tuple[str, Socket, Socket]) -> None
 
 
 def test_against_the_computer_the_person_alone_pauses(table: Table) -> None:
-    room_id = table.create_room("expeditionen", preset="short", computer="random")
-    _, cookie = table.join(room_id, "Ada")
+    room_id, cookie = alone_against_the_computer(table)
     with table.socket(room_id, cookie) as ada:
         assert pause(ada)["pause"] == {"asked_by": [0], "paused": True}
 
@@ -171,8 +177,7 @@ def test_the_computer_waits_while_paused_and_moves_after_resume(settings: Settin
     slow = settings.model_copy(update={"bot_move_delay_seconds": THINKING})
     with TestClient(create_app(slow)) as client:
         table = Table(client)
-        room_id = table.create_room("expeditionen", preset="short", computer="random")
-        _, cookie = table.join(room_id, "Ada")
+        room_id, cookie = alone_against_the_computer(table)
         with table.socket(room_id, cookie) as ada:
             while ada.state["to_move"] == 0:  # Ada plays until the computer is to move
                 ada.act(ada.state["legal_actions"][0])
@@ -289,8 +294,7 @@ def test_a_flood_of_pauses_and_resumes_is_cut_at_the_sockets_rate(settings: Sett
     quick = settings.model_copy(update={"messages_per_second": burst})
     with TestClient(create_app(quick)) as client:
         table = Table(client)
-        room_id = table.create_room("expeditionen", preset="short", computer="random")
-        _, cookie = table.join(room_id, "Ada")
+        room_id, cookie = alone_against_the_computer(table)
         with table.socket(room_id, cookie) as ada:
             for toggle in range(4 * burst):
                 ada.send({"type": "pause" if toggle % 2 == 0 else "resume"})

@@ -50,8 +50,10 @@ def laptop_turn(laptop: Page, phone: Page) -> None:
     act_and_wait(laptop, laptop.get_by_test_id("draw-deck").click, (phone,))
 
 
-def test_a_tap_shows_the_move_and_a_second_tap_or_confirm_sends_it(new_page: NewPage) -> None:
-    anna = new_page(viewport=PHONE, touch=True, motion=False)
+def phone_to_move(new_page: NewPage, viewport: dict[str, int]) -> tuple[Page, Page, SentActions]:
+    """Anna on a phone with touch, Ben on a laptop, at a turn-based Expeditionen table; Ben
+    has taken his turn if he was first, so it is Anna's."""
+    anna = new_page(viewport=viewport, touch=True, motion=False)
     ben = new_page(motion=False)
     room = create_turn_based_room(anna, "expeditionen", "Anna", "No limit", preset="short")
     join_by_link(ben, room, "Ben")
@@ -59,6 +61,11 @@ def test_a_tap_shows_the_move_and_a_second_tap_or_confirm_sends_it(new_page: New
     sent = SentActions(anna)
     if not is_my_turn(anna):
         laptop_turn(ben, anna)
+    return anna, ben, sent
+
+
+def test_a_tap_shows_the_move_and_a_second_tap_or_confirm_sends_it(new_page: NewPage) -> None:
+    anna, ben, sent = phone_to_move(new_page, PHONE)
 
     play_a_card(anna, ben)
     before = layout_problems(anna)
@@ -154,14 +161,7 @@ class Finger:
 def test_every_gesture_that_plays_a_hand_card_asks_first(new_page: NewPage) -> None:
     """Issue 53: a long press, a double tap and a drag on a hand card played it at once;
     with "Confirm moves" on, each shows its move in the banner first, as a tap on a pile."""
-    anna = new_page(viewport=SIZES["phone"], touch=True, motion=False)
-    ben = new_page(motion=False)
-    room = create_turn_based_room(anna, "expeditionen", "Anna", "No limit", preset="short")
-    join_by_link(ben, room, "Ben")
-    expect(anna.locator("#banner")).to_contain_text("turn")
-    sent = SentActions(anna)
-    if not is_my_turn(anna):
-        laptop_turn(ben, anna)
+    anna, ben, sent = phone_to_move(new_page, SIZES["phone"])
     first = anna.locator(HAND).first
     code = str(first.get_attribute("data-card"))
     card = f"#board button.card[data-card='{code}']"
