@@ -64,7 +64,7 @@ from app.table.events import (
     SeatsChanged,
     SeatTakenBack,
 )
-from app.table.live import LiveRoom
+from app.table.live import Ending, LiveRoom
 from engine import games, get_game
 
 if TYPE_CHECKING:
@@ -108,21 +108,26 @@ class Rating:
         }
 
 
-def rated_players(match: PlayedMatch) -> list[str] | None:
+def rated_people(people: list[str | None]) -> list[str] | None:
     """The people of a match that counts in the ratings, by seat: two or more seats, each
     held by a different person; else None (a solo game, a match against the computer)."""
-    people = [seat.player_id for seat in match.seats]
-    if len(people) < 2 or any(person is None for person in people):
-        return None
-    if len(set(people)) != len(people):
+    if len(people) < 2 or None in people or len(set(people)) != len(people):
         return None
     return [person for person in people if person is not None]
 
 
-def ranks(match: PlayedMatch) -> list[float]:
+def ranks(winner: int | None, seats: int) -> list[float]:
     """openskill's ranks by seat (lower is better): the winner first, the others after it;
     without a winner a tie."""
-    return [1.0 if match.winner in (None, seat) else 2.0 for seat in range(len(match.seats))]
+    return [1.0 if winner in (None, seat) else 2.0 for seat in range(seats)]
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A match between people that has just ended in a way that counts in the ratings."""
+
+    match_id: int
+    winner: int | None
 
 
 class RatingReplay:
@@ -135,21 +140,29 @@ class RatingReplay:
         self.counts: dict[tuple[str, str], int] = defaultdict(int)
         self.last: Order | None = None
         self.taken = 0  # matches taken in, rated or not
+        self.rated: set[int] = set()  # the ids of the rated matches taken in
 
     def take(self, match: PlayedMatch) -> None:
         self.last = match.order
         self.taken += 1
-        people = rated_players(match)
+        people = rated_people([seat.player_id for seat in match.seats])
         if people is None:
             return
-        if self.model is None:
-            self.model = model()
-        keys = [(match.game, person) for person in people]
-        teams = [[self.ratings.get(key) or self.model.rating()] for key in keys]
-        rated = self.model.rate(teams, ranks=ranks(match))
-        for key, (rating,) in zip(keys, rated, strict=True):
+        for key, rating in self.rate(match.game, people, match.winner):
             self.ratings[key] = rating
             self.counts[key] += 1
+        self.rated.add(match.id)
+
+    def rate(
+        self, game: str, people: list[str], winner: int | None
+    ) -> list[tuple[tuple[str, str], PlackettLuceRating]]:
+        """The ratings of ``people`` (by seat) after a match ``winner`` won; nothing kept."""
+        if self.model is None:
+            self.model = model()
+        keys = [(game, person) for person in people]
+        teams = [[self.ratings.get(key) or self.model.rating()] for key in keys]
+        rated = self.model.rate(teams, ranks=ranks(winner, len(people)))
+        return [(key, rating) for key, (rating,) in zip(keys, rated, strict=True)]
 
     def get(self, game: str, player_id: str) -> Rating | None:
         key = (game, player_id)
@@ -157,6 +170,13 @@ class RatingReplay:
         if found is None:
             return None
         return Rating(found.mu, found.sigma, self.counts[key])
+
+    def after(self, game: str, people: list[str], ended: Ended) -> list[Rating]:
+        """The ratings of ``people`` with the match ``ended`` taken in (nothing kept)."""
+        return [
+            Rating(rating.mu, rating.sigma, self.counts[key] + 1)
+            for key, rating in self.rate(game, people, ended.winner)
+        ]
 
 
 class Ratings:
@@ -193,6 +213,20 @@ class Ratings:
         """The rating as kept in memory (None: no rated match yet, or none taken in)."""
         replay = self._replay
         return None if replay is None else replay.get(game, player_id)
+
+    def of_seats(
+        self, game: str, people: list[str | None], ended: Ended | None
+    ) -> list[Rating | None]:
+        """Each seat's rating (None: no person, or no rated match yet). With ``ended``, the
+        match of these people that has just ended counts already: the room's last state
+        shows the ratings it made before the refresh from the database takes it in, which
+        then gives the same numbers (unless another match ended first)."""
+        replay = self._replay
+        rated = rated_people(people)
+        if replay is None or ended is None or rated is None or ended.match_id in replay.rated:
+            return [None if person is None else self.get(game, person) for person in people]
+        after: list[Rating | None] = [*replay.after(game, rated, ended)]
+        return after
 
 
 # A record's tally: matches, wins, draws, losses.
@@ -418,11 +452,16 @@ class RatingsListener(RoomListener):
         self._again = False
 
     def show(self, room: LiveRoom) -> None:
-        room.ratings = [
+        people = [
             None
             if holder is None or holder.is_computer or room.game.seats < 2
-            else seat_rating(self.ratings.get(room.game.name, holder.player_id), holder.player_id)
+            else holder.player_id
             for holder in room.seats
+        ]
+        shown = self.ratings.of_seats(room.game.name, people, rated_end(room))
+        room.ratings = [
+            None if person is None else seat_rating(rating, person)
+            for person, rating in zip(people, shown, strict=True)
         ]
         room.ratings_public = self.public
 
@@ -461,6 +500,7 @@ class RatingsListener(RoomListener):
             case Acted(room):  # (a match's last move)
                 if room.match.status == "finished":
                     self.ended()
+                    self.show(room)
             case SeatsChanged(room) | CaughtUp(room) | ChangedElsewhere(room):
                 if room.match.status == "finished":  # (a resignation, another process's end)
                     self.ended()
@@ -469,6 +509,17 @@ class RatingsListener(RoomListener):
                 Held(room) | Read(room) | Seated(room) | SeatTakenBack(room) | RematchStarted(room)
             ):
                 self.show(room)
+
+
+def rated_end(room: LiveRoom) -> Ended | None:
+    """The room's match, if it has just ended in a way that counts (not aborted nor
+    abandoned; whether its seats are people's, ``rated_people`` says)."""
+    result = room.match.result
+    if room.match.status != "finished" or result is None:
+        return None
+    if result.reason in (Ending.ABORTED, Ending.ABANDONED):
+        return None
+    return Ended(room.match.id, result.winner)
 
 
 def seat_rating(rating: Rating | None, player_id: str) -> dict[str, Any]:

@@ -9,7 +9,7 @@ again with openskill, independently, for the same sequence."""
 
 from __future__ import annotations
 
-import time
+import random
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -18,10 +18,10 @@ import pytest
 from openskill.models import PlackettLuce
 
 from app.people.identity import COOKIE
-from app.people.records import Rating, shown_rating
+from app.people.records import Rating, seat_rating, shown_rating
 from app.storage.models import COMPUTER, Match, Room, Seat
 from app.storage.repositories import Finish, Store
-from tests.app.tables import Table
+from tests.app.tables import Table, play
 
 # The queries (the order of ends, the seats joined, who played together) on PostgreSQL too.
 on_both = pytest.mark.both_databases
@@ -389,21 +389,44 @@ def test_the_rating_stands_beside_names_in_a_room_for_its_players(
         }
 
 
-def test_a_match_that_ends_moves_the_ratings_shown_in_the_room(
+def test_the_state_that_ends_a_resigned_match_shows_the_ratings_it_made(
     table: Table, people: dict[str, tuple[str, str]]
 ) -> None:
-    (ada_cookie, ada), (ben_cookie, _ben) = people["Ada"], people["Ben"]
+    """Issue 53: the chips were one match behind until a reload."""
+    (ada_cookie, ada), (ben_cookie, ben) = people["Ada"], people["Ben"]
     room_id = table.create_room(PILZ)
     table.join(room_id, "Ada", ada_cookie)
     table.join(room_id, "Ben", ben_cookie)
     with table.socket(room_id, ada_cookie) as socket:
-        before = socket.state["ratings"][0]["matches"]
+        before = socket.state["ratings"]
         socket.send({"type": "resign"})
         while socket.state["result"] is None:
             socket.next("state")
-    room = table.app.state.rooms.room(room_id)
-    deadline = time.monotonic() + 5
-    while room.ratings[0]["matches"] == before and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert room.ratings[0]["matches"] == before + 1
-    assert table.app.state.ratings.get(PILZ, ada).matches == before + 1
+        shown = socket.state["ratings"]
+    assert [seat["matches"] for seat in shown] == [seat["matches"] + 1 for seat in before]
+    assert shown[0]["rating"] < before[0]["rating"] and shown[1]["rating"] > before[1]["rating"]
+    assert shown == rebuilt_ratings(table, PILZ, [ada, ben])
+
+
+def test_the_state_that_ends_a_match_by_its_rules_shows_the_ratings_it_made(
+    table: Table, people: dict[str, tuple[str, str]]
+) -> None:
+    (ada_cookie, ada), (cleo_cookie, cleo) = people["Ada"], people["Cleo"]
+    room_id = table.create_room(EXP, preset="short")
+    table.join(room_id, "Ada", ada_cookie)
+    table.join(room_id, "Cleo", cleo_cookie)
+    with table.socket(room_id, ada_cookie) as one, table.socket(room_id, cleo_cookie) as other:
+        before = one.state["ratings"]
+        play(table, room_id, [one, other], random.Random(3))
+        assert one.state["result"] is not None
+        shown = [one.state["ratings"], other.state["ratings"]]
+    assert shown[0] == shown[1]
+    assert [seat["matches"] for seat in shown[0]] == [seat["matches"] + 1 for seat in before]
+    assert shown[0] == rebuilt_ratings(table, EXP, [ada, cleo])
+
+
+def rebuilt_ratings(table: Table, game: str, seats: list[str]) -> list[dict[str, Any]]:
+    """What a rebuild of every rating from the database shows for these seats."""
+    ratings = table.app.state.ratings
+    ratings.rebuild()
+    return [seat_rating(ratings.get(game, player_id), player_id) for player_id in seats]
