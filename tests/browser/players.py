@@ -99,6 +99,20 @@ def join_by_link(page: Page, url: str, name: str) -> None:
     wait_for_state(page)
 
 
+def choose_language(page: Page, lang: str) -> None:
+    """The page in ``lang`` ("en", "de"), switched as a player would: in the head bar, or on
+    a phone held upright at the table in the settings dialog."""
+    if page.locator("html").get_attribute("lang") != lang:
+        head = page.locator(f".site-header .lang-switch [data-lang='{lang}']")
+        if head.is_visible():
+            head.click()
+        else:
+            page.locator("#settings-button").click()
+            page.locator(f"#settings input[name='lang'][value='{lang}'] + span").click()
+            page.locator("#settings-close").click()
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+
+
 def wait_for_state(page: Page) -> None:
     page.wait_for_selector("#board[data-version]")
 

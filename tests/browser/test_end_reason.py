@@ -15,7 +15,7 @@ from engine import Reason, games, get_game
 from engine.scoundrel_solver import solve
 from tests.browser.conftest import NewPage
 from tests.browser.layout import SIZES
-from tests.browser.players import finished_message, seated_table
+from tests.browser.players import choose_language, finished_message, seated_table
 
 GAMES = Path(__file__).resolve().parents[2] / "static" / "js" / "games"
 # Why each game ends, as its end screen says it (English, then German).
@@ -50,9 +50,9 @@ def says_why(page: Page, reason: str) -> None:
     english, german = WHY[reason]
     why = page.get_by_test_id("end-reason")
     expect(why).to_contain_text(english)
-    page.locator(".lang-switch [data-lang='de']").click()
+    choose_language(page, "de")
     expect(why).to_contain_text(german)
-    page.locator(".lang-switch [data-lang='en']").click()
+    choose_language(page, "en")
 
 
 @pytest.mark.parametrize("game_name", [game.name for game in games()])

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from engine import games
 from tests.browser.conftest import SCREENSHOTS, NewPage, screenshot, shoot
 from tests.browser.layout import SIZES
-from tests.browser.players import create_room
+from tests.browser.players import choose_language, create_room
 
 EXTERNAL = re.compile(r"""(?:xlink:)?href\s*=|url\(""")
 
@@ -120,7 +120,7 @@ def test_on_a_phone_the_invite_button_says_invite(new_page: NewPage) -> None:
     expect(invite).to_have_accessible_name("Invite")
     expect(invite.locator(".tool-label")).to_be_visible()
     expect(invite.locator(".tool-label")).to_have_text("Invite")
-    page.get_by_role("button", name="Deutsch").click()
+    choose_language(page, "de")  # in the settings on a phone
     expect(invite.locator(".tool-label")).to_have_text("Einladen")
     expect(invite.locator(".tool-label")).to_be_visible()
     for label in ("phone", "phone-landscape"):

@@ -6,12 +6,13 @@ above the board pushes the table down rather than squeezing it."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import PHONE, SCREENSHOTS, NewPage, shoot
 from tests.browser.layout import PHONES, SIZES, check_fits, overlapping_parts, resize
 from tests.browser.players import (
     act_and_wait,
+    choose_language,
     create_room,
     create_turn_based_room,
     is_my_turn,
@@ -120,7 +121,7 @@ def test_the_header_shows_the_players_names_in_full(tables: dict[str, Page], gam
     page = tables[game]
     problems = []
     for lang in ("de", "en"):
-        page.locator(f".lang-switch [data-lang='{lang}']").click()
+        choose_language(page, lang)
         for label, size in SIZES.items():
             resize(page, size)
             shoot(page, SCREENSHOTS / f"phone-names-{game}-{lang}-{label}.png")
@@ -216,12 +217,6 @@ def test_an_offer_above_the_board_pushes_the_table_down_on_a_phone(
     assert problems == [], "; ".join(problems)
 
 
-def in_language(page: Page, lang: str) -> None:
-    if page.locator("html").get_attribute("lang") != lang:  # the table shows the other one
-        page.locator(f".lang-switch [data-lang='{lang}']").click()
-    expect(page.locator("html")).to_have_attribute("lang", lang)
-
-
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_the_time_left_the_step_and_the_countdown_are_whole_on_a_phone(
     new_page: NewPage, lang: str
@@ -232,7 +227,7 @@ def test_the_time_left_the_step_and_the_countdown_are_whole_on_a_phone(
     join_by_link(ben, create_turn_based_room(anna, "expeditionen", "Anna", "1 day"), "Benedikt")
     expect(anna.locator("#banner")).to_contain_text("turn")
     for page in (anna, ben):
-        in_language(page, lang)
+        choose_language(page, lang)
         expect(page.get_by_test_id("turn-clock")).to_be_visible()
         assert cut_hints(page) == []
         shoot(page, SCREENSHOTS / f"phone-banner-turn-based-{lang}-{page is anna}.png")
@@ -242,7 +237,7 @@ def test_the_time_left_the_step_and_the_countdown_are_whole_on_a_phone(
     expect(anna.locator("#banner")).to_contain_text("turn")
     if is_my_turn(anna):
         first_turn(anna, ben, "expeditionen")
-    in_language(anna, lang)
+    choose_language(anna, lang)
     ben.context.close()  # Benedikt, to move, is away
     expect(anna.get_by_test_id("away-countdown")).to_be_visible()
     assert cut_hints(anna) == []
@@ -263,3 +258,59 @@ def test_the_move_log_opens_at_the_newest_move_on_a_phone(new_page: NewPage) -> 
     expect(newest).to_be_in_viewport()
     assert anna.locator("#log-list").evaluate("list => list.scrollTop") > 0
     shoot(anna, SCREENSHOTS / "phone-log-newest.png")
+
+
+def cut_title(page: Page) -> bool:
+    return bool(page.locator("#game-title").evaluate("e => e.scrollWidth > e.clientWidth + 0.5"))
+
+
+def too_small(locator: Locator) -> list[str]:
+    """The controls of ``locator`` smaller than 44x44 px where they show."""
+    return locator.evaluate_all(
+        """els => els.filter(e => e.getClientRects().length)
+            .map(e => [e.textContent.trim() || e.ariaLabel, e.getBoundingClientRect()])
+            .filter(([, box]) => box.width < 44 || box.height < 44)
+            .map(([name, box]) => `${name} ${Math.round(box.width)}x${Math.round(box.height)}`)"""
+    )
+
+
+@pytest.mark.parametrize("game", ["expeditionen", "pilzwanderung"])
+def test_the_head_bar_keeps_the_games_name_whole_and_the_settings_hold_the_rest(
+    tables: dict[str, Page], game: str
+) -> None:
+    """Issue 53: a phone's head bar cut the name ("Expedi…"); the table led nowhere but the
+    logo; the room's wins were a bare number. A phone finds the language and the colours in
+    the settings, beside the ways to "Your games" and "You"."""
+    page = tables[game]
+    problems = []
+    for lang in ("de", "en"):
+        choose_language(page, lang)
+        for label, size in {**SIZES, "small phone": PHONE}.items():
+            resize(page, size)
+            if cut_title(page):
+                problems.append(f"{lang} {label}: {page.locator('#game-title').inner_text()}")
+    assert problems == [], "; ".join(problems)
+
+    wins = page.locator(".seat-wins").first
+    expect(wins).to_have_attribute("title", "Matches won in this room: 0")
+    cup = wins.evaluate("e => getComputedStyle(e, '::before').width")
+    assert float(cup.removesuffix("px")) >= 10, cup  # the cup before the bare number
+
+    for label in ("phone", "phone-landscape", "laptop"):
+        resize(page, SIZES[label])
+        page.locator("#settings-button").click()
+        dialog = page.locator("#settings")
+        expect(dialog.get_by_role("link", name="Your games")).to_have_attribute("href", "/games")
+        expect(dialog.get_by_role("link", name="You", exact=True)).to_have_attribute("href", "/me")
+        assert too_small(dialog.locator("a, button, .chip-radio span")) == []
+        shoot(page, SCREENSHOTS / f"table-settings-{game}-{label}.png")
+        page.locator("#settings-close").click()
+    resize(page, SIZES["phone"])
+    expect(page.locator(".table-head .lang-switch")).to_be_hidden()
+    choose_language(page, "de")  # in the settings
+    expect(page.locator("#game-title")).to_have_text(TITLES[game])
+    expect(page.locator("#settings-title")).to_have_text("Einstellungen")
+    choose_language(page, "en")
+
+
+TITLES = {"expeditionen": "Expeditionen", "pilzwanderung": "Pilzwanderung"}

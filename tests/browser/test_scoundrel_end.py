@@ -14,6 +14,7 @@ from tests.browser.conftest import NewPage, screenshot
 from tests.browser.players import (
     StateLog,
     act_and_wait,
+    choose_language,
     create_room,
     finished_message,
     room_sockets,
@@ -129,5 +130,5 @@ def test_the_replay_marks_where_the_line_played_fell_below_the_best(new_page: Ne
     expect(page.get_by_test_id("slip-here")).to_have_count(0)
     page.keyboard.press("End")
     expect(page.locator("#result [data-testid='end-reason']")).to_be_visible()
-    page.locator(".lang-switch [data-lang='de']").click()
+    choose_language(page, "de")
     expect(page.get_by_test_id("slip")).to_have_text(f"Unter den besten gefallen bei Zug {slip}")

@@ -142,15 +142,28 @@ function takebackOffer() {
 }
 
 /**
- * News of a takeback request: the asker hears of a decline, the others of a takeback.
+ * News of a takeback request: the asker hears that it was asked, then of the answer (after a
+ * decline the button waits the minute the server does); the others of a takeback.
  * @param {import("../protocol.js").TakebackMessage} message
  */
 export function heardTakeback(message) {
-  if (message.answer === "declined" && message.seat === shell.seat)
+  if (message.seat !== shell.seat) {
+    if (message.answer === "accepted") say(t("takeback.done", { name: playerName(message.seat) }));
+    return;
+  }
+  if (message.answer === "asked") say(t("takeback.asked"));
+  if (message.answer === "accepted") say(t("takeback.mine_done"));
+  if (message.answer === "declined") {
     say(t("takeback.declined", { name: playerName(otherSeat(message.seat)) }));
-  if (message.answer === "accepted" && message.seat !== shell.seat)
-    say(t("takeback.done", { name: playerName(message.seat) }));
+    shell.takebackWait = true;
+    setTimeout(() => {
+      shell.takebackWait = false;
+      render();
+    }, DECLINED_WAIT_MS);
+  }
 }
+
+const DECLINED_WAIT_MS = 60_000; // app/table/takebacks.py: none for a minute after a decline
 
 /**
  * The other seat of a two-seat table (who answered a request).

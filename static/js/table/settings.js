@@ -1,8 +1,9 @@
 // @ts-check
 // The table's settings (a dialog): the turn's sound, the browser's notification, Web Push,
-// confirming one-tap moves, the developer's wire panel, the colour theme.
+// confirming one-tap moves, the developer's wire panel, the colour theme; and the language
+// (on a phone the head bar leaves the language and the colours out).
 
-import { lang, t } from "../i18n.js";
+import { lang, setLang, t } from "../i18n.js";
 import { applyTheme, prefs, setPref } from "../prefs.js";
 import { pushSetting } from "../push.js";
 import { fill, h, toast } from "../ui.js";
@@ -51,6 +52,7 @@ function settings() {
       help ? h("span", { class: "field-help" }, help) : null,
     );
   return [
+    languageChoice(),
     check("pref-sound", "sound", t("settings.sound"), t("settings.sound_help"), (input) =>
       setPref("sound", input.checked),
     ),
@@ -88,6 +90,31 @@ function settings() {
     ),
     themeChoice(current.theme),
   ];
+}
+
+/** Each language in its own words. */
+const LANGUAGES = { de: "Deutsch", en: "English" };
+
+function languageChoice() {
+  return h(
+    "fieldset",
+    { class: "variant-list language-choice" },
+    h("legend", {}, t("settings.language")),
+    Object.entries(LANGUAGES).map(([code, name]) =>
+      h(
+        "label",
+        { class: "chip-radio", lang: code },
+        h("input", {
+          type: "radio",
+          name: "lang",
+          value: code,
+          checked: lang() === code,
+          onchange: () => setLang(code),
+        }),
+        h("span", {}, name),
+      ),
+    ),
+  );
 }
 
 /** @typedef {import("../prefs.js").Prefs["theme"]} Theme */

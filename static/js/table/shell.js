@@ -70,6 +70,8 @@ import { prefs } from "../prefs.js";
  * @property {{action: Action, took: string[], key: string | null} | null} confirming a
  *   one-tap move shown, not yet sent (key: the tapped element's data-key)
  * @property {{text: string} | null} note the short line under the table
+ * @property {boolean} takebackWait the other player declined this seat's takeback within
+ *   the minute: the server refuses another until it has passed
  * @property {"log" | "chat" | null} sheet the sheet open over the board on a phone
  * @property {Dialog | null} dialog the popover open
  * @property {string | null} wire the latest state message exactly as it arrived (the
@@ -110,6 +112,7 @@ export const shell = {
   offerAt: 0,
   confirming: null,
   note: null,
+  takebackWait: false,
   sheet: null,
   dialog: null,
   wire: null,

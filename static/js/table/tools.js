@@ -128,8 +128,9 @@ function drawTakeback() {
     takeback && !shell.state?.result && shell.seat != null && takeback.seat === shell.seat;
   button.hidden = !mine;
   if (!mine) return;
-  button.disabled = takeback.requested || isOffline();
-  const label = t(takeback.requested ? "takeback.asked" : "takeback.button");
+  button.disabled = takeback.requested || shell.takebackWait || isOffline();
+  const phase = takeback.requested ? "asked" : shell.takebackWait ? "wait" : "button";
+  const label = t(`takeback.${phase}`);
   button.title = label;
   button.setAttribute("aria-label", label);
   patch(
@@ -137,6 +138,7 @@ function drawTakeback() {
     h("span", { "aria-hidden": "true" }, "↶"),
     " ",
     h("span", { class: "takeback-label" }, label),
+    h("span", { class: "takeback-short", "aria-hidden": "true" }, t(`takeback.short_${phase}`)),
   );
 }
 
@@ -144,6 +146,5 @@ export function watchTakeback() {
   byId("takeback").addEventListener("click", () => {
     if (isOffline()) return say(t("note.offline"));
     shell.socket?.send({ type: "takeback" });
-    say(t("takeback.asked"));
   });
 }
