@@ -409,6 +409,10 @@ class ChatLine(BaseModel):
     )
     seat: int | None = Field(description="the writer's seat; null: a spectator")
     name: str
+    writer: str | None = Field(
+        description="the writer, for muting: the same key for the same player in every "
+        "room and under every name (null: a line from before the key)"
+    )
     text: str | None = Field(description="plain text, to be shown as text (never as markup)")
     reaction: Reaction | None = Field(description="a quick reaction's key instead of text")
     at: datetime

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from sqlalchemy import Engine, insert, select
@@ -13,6 +14,7 @@ LINE_COLUMNS = (
     CHAT.c.ply,
     CHAT.c.seat,
     CHAT.c.name,
+    CHAT.c.player_id,
     CHAT.c.text,
     CHAT.c.reaction,
     CHAT.c.created_at,
@@ -26,10 +28,22 @@ def line(row: Any) -> dict[str, Any]:
         "ply": row.ply,
         "seat": row.seat,
         "name": row.name,
+        "writer": writer_key(row.player_id),
         "text": row.text,
         "reaction": row.reaction,
         "at": row.created_at.isoformat(),
     }
+
+
+def writer_key(player_id: str | None) -> str | None:
+    """Who wrote a line, as a browser mutes them: the same key for the same player in every
+    room and under every name, from which nothing else about them can be learned."""
+    if player_id is None:
+        return None
+    return hashlib.sha256(f"chat-writer:{player_id}".encode()).hexdigest()[:WRITER_KEY_CHARS]
+
+
+WRITER_KEY_CHARS = 16
 
 
 class ChatStore:

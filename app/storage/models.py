@@ -259,6 +259,8 @@ CHAT = Table(
     Column("ply", Integer, nullable=False),
     Column("seat", Integer),
     Column("name", String(24), nullable=False),
+    # The writer (null: a line stored before 0013): the client mutes a player by its hash.
+    Column("player_id", String(64)),
     Column("text", String(300)),
     Column("reaction", String(16)),
     Column("created_at", UtcDateTime, nullable=False),
@@ -273,6 +275,7 @@ class ChatRow(Base):
     ply: int
     seat: int | None
     name: str
+    player_id: str | None
     text: str | None
     reaction: str | None
     created_at: datetime

@@ -94,6 +94,7 @@ class Chat(Feature):
             ply=match.version,
             seat=connection.seat,
             name=name,
+            player_id=connection.player_id,
             text=text,
             reaction=reaction,
             created_at=self.clock(),

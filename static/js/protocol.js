@@ -141,6 +141,8 @@
  * @property {number} ply the match's version when it was sent
  * @property {number | null} seat the writer's seat; null: a spectator
  * @property {string} name
+ * @property {string | null} writer the writer, for muting: the same key in every room and
+ *   under every name (null: a line from before the key)
  * @property {string | null} text plain text, shown as text (never as markup)
  * @property {string | null} reaction a quick reaction's key instead of text
  * @property {string} at

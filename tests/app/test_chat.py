@@ -51,6 +51,27 @@ def test_players_write_and_everyone_in_the_room_reads_it(table: Table) -> None:
     ]
 
 
+def test_a_line_names_its_writer_by_one_key_in_every_room_and_under_every_name(
+    table: Table,
+) -> None:
+    """Issue 53: muting went by the name shown, so a rename escaped it. The key a browser
+    mutes by follows the player, and tells nothing else about them (not their id)."""
+    first, (ada, bo) = table.seated_room("expeditionen", preset="short")
+    second = table.create_room("pilzwanderung")
+    table.join(second, "Ada the Second", ada)
+    table.join(second, "Cy")
+    keys = []
+    for room_id, cookie, text in ((first, ada, "eins"), (second, ada, "zwei"), (first, bo, "drei")):
+        with table.socket(room_id, cookie) as socket:
+            say(socket, text)
+            keys.append(socket.next("chat")["writer"])
+    assert keys[0] == keys[1] != keys[2]
+    for cookie, key in ((ada, keys[0]), (bo, keys[2])):
+        assert isinstance(key, str) and table.player_id(cookie) not in key
+    lines = table.client.get(f"/api/rooms/{first}/chat").json()["messages"]
+    assert [line["writer"] for line in lines] == [keys[0], keys[2]]
+
+
 def test_spectators_read_but_do_not_write_by_default(table: Table) -> None:
     room_id, _ = table.seated_room("expeditionen", preset="short")
     _, watcher = table.join(room_id, "Cy")

@@ -53,10 +53,31 @@ def test_two_players_chat_react_and_mute(new_page: NewPage) -> None:
     shoot(ben, SCREENSHOTS / "chat-phone-landscape.png", animations="disabled")
     resize(ben, PHONE)
 
-    ben.locator(".chat-mute").first.click()  # mute Anna, in Ben's browser only
+    # Issue 53: a 24 px "⊘" keyed by the name shown; now a labelled control of 44 px, and
+    # the person muted, not the name (a rename no longer escapes it).
+    mute = ben.locator(".chat-mute").first
+    expect(mute).to_have_accessible_name("Mute Anna (in this browser)")
+    expect(mute).to_contain_text("Mute")
+    box = mute.bounding_box()
+    assert box is not None and box["width"] >= 44 and box["height"] >= 44, box
+    mute.click()  # mute Anna, in Ben's browser only
     expect(ben.locator("#chat-list .chat-text")).to_have_text(["Thanks!"])
     expect(ben.locator("#chat-muted")).to_contain_text("Anna")
     ben.locator("#chat-close").click()
     say(anna, "Hallo?")
     expect(anna.locator("#chat-list .chat-text").last).to_have_text("Hallo?")
+    renamed = anna.evaluate(
+        """() => fetch('/api/me/name', {method: 'PUT', credentials: 'same-origin',
+            headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({name: 'Annika'})}).then(r => r.status)"""
+    )
+    assert renamed == 204
+    say(anna, "Ich bin's, Annika")
+    expect(anna.locator("#chat-list .chat-text").last).to_have_text("Ich bin's, Annika")
     expect(unread).to_be_hidden()
+    ben.locator("#chat-toggle").click()
+    expect(ben.locator("#chat-list .chat-text")).to_have_text(["Thanks!"])
+    expect(ben.locator("#chat-muted .chat-unmute")).to_have_text(["Annika ✕"])
+    shoot(ben, SCREENSHOTS / "chat-muted-phone.png", animations="disabled")
+    ben.locator("#chat-muted .chat-unmute").click()
+    expect(ben.locator("#chat-list .chat-text")).to_have_count(5)

@@ -2,7 +2,7 @@
 // drawn by the game's own table module in read-only mode. Where the game's module offers a
 // best line (Scoundrel's solver), a toggle steps through it beside the line played.
 
-import { mutedNames } from "../chat.js";
+import { mutedWriters, writerOf } from "../chat.js";
 import { num } from "../games/common.js";
 import { localized, t } from "../i18n.js";
 import { boot } from "../page.js";
@@ -175,11 +175,11 @@ function render() {
 /** The chat lines sent at this step of the line played (as text, never markup). */
 function renderChat() {
   const list = document.getElementById("replay-chat");
-  const muted = mutedNames();
+  const muted = mutedWriters();
   const ply = steps()[replay.step].ply;
   const lines = showingBest()
     ? []
-    : (replay.match.chat ?? []).filter((line) => line.ply === ply && !muted.has(line.name));
+    : (replay.match.chat ?? []).filter((line) => line.ply === ply && !muted.has(writerOf(line)));
   list.hidden = lines.length === 0;
   fill(
     list,

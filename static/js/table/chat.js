@@ -3,7 +3,7 @@
 // the unread count on the toggle (a sheet on a phone, a panel beside the move log on a
 // desktop). Text is only ever set as text (never as markup), so a link stays what was typed.
 
-import { mutedNames, storeMuted } from "../chat.js";
+import { mutedWriters, storeMuted, writerOf } from "../chat.js";
 import { lang, t } from "../i18n.js";
 import { api, fill, h, storedName } from "../ui.js";
 import { byId, redraw, setText } from "./draw.js";
@@ -18,7 +18,7 @@ const MAX_CHARS = 300;
 /** The socket opened: the chat shows, with this browser's mutes and the room's lines. */
 export function openChat() {
   shell.chat.ready = true;
-  shell.chat.muted = mutedNames();
+  shell.chat.muted = mutedWriters();
   loadChat();
 }
 
@@ -39,7 +39,7 @@ async function loadChat() {
 export function receiveLine(line) {
   const chat = shell.chat;
   chat.lines = [...chat.lines, line];
-  if (!isMine(line) && !chat.muted.has(line.name) && !chatShown()) chat.unread += 1;
+  if (!isMine(line) && !chat.muted.has(writerOf(line)) && !chatShown()) chat.unread += 1;
 }
 
 /** The chat shows now (its sheet opened, or a desktop's column): all is read. Answers
@@ -66,13 +66,14 @@ function mayWrite() {
 }
 
 /**
- * @param {string} name
+ * @param {string} writer
+ * @param {string} name the name they wrote under
  * @param {boolean} mute
  */
-function setMuted(name, mute) {
-  const muted = new Set(shell.chat.muted);
-  if (mute) muted.add(name);
-  else muted.delete(name);
+function setMuted(writer, name, mute) {
+  const muted = new Map(shell.chat.muted);
+  if (mute) muted.set(writer, name);
+  else muted.delete(writer);
   storeMuted(muted);
   shell.chat.muted = muted;
   render();
@@ -83,7 +84,7 @@ export function renderChat() {
   byId("chat").hidden = !ready;
   const list = byId("chat-list");
   redraw(list, [lines, muted, lang(), shell.seat, storedName()], () => {
-    const visible = lines.filter((line) => !muted.has(line.name));
+    const visible = lines.filter((line) => !muted.has(writerOf(line)));
     fill(
       list,
       ...(visible.length
@@ -126,31 +127,35 @@ function lineItem(line) {
             class: "chat-mute",
             title: t("chat.mute", { name: line.name }),
             "aria-label": t("chat.mute", { name: line.name }),
-            onclick: () => setMuted(line.name, true),
+            onclick: () => setMuted(writerOf(line), line.name, true),
           },
-          "⊘",
+          h("span", { "aria-hidden": "true" }, "⊘"),
+          h("span", { class: "chat-mute-word", "aria-hidden": "true" }, t("chat.mute_word")),
         ),
   );
 }
 
-/** The muted names among the lines, each a button that unmutes. */
+/** The muted writers among the lines (by their latest name), each a button that unmutes. */
 function drawMuted() {
   const bar = byId("chat-muted");
-  const names = [...new Set(shell.chat.lines.map((line) => line.name))].filter((name) =>
-    shell.chat.muted.has(name),
-  );
-  bar.hidden = names.length === 0;
+  /** @type {Map<string, string>} */
+  const writers = new Map();
+  for (const line of shell.chat.lines) {
+    const writer = writerOf(line);
+    if (shell.chat.muted.has(writer)) writers.set(writer, line.name);
+  }
+  bar.hidden = writers.size === 0;
   fill(
     bar,
     t("chat.muted"),
-    ...names.map((name) =>
+    ...[...writers].map(([writer, name]) =>
       h(
         "button",
         {
           type: "button",
           class: "btn btn-small chat-unmute",
           "aria-label": t("chat.unmute", { name }),
-          onclick: () => setMuted(name, false),
+          onclick: () => setMuted(writer, name, false),
         },
         name,
         " ✕",

@@ -76,9 +76,9 @@ import { prefs } from "../prefs.js";
  * @property {Dialog | null} dialog the popover open
  * @property {string | null} wire the latest state message exactly as it arrived (the
  *   developer's wire panel)
- * @property {{ready: boolean, lines: ChatLine[], unread: number, muted: Set<string>}} chat
+ * @property {{ready: boolean, lines: ChatLine[], unread: number, muted: Map<string, string>}} chat
  *   ready: the socket opened once, the chat shows; unread: lines come while it was out of
- *   sight; muted: names muted in this browser
+ *   sight; muted: the writers muted in this browser (chat.js), with their names
  * @property {{title: string, text: string} | null} notice shown instead of the table for
  *   good (notice.js): the keys of its words
  */
@@ -116,7 +116,7 @@ export const shell = {
   sheet: null,
   dialog: null,
   wire: null,
-  chat: { ready: false, lines: [], unread: 0, muted: new Set() },
+  chat: { ready: false, lines: [], unread: 0, muted: new Map() },
   notice: null,
 };
 
