@@ -1,6 +1,6 @@
 """The table fits the screen: on two phone sizes and two desktop sizes, everything a player needs
 for the current step (the cards to choose from, the buttons, the health or score) is on screen
-without scrolling and not covered, and on phones every control is at least 44 px tall.
+without scrolling and not covered, and on phones every control is at least 44x44 px.
 
 Each game module marks what the current step needs with data-needed; ``check_fits`` fails when
 one of those elements lies outside the viewport or under something else. Each game's layout
@@ -26,6 +26,7 @@ PHONES = {"phone", "phone-landscape"}
 # Every element marked as needed, and the turn banner, must be inside the viewport and be what
 # the player sees at a point inside it (cards overlap: the point is near their top-left corner).
 OFF_SCREEN = (Path(__file__).parent / "offscreen.js").read_text()
+TARGETS = (Path(__file__).parent / "targets.js").read_text()
 # The table at rest: a card still travelling to its place (static/js/motion.js, 420 ms) or
 # glowing as just moved lies over its neighbours for a moment. The screenshot taken before
 # each check finishes such animations (Playwright's animations="disabled"), but not on CI,
@@ -55,9 +56,19 @@ def check_fits(page: Page, name: str, sizes: tuple[str, ...] = tuple(SIZES)) -> 
         page.evaluate("window.scrollTo(0, 0)")
         shoot(page, SCREENSHOTS / f"layout-{name}-{label}.png", animations="disabled")
         problems += [f"{label}: {p}" for p in page.evaluate(OFF_SCREEN, label in PHONES)]
+        if label in PHONES:
+            problems += [f"{label}: {p} (at least 44x44)" for p in small_targets(page)]
     if original:
         page.set_viewport_size(original)
     assert problems == [], f"{name}: " + "; ".join(problems)
+
+
+def small_targets(page: Page, within: str | None = None) -> list[str]:
+    """The controls a finger may tap (of the open dialog, else of the page; or of
+    ``within``) smaller than 44x44 px."""
+    if within is None and page.locator("[aria-modal='true']").count():
+        within = "[aria-modal='true']"
+    return list(page.evaluate(TARGETS, within))
 
 
 def needed(page: Page) -> set[str]:
