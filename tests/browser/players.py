@@ -94,7 +94,7 @@ def join_by_link(page: Page, url: str, name: str) -> None:
     page.goto(url)
     page.fill("#join-name", name)
     page.get_by_role("button", name="Take a seat").or_(
-        page.get_by_role("button", name="Watch")
+        page.get_by_role("button", name="Watch", exact=True)
     ).click()
     wait_for_state(page)
 
@@ -111,6 +111,13 @@ def choose_language(page: Page, lang: str) -> None:
             page.locator(f"#settings input[name='lang'][value='{lang}'] + span").click()
             page.locator("#settings-close").click()
     expect(page.locator("html")).to_have_attribute("lang", lang)
+
+
+def watch(page: Page, url: str) -> None:
+    """Opens the share link of a room whose seats are taken: the table, no name asked."""
+    page.goto(url)
+    wait_for_state(page)
+    expect(page.locator(".seats")).to_contain_text("You are watching")
 
 
 def wait_for_state(page: Page) -> None:

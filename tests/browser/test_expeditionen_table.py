@@ -21,6 +21,7 @@ from tests.browser.players import (
     no_error_toast,
     version,
     wait_for_state,
+    watch,
 )
 
 HAND = "#board button.card[data-testid^='hand-']"
@@ -200,14 +201,23 @@ def test_reload_mid_match_restores_the_seat(duel: Duel) -> None:
     take_turn(duel)
 
 
+def test_a_friend_may_just_watch_while_a_seat_is_free(new_page: NewPage) -> None:
+    anna, cleo = new_page(), new_page()
+    url = create_room(anna, "expeditionen", "Anna")
+    cleo.goto(url)
+    expect(cleo.locator("#join-name")).to_be_visible()
+    cleo.get_by_role("button", name="Just watch").click()  # no name typed
+    expect(cleo.locator(".seats")).to_contain_text("You are watching")
+    expect(anna.locator("#board")).to_contain_text("Waiting for a second player")
+    expect(cleo.locator(".seat.is-free")).to_have_count(1)
+
+
 def test_a_spectator_sees_only_public_information_and_no_controls(
     duel: Duel, new_page: NewPage
 ) -> None:
     watcher = new_page()
-    watcher.goto(duel.url)
-    expect(watcher.locator(".name-prompt")).to_contain_text("All seats are taken")
-    join_by_link(watcher, duel.url, "Carla")
-    expect(watcher.locator(".seats")).to_contain_text("You are watching")
+    watch(watcher, duel.url)  # issue 53: a name was asked just to watch
+    expect(watcher.locator(".name-prompt")).to_have_count(0)
     expect(watcher.locator("#board [data-testid^='hand-']")).to_have_count(0)
     expect(watcher.locator("#board button")).to_have_count(0)
     screenshot(watcher, "expeditionen-spectator")

@@ -32,6 +32,7 @@ from tests.browser.players import (
     join_by_link,
     no_error_toast,
     wait_for_state,
+    watch,
 )
 
 PHONE = {"width": 390, "height": 844}
@@ -238,8 +239,7 @@ def test_a_spectator_sees_both_displays_and_no_hand_or_controls(
     duel: Duel, new_page: NewPage
 ) -> None:
     watcher = new_page()
-    join_by_link(watcher, duel.url, "Carla")
-    expect(watcher.locator(".seats")).to_contain_text("You are watching")
+    watch(watcher, duel.url)
     expect(
         watcher.locator("#board [data-testid^='hand-']:not([data-testid^='hand-count'])")
     ).to_have_count(0)

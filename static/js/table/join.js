@@ -1,6 +1,7 @@
 // @ts-check
-// Joining the table: under the name this browser sits under here, else the name prompt (a
-// seat while one is free, else a place among the spectators); then the room's socket.
+// Joining the table: under the name this browser sits under here; else, while a seat is free,
+// the name prompt (or just watching); else watching at once, no name asked. Then the room's
+// socket.
 
 import { t } from "../i18n.js";
 import { api, asApiError, fill, h, storedName, storeName, toast } from "../ui.js";
@@ -19,7 +20,16 @@ export async function joinTable(open) {
   connect = open;
   const name = await heldName();
   if (name) join(name);
-  else askName();
+  else if (shell.players.some((player) => !player.name)) askName();
+  else watch();
+}
+
+/** A spectator who gave no name: the socket alone (the chat asks a name to write). */
+function watch() {
+  shell.seat = null;
+  toast(t("table.spectator_note"), "info");
+  render();
+  connect();
 }
 
 /** The name this browser sits under in this room, or null when it holds no seat here. */
@@ -93,9 +103,16 @@ export function drawNamePrompt(board) {
         h("p", {}, t(free ? "join.lead" : "join.full")),
         h("div", { class: "field" }, h("label", { for: "join-name" }, t("name.label")), input),
         h(
-          "button",
-          { type: "submit", class: "btn btn-primary" },
-          t(free ? "join.sit" : "join.watch"),
+          "div",
+          { class: "popover-actions" },
+          h(
+            "button",
+            { type: "submit", class: "btn btn-primary" },
+            t(free ? "join.sit" : "join.watch"),
+          ),
+          free
+            ? h("button", { type: "button", class: "btn", onclick: watch }, t("join.just_watch"))
+            : null,
         ),
       ),
     ),
