@@ -97,6 +97,13 @@ export function wirePanel({ lead, columns, anyone, perConnection }) {
           t("wire.per_connection", { fields: perConnection.join(", ") }),
         )
       : null,
+    columns.length > 1
+      ? h(
+          "p",
+          { class: "wire-swipe", "data-testid": "wire-swipe", "aria-hidden": "true" },
+          t("wire.swipe", { n: columns.length }),
+        )
+      : null,
     h(
       "div",
       { class: "wire-columns", data: { columns: String(columns.length) } },

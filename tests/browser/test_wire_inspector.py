@@ -51,8 +51,19 @@ def test_the_replay_shows_each_viewer_s_message_and_what_it_was_not_sent(
     color = anyone.evaluate("el => getComputedStyle(el).color")
     ink = page.evaluate("getComputedStyle(document.body).color")
     assert color != ink, "the part not sent is greyed"
+    swipe = panel.get_by_test_id("wire-swipe")
     for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(size)
+        # Issue 53: on a phone the columns scroll sideways; a line says so, where they do.
+        sideways = columns.nth(0).evaluate(
+            "c => c.parentElement.scrollWidth > c.parentElement.clientWidth"
+        )
+        assert sideways == (label == "phone")
+        if sideways:
+            expect(swipe).to_have_text("3 columns side by side: swipe sideways →")
+            expect(swipe).to_be_visible()
+        else:
+            expect(swipe).to_be_hidden()
         shoot(page, SCREENSHOTS / f"wire-replay-{label}.png", full_page=True)
     page.get_by_role("button", name="DE").click()
     expect(anyone).to_contain_text("An niemanden gesendet:")
