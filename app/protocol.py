@@ -279,6 +279,11 @@ class TurnInfo(BaseModel):
     deadline: datetime | None = Field(
         description="when its time per move runs out; null: no time limit"
     )
+    now: datetime | None = Field(
+        None,
+        description="in a state message, the server's clock as it was built: the time left "
+        "and since is counted from it, never from the device's own clock",
+    )
 
 
 class TakebackStatus(BaseModel):
@@ -581,6 +586,9 @@ class MyGame(BaseModel):
     since: datetime | None = Field(description="when the current turn began")
     deadline: datetime | None = Field(description="when its time runs out; null: no limit")
     seconds_left: float | None = Field(description="until the deadline, as the server counts")
+    seconds_since: float | None = Field(
+        None, description="since the current turn began, as the server counts"
+    )
 
 
 class MatchSummary(BaseModel):

@@ -72,6 +72,7 @@ async def my_games(rooms: RoomsDep, player: PlayerDep, settings: SettingsDep) ->
             since=turn and turn.since,
             deadline=turn and turn.deadline,
             seconds_left=turn.deadline and (turn.deadline - now).total_seconds() if turn else None,
+            seconds_since=turn and (now - turn.since).total_seconds(),
         )
         for held, live, turn in await rooms.games_of(player)
     ]

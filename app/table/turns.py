@@ -22,7 +22,7 @@ from app.storage.repositories import Store
 from app.table.cache import RoomCache
 from app.table.events import ReminderDue, RoomEvents
 from app.table.features import Feature
-from app.table.live import LiveRoom
+from app.table.live import LiveRoom, iso
 from app.table.refusals import Refusal, RoomNotFound
 from app.table.takeover import Takeovers
 
@@ -91,8 +91,10 @@ class Turns(Feature):
         self.clock = clock
 
     def state(self, room: LiveRoom) -> dict[str, Any]:
-        """In a turn-based room: whose turn, since when, until when."""
-        return {"turn": room.turn()}
+        """In a turn-based room: whose turn, since when, until when, and the server's clock
+        now (a phone's own may be off by hours)."""
+        turn = room.turn()
+        return {"turn": turn and {**turn, "now": iso(self.clock())}}
 
     async def turn(self, room_id: str) -> Turn | None:
         """For the push helper: which seat of the room must move, and its deadline."""

@@ -60,6 +60,7 @@
  * @property {number} seat the seat that must move
  * @property {string} since when its turn began (ISO 8601)
  * @property {string | null} deadline when its time per move runs out; null: no limit
+ * @property {string | null} [now] in a state message, the server's clock as it was built
  */
 
 /**

@@ -287,21 +287,13 @@ export function ago(iso) {
   return format.format(0, "second");
 }
 
-/**
- * How long ago a date from the API was, its two largest units: "3 h 20 min".
- * @param {string} iso
- */
-export function elapsed(iso) {
-  return timeLeft((Date.now() - new Date(iso).getTime()) / 1000);
-}
-
 /** Since when a turn runs: "turn began 3 h 20 min ago"; in its first minute "turn just
  * began" (a minute rounded up read "1 min ago" right after the move).
- * @param {string} iso
+ * @param {number} seconds since it began, by the server's clock (clock.js)
  */
-export function turnSince(iso) {
-  if (Date.now() - new Date(iso).getTime() < 60_000) return t("games.since_now");
-  return t("games.since", { when: elapsed(iso) });
+export function turnSince(seconds) {
+  if (seconds < 60) return t("games.since_now");
+  return t("games.since", { when: timeLeft(seconds) });
 }
 
 /** Time left in words, its two largest units: "1 day 4 h", "3 h 20 min", "12 min"; its

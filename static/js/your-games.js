@@ -40,7 +40,7 @@ function turnPill(game) {
 
 function clockLine(game, fetchedAt) {
   if (!game.since) return null;
-  const parts = [turnSince(game.since)];
+  const parts = [turnSince(game.seconds_since + (Date.now() - fetchedAt) / 1000)];
   if (!game.turn_based) parts.push(t("games.live"));
   else if (game.deadline === null) parts.push(t("turn.no_limit"));
   else {

@@ -197,7 +197,8 @@ def test_the_table_says_whose_turn_since_when_and_until_when(
     since = datetime.fromisoformat(turn["since"])
     assert turn["seat"] == absent
     assert datetime.fromisoformat(turn["deadline"]) == since + 2 * DAY
-    assert table.client.get(f"/api/rooms/{room_id}").json()["turn"] == turn
+    info = table.client.get(f"/api/rooms/{room_id}").json()["turn"]
+    assert info == {**turn, "now": None}  # the server's clock: in a state message only
 
 
 def test_the_time_running_out_offers_the_three_choices_to_the_other_player(
@@ -395,6 +396,7 @@ def test_time_left_is_computed_from_stored_data_after_a_restart(
                 "seat": 1 - mover,
                 "since": iso(moved_at),
                 "deadline": iso(moved_at + 3 * DAY),
+                "now": iso(moved_at),  # the server's clock: a device's may be off (issue 53)
             }
     with TestClient(create_app(turn_settings)) as client:
         table = Table(client)
@@ -405,6 +407,7 @@ def test_time_left_is_computed_from_stored_data_after_a_restart(
         client.cookies.set("kr_player", cookies[mover])
         (game,) = client.get("/api/me/games").json()
         assert game["seconds_left"] == (3 * DAY - timedelta(hours=5)).total_seconds()
+        assert game["seconds_since"] == timedelta(hours=5).total_seconds()
 
 
 # Your games

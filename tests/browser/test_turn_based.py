@@ -92,3 +92,25 @@ def test_a_turn_based_table_says_who_has_how_long_and_your_games_count_it(
     expect(mover).to_have_title("(1) Kartenrunde")
     expect(mover.get_by_test_id("your-game")).to_contain_text("You have 1 day 23 h")
     shots(mover, "home-games")
+
+
+# A device whose clock runs three hours ahead of the server's.
+CLOCK_AHEAD = "(() => { const now = Date.now.bind(Date); Date.now = () => now() + 3 * 3600e3; })()"
+
+
+def test_a_device_whose_clock_is_off_counts_the_turn_by_the_servers(new_page: NewPage) -> None:
+    """Issue 53: the table counted on the device's clock, "Your games" on the server's; a
+    phone's clock off by hours made them disagree."""
+    ada, bo = new_page(), new_page()
+    bo.add_init_script(CLOCK_AHEAD)
+    join_by_link(bo, create_turn_based_room(ada, "expeditionen", "Ada", days="2 days"), "Bo")
+    clock = bo.get_by_test_id("turn-clock")
+    expect(clock).to_contain_text(
+        " has 1 day 23 h" if not is_my_turn(bo) else "You have 1 day 23 h"
+    )
+    expect(clock).to_contain_text("turn just began")
+    bo.goto("/games")
+    bo.wait_for_selector("body[data-ready]")
+    row = bo.get_by_test_id("your-game")
+    expect(row).to_contain_text("1 day 23 h")
+    expect(row).to_contain_text("turn just began")

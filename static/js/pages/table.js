@@ -4,6 +4,7 @@
 // part of the table from it (../table/: seats, banner, board, log, offers, end, ...). The
 // game's own module (static/js/games/<name>.js) draws the board; nothing here names a game.
 
+import { heardServerClock } from "../clock.js";
 import { boot } from "../page.js";
 import { applyTheme } from "../prefs.js";
 import { RoomSocket } from "../socket.js";
@@ -48,6 +49,7 @@ function receiveState(message, { resync, text }) {
   else if (message.last_action && !resync && message.version !== shown?.version)
     shell.recent = [...shell.recent, message.last_action].slice(-4);
   shell.state = message;
+  if (message.turn?.now) heardServerClock(Date.parse(message.turn.now));
   extendLog(message, resync, shown?.turn ?? null);
   shell.seat = message.seat;
   shell.players = message.players ?? shell.players;

@@ -8,7 +8,7 @@ import { h, timeLeft, turnSince, when } from "../ui.js";
 import { context } from "./board.js";
 import { confirmContent } from "./confirm.js";
 import { byId, patch } from "./draw.js";
-import { isMyTurn, isOffline, playerName, secondsLeft, shell } from "./shell.js";
+import { isMyTurn, isOffline, playerName, secondsLeft, secondsSince, shell } from "./shell.js";
 
 /** @typedef {import("../games/common.js").Described} Described */
 
@@ -87,7 +87,7 @@ function turnClock() {
   return h(
     "span",
     { class: "banner-hint turn-clock", "data-testid": "turn-clock", title: when(turn.since) },
-    `${text} · ${turnSince(turn.since)}`,
+    `${text} · ${turnSince(secondsSince(turn))}`,
   );
 }
 

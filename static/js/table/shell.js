@@ -3,6 +3,7 @@
 // render() (render.js), and every handler changes it, then calls render(). Below it, what
 // the shell says that several parts ask (whose turn, a seat's name, are we offline).
 
+import { serverNow } from "../clock.js";
 import { sameAction } from "../games/common.js";
 import { lang, localized, t } from "../i18n.js";
 import { prefs } from "../prefs.js";
@@ -180,5 +181,13 @@ export function confirmsMoves() {
  */
 export function secondsLeft(turn) {
   if (!turn?.deadline) return null;
-  return (new Date(turn.deadline).getTime() - Date.now()) / 1000;
+  return (new Date(turn.deadline).getTime() - serverNow()) / 1000;
+}
+
+/**
+ * The seconds since a turn-based room's move began, by the server's clock.
+ * @param {TurnInfo} turn
+ */
+export function secondsSince(turn) {
+  return (serverNow() - new Date(turn.since).getTime()) / 1000;
 }
