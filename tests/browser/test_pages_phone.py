@@ -140,3 +140,32 @@ def test_a_waiting_room_waits_for_a_second_player_not_a_free_seat(
     expect(board).not_to_contain_text(re.compile("Waiting for (Free seat|Anna)"))
     expect(board).not_to_contain_text("Display of Free seat")
     shoot(page, SCREENSHOTS / f"waiting-room-{game}-phone.png", full_page=True)
+
+
+def test_the_home_page_says_what_it_is_and_offers_live_or_turn_based_at_once(
+    new_page: NewPage,
+) -> None:
+    """Issue 53: on a phone the lead sentence was hidden and the daily deal below the fold;
+    live versus turn-based showed only after picking a game of two; a solo game offered to
+    "Create room"."""
+    page = new_page(viewport=SIZES["phone"])
+    page.goto("/")
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator(".hero .lead")).to_be_in_viewport()
+    jump = page.locator("#daily-jump")
+    expect(jump).to_be_in_viewport()
+    expect(page.locator("#opponent")).to_be_visible()  # a game of two is chosen at first
+    expect(page.locator("#opponent .chip-radio").first).to_have_text("A friend, live")
+    expect(page.locator("#opponent .chip-radio").nth(1)).to_have_text("A friend, turn-based")
+    create = page.locator("#create-room")
+    expect(create).to_have_text("Create room")
+    shoot(page, SCREENSHOTS / "home-first-screen-phone.png")
+    page.locator("input[name='opponent'][value='easy'] + span").click()
+    expect(create).to_have_text("Start the game")  # against the computer: no room to share
+    page.locator("label[for='game-scoundrel']").click()
+    expect(create).to_have_text("Start the game")  # alone
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#game-scoundrel")).to_be_checked()  # the game chosen last
+    jump.click()
+    expect(page.locator("#daily-panel")).to_be_in_viewport()

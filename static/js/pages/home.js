@@ -37,7 +37,26 @@ function chooseGame(name) {
   const game = gameByName(name);
   chosen = { game: name, preset: standardPreset(game), options: defaults(game), computer: null };
   pace.turnBased = false;
+  try {
+    localStorage.setItem(GAME_KEY, name);
+  } catch {
+    // private mode: the first game of two is chosen next time
+  }
   renderForm();
+}
+
+const GAME_KEY = "kr_home_game";
+
+/** The game this browser chose last; at first a game of two, whose opponents (live, turn-based,
+ * the computer) then show from the start. */
+function firstChoice() {
+  let last = null;
+  try {
+    last = localStorage.getItem(GAME_KEY);
+  } catch {
+    // none kept
+  }
+  return (gameByName(last) ?? games.find((game) => game.seats > 1) ?? games[0])?.name;
 }
 
 function choosePreset(presetName) {
@@ -130,6 +149,7 @@ function renderOpponent(game) {
           chosen.computer = value;
           pace.turnBased = turnBased;
           renderPace(game);
+          renderCreate(game);
         },
       }),
       h("span", {}, label),
@@ -234,9 +254,16 @@ function renderForm() {
   renderPresets(game);
   renderOpponent(game);
   renderPace(game);
+  renderCreate(game);
   const body = document.getElementById("options-body");
   fill(body, ...game.options.map(optionControl));
   document.getElementById("options").hidden = game.options.length === 0;
+}
+
+/** "Create room" where someone is invited; alone or against the computer, "Start the game". */
+function renderCreate(game) {
+  const alone = game.seats === 1 || chosen.computer !== null;
+  document.getElementById("create-room").textContent = t(alone ? "home.start" : "home.create");
 }
 
 /** Your unfinished games (the ones waiting for you first); the title counts those. */
@@ -256,6 +283,7 @@ function renderRooms() {
 function renderDaily() {
   const panel = document.getElementById("daily-panel");
   panel.hidden = today === null;
+  document.getElementById("daily-jump").hidden = today === null;
   if (today === null) return;
   document.getElementById("daily-title").textContent = todayTitle(today);
   fill(
@@ -312,7 +340,7 @@ async function start() {
   try {
     games = await api("/api/games");
     await Promise.all(games.map((game) => loadGameStrings(game.name))); // the blurbs
-    chooseGame(games[0]?.name);
+    chooseGame(firstChoice());
   } catch (error) {
     toast(error.message);
   }
