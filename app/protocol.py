@@ -841,6 +841,8 @@ class DeviceInfo(BaseModel):
 
     id: int
     label: str = Field(description="browser and system, from its User-Agent")
+    name: str | None = Field(description="the player's own name for it; null: none given")
+    signed_in_at: datetime
     last_seen_at: datetime = Field(description="to the minute")
     this_device: bool
 

@@ -195,6 +195,14 @@ class Identity:
         found: bool = await self.off_loop(self.store.device_exists, device_id)
         return found
 
+    async def name_device(self, player_id: str, device_id: int, name: str) -> bool:
+        """The player's own name for one of their devices; False when it is no device of
+        theirs."""
+        if not 0 < device_id <= MAX_ID:  # no device has it (the database would refuse it)
+            return False
+        named: bool = await self.off_loop(self.store.name_device, player_id, device_id, name)
+        return named
+
     async def sign_out(self, player_id: str, device_id: int) -> bool:
         """The player's device signed out (its push subscriptions go with it, its sockets
         are closed); False when it is no device of theirs."""

@@ -88,6 +88,8 @@ async def my_devices(signed: SignedInDep, identity: IdentityDep) -> MyDevices:
             DeviceInfo(
                 id=device.id,
                 label=device.label,
+                name=device.name,
+                signed_in_at=device.signed_in_at,
                 last_seen_at=device.last_seen_at,
                 this_device=device.id == signed.device_id,
             )
@@ -125,6 +127,19 @@ async def make_device_link(
 )
 async def sign_out_device(device_id: int, signed: SignedInDep, identity: IdentityDep) -> None:
     if signed is None or not await identity.sign_out(signed.player_id, device_id):
+        fail(404, "unknown_device", "no device of yours with this id")
+
+
+@router.put(
+    "/me/devices/{device_id}/name",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=NOT_FOUND | UNPROCESSABLE,
+    summary="Name one of this player's browsers (\"Anna's phone\"), to tell them apart",
+)
+async def name_device(
+    device_id: int, body: Rename, signed: SignedInDep, identity: IdentityDep
+) -> None:
+    if signed is None or not await identity.name_device(signed.player_id, device_id, body.name):
         fail(404, "unknown_device", "no device of yours with this id")
 
 

@@ -31,7 +31,7 @@ JSON_CODEC: dict[str, Any] = {
 MIGRATION_LOCK = 0x4B617274  # "Kart": the PostgreSQL advisory lock held while migrating
 # The newest migration's revision (a test holds it to Alembic's head): a database already
 # there needs no migrating process when the server starts.
-SCHEMA_REVISION = "0013"
+SCHEMA_REVISION = "0014"
 
 logger = logging.getLogger(__name__)
 

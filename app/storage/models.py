@@ -373,6 +373,7 @@ DEVICES = Table(
     Column("player_id", String(64), ForeignKey("players.id"), nullable=False, index=True),
     Column("token_hash", String(64), nullable=False, unique=True),
     Column("label", String(64), nullable=False),
+    Column("name", String(24)),  # the player's own name for it (null: none given)
     Column("created_at", UtcDateTime, nullable=False),
     Column("last_seen_at", UtcDateTime, nullable=False),
 )

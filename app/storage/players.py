@@ -28,6 +28,18 @@ class Device:
     player_id: str
     label: str
     last_seen_at: datetime
+    name: str | None  # the player's own name for it
+    signed_in_at: datetime
+
+
+DEVICE_COLUMNS = (
+    DEVICES.c.id,
+    DEVICES.c.player_id,
+    DEVICES.c.label,
+    DEVICES.c.last_seen_at,
+    DEVICES.c.name,
+    DEVICES.c.created_at,
+)
 
 
 class PlayerStore:
@@ -37,9 +49,7 @@ class PlayerStore:
     def device(self, token_hash: str) -> Device | None:
         with self.engine.connect() as connection:
             row = connection.execute(
-                select(
-                    DEVICES.c.id, DEVICES.c.player_id, DEVICES.c.label, DEVICES.c.last_seen_at
-                ).where(DEVICES.c.token_hash == token_hash)
+                select(*DEVICE_COLUMNS).where(DEVICES.c.token_hash == token_hash)
             ).first()
         return None if row is None else Device(*row)
 
@@ -82,11 +92,22 @@ class PlayerStore:
         """The player's devices, most recently seen first."""
         with self.engine.connect() as connection:
             rows = connection.execute(
-                select(DEVICES.c.id, DEVICES.c.player_id, DEVICES.c.label, DEVICES.c.last_seen_at)
+                select(*DEVICE_COLUMNS)
                 .where(DEVICES.c.player_id == player_id)
                 .order_by(DEVICES.c.last_seen_at.desc(), DEVICES.c.id.desc())
             ).all()
         return [Device(*row) for row in rows]
+
+    def name_device(self, player_id: str, device_id: int, name: str) -> bool:
+        """The player's own name for one of their devices; False when it is no device of
+        theirs."""
+        with self.engine.begin() as connection:
+            named = connection.execute(
+                update(DEVICES)
+                .where(DEVICES.c.id == device_id, DEVICES.c.player_id == player_id)
+                .values(name=name)
+            )
+        return named.rowcount == 1
 
     def remove_device(self, player_id: str, device_id: int) -> bool:
         """The player's device removed (its push subscriptions with it), and the player's open

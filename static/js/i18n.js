@@ -74,6 +74,10 @@ const STRINGS = {
     "me.this_device": "this device",
     "me.seen": "seen {when}",
     "me.sign_out": "Sign out",
+    "me.name_device": "Name it",
+    "me.name_device_prompt":
+      'A name for this device, to tell it apart (for example "Anna\'s phone"):',
+    "me.signed_in": "signed in {when}",
     "me.sign_out_all": "Sign out everywhere",
     "me.sign_out_all_confirm":
       "Sign out every device? This browser stays signed in with a new secret.",
@@ -565,6 +569,10 @@ const STRINGS = {
     "me.this_device": "dieses Gerät",
     "me.seen": "zuletzt {when}",
     "me.sign_out": "Abmelden",
+    "me.name_device": "Benennen",
+    "me.name_device_prompt":
+      'Ein Name für dieses Gerät, um es zu unterscheiden (etwa "Annas Handy"):',
+    "me.signed_in": "angemeldet {when}",
     "me.sign_out_all": "Überall abmelden",
     "me.sign_out_all_confirm":
       "Alle Geräte abmelden? Dieser Browser bleibt mit einem neuen Geheimnis angemeldet.",

@@ -223,6 +223,20 @@ export function storedName() {
   }
 }
 
+/** The name this browser used last, else the player's own (a device signed in by a link
+ * has none stored yet: issue 53, its home form was left empty), remembered here. */
+export async function knownName() {
+  const stored = storedName();
+  if (stored) return stored;
+  try {
+    const me = /** @type {{name: string | null}} */ (await api("/api/me/devices"));
+    if (me.name) storeName(me.name);
+    return me.name ?? "";
+  } catch {
+    return "";
+  }
+}
+
 /** @param {string} name */
 export function storeName(name) {
   try {

@@ -252,6 +252,48 @@ def test_a_device_of_another_player_cannot_be_signed_out(table: Table) -> None:
     assert len(devices(table, cookies[0])) == 1
 
 
+def test_a_player_names_a_device_and_sees_when_each_signed_in(table: Table) -> None:
+    """Issue 53: two "Chrome on Android" could not be told apart."""
+    _, (ada, _bo) = table.seated_room("expeditionen", preset="short")
+    phone = second_device(table, ada)
+    gone = this_device(table, phone)
+    response = call(
+        table, "PUT", f"/api/me/devices/{gone}/name", ada, json={"name": " Anna's phone "}
+    )
+    assert response.status_code == 204
+    listed = {device["id"]: device for device in devices(table, ada)}
+    assert listed[gone]["name"] == "Anna's phone"
+    assert [device["name"] for device in listed.values() if device["id"] != gone] == [None]
+    for device in listed.values():
+        assert device["signed_in_at"] <= device["last_seen_at"]
+
+
+def test_a_device_of_another_player_cannot_be_named(table: Table) -> None:
+    _, (ada, bo) = table.seated_room("expeditionen", preset="short")
+    (device,) = devices(table, ada)
+    for cookie in (bo, None):
+        response = call(
+            table, "PUT", f"/api/me/devices/{device['id']}/name", cookie, json={"name": "mine"}
+        )
+        assert response.status_code == 404
+        assert response.json()["detail"]["code"] == "unknown_device"
+    assert devices(table, ada)[0]["name"] is None
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"name": ""}, {"name": "x" * 25}, {"name": "a\nb"}, {"name": 5}, {}, {"name": "a", "x": 1}],
+)
+def test_a_bad_device_name_is_refused_and_changes_nothing(
+    table: Table, body: dict[str, Any]
+) -> None:
+    _, (ada, _bo) = table.seated_room("expeditionen", preset="short")
+    (device,) = devices(table, ada)
+    response = call(table, "PUT", f"/api/me/devices/{device['id']}/name", ada, json=body)
+    assert response.status_code == 422
+    assert devices(table, ada)[0]["name"] is None
+
+
 @pytest.mark.parametrize("device_id", [0, 2**31, 2**63, 10**20, -(2**63) - 1])
 def test_a_device_id_beyond_the_id_column_is_unknown(table: Table, device_id: int) -> None:
     _, cookies = table.seated_room("expeditionen", preset="short")

@@ -42,11 +42,23 @@ def test_a_phone_signed_in_by_link_plays_the_same_seat(new_page: NewPage) -> Non
     wait_for_state(desk)
     assert cards_in_play(phone) == cards_in_play(desk) != []
     act_and_wait(phone, phone.locator("#board [data-testid^='take-']").first.click, (desk,))
+    # Issue 53: a second device's home form left "Your name" empty.
+    phone.goto("/")
+    phone.wait_for_selector("body[data-ready]")
+    expect(phone.locator("#player-name")).to_have_value("Anna")
 
     phone.goto("/me")
     phone.wait_for_selector("body[data-ready]")
-    expect(phone.locator("#devices li")).to_have_count(2)
+    devices = phone.get_by_test_id("device")
+    expect(devices).to_have_count(2)
     expect(phone.locator("#devices")).to_contain_text("this device")
+    # Issue 53: two "Chrome on Android" could not be told apart: when each signed in, and
+    # a name the player gives one.
+    expect(devices.first).to_contain_text("signed in ")
+    expect(devices.nth(1)).to_contain_text("signed in ")
+    phone.once("dialog", lambda dialog: dialog.accept("Anna's phone"))
+    devices.filter(has_text="this device").get_by_role("button", name="Name it").click()
+    expect(devices.filter(has_text="this device")).to_contain_text("Anna's phone")
     expect(phone.locator("#me-name")).to_have_value("Anna")
     phone.fill("#me-name", "Anna B.")
     phone.get_by_role("button", name="Save name").click()

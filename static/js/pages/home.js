@@ -4,7 +4,7 @@ import { card } from "../cards.js";
 import { loadToday, todayItems, todayTitle } from "../daily.js";
 import { loadGameStrings, localized, t } from "../i18n.js";
 import { boot } from "../page.js";
-import { api, fill, givenName, h, offeredLevels, storedName, toast } from "../ui.js";
+import { api, fill, givenName, h, knownName, offeredLevels, storedName, toast } from "../ui.js";
 import { countWaiting, gameItem, loadGames } from "../your-games.js";
 
 const CUSTOM = "custom";
@@ -336,6 +336,9 @@ async function start() {
   });
   renderHero();
   nameInput.value = storedName();
+  knownName().then((name) => {
+    if (!nameInput.value) nameInput.value = name;
+  });
   form.addEventListener("submit", createRoom);
   try {
     games = await api("/api/games");

@@ -5,25 +5,62 @@ import { t } from "../i18n.js";
 import { boot } from "../page.js";
 import { pushSetting } from "../push.js";
 import { qrSvg } from "../qr.js";
-import { ago, api, copyText, errorText, fill, h, storedName, storeName, toast } from "../ui.js";
+import {
+  ago,
+  api,
+  copyText,
+  errorText,
+  fill,
+  h,
+  storedName,
+  storeName,
+  toast,
+  when,
+} from "../ui.js";
 
 const list = document.getElementById("devices");
 let devices = [];
 let link = "";
 
+/** A device: the player's name for it (else its browser and system), since when it is
+ * signed in, when it was last seen; to name it or sign it out. */
 function deviceItem(device) {
   const seen = device.this_device
     ? t("me.this_device")
     : t("me.seen", { when: ago(device.last_seen_at) });
   const out = h("button", { type: "button", class: "btn btn-small" }, t("me.sign_out"));
   out.addEventListener("click", () => signOut(device));
+  const rename = h("button", { type: "button", class: "btn btn-small" }, t("me.name_device"));
+  rename.addEventListener("click", () => nameDevice(device));
   return h(
     "li",
-    { class: "device" },
-    h("span", { class: "device-label" }, device.label),
-    h("span", { class: "muted" }, seen),
+    { class: "device", "data-testid": "device" },
+    h(
+      "span",
+      { class: "device-label" },
+      device.name ?? device.label,
+      device.name ? h("span", { class: "muted device-kind" }, ` · ${device.label}`) : null,
+    ),
+    h(
+      "span",
+      { class: "muted" },
+      `${t("me.signed_in", { when: when(device.signed_in_at) })} · ${seen}`,
+    ),
+    rename,
     out,
   );
+}
+
+/** @param {{id: number, name: string | null, label: string}} device */
+async function nameDevice(device) {
+  const name = prompt(t("me.name_device_prompt"), device.name ?? device.label)?.trim();
+  if (!name) return;
+  try {
+    await api(`/api/me/devices/${device.id}/name`, { method: "PUT", body: { name } });
+  } catch (error) {
+    toast(errorText(error.code, error.message));
+  }
+  await load();
 }
 
 function render() {

@@ -4,7 +4,7 @@
 // socket.
 
 import { t } from "../i18n.js";
-import { api, asApiError, fill, h, storedName, storeName, toast } from "../ui.js";
+import { api, asApiError, fill, h, knownName, storedName, storeName, toast } from "../ui.js";
 import { endTable } from "./notice.js";
 import { render } from "./render.js";
 import { gameTitle, shell } from "./shell.js";
@@ -20,8 +20,10 @@ export async function joinTable(open) {
   connect = open;
   const name = await heldName();
   if (name) join(name);
-  else if (shell.players.some((player) => !player.name)) askName();
-  else watch();
+  else if (shell.players.some((player) => !player.name)) {
+    await knownName(); // the prompt offers the player's own name
+    askName();
+  } else watch();
 }
 
 /** A spectator who gave no name: the socket alone (the chat asks a name to write). */
