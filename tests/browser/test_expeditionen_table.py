@@ -117,6 +117,22 @@ def test_only_legal_moves_can_be_chosen(duel: Duel) -> None:
     act_and_wait(page, page.get_by_test_id("draw-deck").click, (other,))
 
 
+def tag_clear_of_index(page: Page, suit: str) -> bool:
+    """The "just discarded" tag leaves the top card's index corner (its rank) in sight."""
+    return bool(
+        page.get_by_test_id(f"discard-{suit}").evaluate(
+            """pile => {
+                const tag = pile.querySelector('.moved-tag').getBoundingClientRect();
+                const cards = pile.querySelectorAll('.card');
+                const top = cards[cards.length - 1];
+                const rank = top.querySelector('.card-rank').getBoundingClientRect();
+                return tag.bottom <= rank.top || tag.top >= rank.bottom
+                    || tag.right <= rank.left || tag.left >= rank.right;
+            }"""
+        )
+    )
+
+
 def test_the_two_steps_of_a_turn_are_shown_and_the_discard_is_not_drawable(duel: Duel) -> None:
     page, other = duel.mover()
     expect(page.locator(".ex-step.is-current")).to_have_text("1Play or discard")
@@ -127,6 +143,11 @@ def test_the_two_steps_of_a_turn_are_shown_and_the_discard_is_not_drawable(duel:
     suit = code[-1]
     pile = page.get_by_test_id(f"discard-{suit}")
     expect(pile).to_contain_text("just discarded")
+    # Issue 53: the tag covered the index corner of the card it names.
+    for size in SIZES.values():
+        page.set_viewport_size(size)
+        assert tag_clear_of_index(page, suit), size
+    page.set_viewport_size(DESKTOP)
     expect(page.get_by_test_id(f"draw-{suit}")).to_have_count(0)
     expect(page.get_by_test_id("draw-deck")).to_be_enabled()
     screenshot(page, "expeditionen-step2")
