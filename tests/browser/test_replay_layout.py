@@ -5,6 +5,7 @@ own server, which is quicker than playing it in two browsers."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -128,3 +129,28 @@ def test_the_replay_keeps_both_rows_and_their_names_at_every_size(new_page: NewP
                 shoot(page, shot, full_page=True, animations="disabled")
                 problems += [f"move {step}, {label}, {scheme}: {p}" for p in row_problems(page)]
     assert problems == [], "; ".join(problems)
+
+
+def test_the_replay_lists_every_move_and_a_move_clicked_is_shown(new_page: NewPage) -> None:
+    """Issue 53: the replay had no move list to click (lichess's is the model)."""
+    page = new_page()
+    page.goto(f"/matches/{MATCH_ID}")
+    page.wait_for_selector("body[data-ready]")
+    moves = page.get_by_test_id("replay-moves").locator("button")
+    last = int(page.locator("#slider").get_attribute("max") or 0)
+    expect(moves).to_have_count(last + 1)
+    expect(moves.first).to_have_attribute("aria-current", "step")
+    expect(moves.first).to_contain_text("The deal")
+    expect(moves.nth(1)).to_have_text(re.compile(rf"^1\s*({NAMES[0]}|{NAMES[1]}):"))
+    moves.nth(5).click()
+    expect(page.locator("#step-label")).to_have_text(f"Move 5 of {last}")
+    expect(page).to_have_url(re.compile("#5$"))
+    expect(moves.nth(5)).to_have_attribute("aria-current", "step")
+    expect(page.locator("#moves [aria-current]")).to_have_count(1)
+    page.keyboard.press("End")
+    expect(moves.last).to_have_attribute("aria-current", "step")
+    expect(moves.last).to_be_in_viewport()  # the list keeps the move shown in sight
+    for label in ("phone", "phone-landscape", "laptop"):
+        page.set_viewport_size(SIZES[label])
+        page.get_by_test_id("replay-moves").scroll_into_view_if_needed()
+        shoot(page, SCREENSHOTS / f"replay-moves-{label}.png")

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, SCREENSHOTS, NewPage, serve, shoot
-from tests.browser.players import create_room
+from tests.browser.players import choose_language, create_room
 from tests.browser.test_replay_layout import MATCH_ID, store_finished_match
 
 PHONE = {"width": 390, "height": 844}
@@ -65,7 +65,7 @@ def test_the_replay_shows_each_viewer_s_message_and_what_it_was_not_sent(
         else:
             expect(swipe).to_be_hidden()
         shoot(page, SCREENSHOTS / f"wire-replay-{label}.png", full_page=True)
-    page.get_by_role("button", name="DE").click()
+    choose_language(page, "de")
     expect(anyone).to_contain_text("An niemanden gesendet:")
     shoot(page, SCREENSHOTS / "wire-replay-phone-de.png", full_page=True)
 

@@ -167,9 +167,56 @@ function render() {
     names: replay.match.players.join(" · "),
   });
   renderResult(state);
+  renderMoves();
   renderChat();
   replay.game.render(board, state, context(state));
   replay.wire?.show(replay.step, showingBest());
+}
+
+/** Every step of the line shown, as lichess lists a game's moves: the one shown marked, each
+ * a button that goes to it; the list keeps the one shown in sight. */
+function renderMoves() {
+  const list = document.getElementById("moves");
+  document.getElementById("moves-panel").hidden = false;
+  fill(
+    list,
+    ...steps().map((_, index) =>
+      h(
+        "li",
+        {},
+        h(
+          "button",
+          {
+            type: "button",
+            class: "replay-move",
+            "aria-current": index === replay.step ? "step" : null,
+            onclick: () => go(index),
+          },
+          h("span", { class: "replay-move-number" }, String(index)),
+          ...moveWords(index),
+        ),
+      ),
+    ),
+  );
+  const shown = list.children[replay.step];
+  if (shown instanceof HTMLElement)
+    list.scrollTop = shown.offsetTop - list.offsetTop - list.clientHeight / 2;
+}
+
+/** A step of the move list in words: who did what ("Anna: discarded K♠"). */
+function moveWords(index) {
+  const step = steps()[index];
+  if (index === 0 || !step.action) {
+    const words = step.undoes != null ? t("replay.took_back") : t("replay.start");
+    return [step.undoes != null ? h("strong", {}, `${name(step.seat)}:`) : null, words];
+  }
+  const state = stateAt(index);
+  const who = showingBest() ? t("replay.line_best") : name(step.seat);
+  return [
+    h("strong", {}, `${who}:`),
+    replay.game.describe ? replay.game.describe(state.last_action, context(state)) : step.text,
+    step.taken_back ? h("span", { class: "replay-taken-back" }, `(${t("log.taken_back")})`) : null,
+  ];
 }
 
 /** The chat lines sent at this step of the line played (as text, never markup). */
