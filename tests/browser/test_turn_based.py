@@ -69,6 +69,12 @@ def test_a_turn_based_table_says_who_has_how_long_and_your_games_count_it(
     expect(row).to_contain_text("Your turn")
     expect(row).to_contain_text("You have 1 day 23 h")
     expect(row).to_contain_text("turn just began")
+    # Issue 53: on a phone the buttons beside it wrapped the time into short lines.
+    mover.set_viewport_size(SIZES["phone"])
+    lines = row.get_by_test_id("game-clock").evaluate(
+        "el => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)"
+    )
+    assert lines < 1.5, f"the time takes {lines:.1f} lines on a phone"
     shots(mover, "games")
 
     waiter.goto("/games")
