@@ -297,8 +297,11 @@ async function createRoom(event) {
   const name = givenName(nameInput);
   if (!name) return;
   const body = { game: chosen.game };
-  if (chosen.preset === CUSTOM) body.options = chosen.options;
-  else if (chosen.preset !== STANDARD) body.preset = chosen.preset;
+  // The variant shown chosen is the one sent (a full suite run made a 3-round room of a
+  // "short" one whose chip showed checked).
+  const preset = form.querySelector("input[name='preset']:checked")?.value ?? chosen.preset;
+  if (preset === CUSTOM) body.options = chosen.options;
+  else if (preset !== STANDARD) body.preset = preset;
   if (chosen.computer) body.computer = chosen.computer;
   if (pace.turnBased && !chosen.computer) {
     body.turn_based = true;
