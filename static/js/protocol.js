@@ -179,7 +179,10 @@
  * @property {"waiting" | "playing" | "finished"} status
  * @property {number} match_id
  * @property {Tally} tally
+ * @property {Record<string, unknown>} options the room's options, resolved
+ * @property {string | null} preset the preset it was made with (null: none named)
  * @property {boolean} [turn_based]
+ * @property {number | null} [move_days] a turn-based room's days per move (null: no limit)
  * @property {boolean} [spectator_chat]
  * @property {DailyOfRoom | null} [daily]
  */
@@ -190,6 +193,8 @@
  * @property {Record<string, string>} title by language
  * @property {number} seats
  * @property {string[]} computer the computer's levels, the usual first; empty for a solo game
+ * @property {{name: string, default: unknown}[]} options the game's options
+ * @property {{name: string, label: Record<string, string>}[]} presets named variants
  * @property {Record<string, unknown>} tables the rules' tables the client displays
  */
 

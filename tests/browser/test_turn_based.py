@@ -7,7 +7,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import SCREENSHOTS, NewPage, shoot
 from tests.browser.layout import SIZES
-from tests.browser.players import create_turn_based_room, is_my_turn, join_by_link
+from tests.browser.players import create_room, create_turn_based_room, is_my_turn, join_by_link
 
 
 def shots(page: Page, name: str) -> None:
@@ -120,3 +120,26 @@ def test_a_device_whose_clock_is_off_counts_the_turn_by_the_servers(new_page: Ne
     row = bo.get_by_test_id("your-game")
     expect(row).to_contain_text("1 day 23 h")
     expect(row).to_contain_text("turn just began")
+
+
+def test_the_joining_player_learns_the_mode_the_time_per_move_and_the_variant(
+    new_page: NewPage,
+) -> None:
+    """Issue 54, point 6: the join card, the settings and the name's title say what one
+    joins."""
+    ada, bo = new_page(), new_page(viewport=SIZES["phone"])
+    url = create_turn_based_room(ada, "expeditionen", "Ada", days="2 days", preset="short")
+    bo.goto(url)
+    expect(bo.get_by_test_id("join-mode")).to_have_text("Turn-based: 2 days a move · Short game")
+    shoot(bo, SCREENSHOTS / "join-card-turn-based-phone.png")
+    title = ada.locator("#game-title")
+    expect(title).to_have_attribute("title", "Turn-based: 2 days a move · Short game")
+    join_by_link(bo, url, "Bo")
+    bo.locator("#settings-button").click()  # the head bar has no room for it: the settings
+    expect(bo.get_by_test_id("settings-mode")).to_have_text(
+        "Expeditions: Turn-based: 2 days a move · Short game"
+    )
+    shoot(bo, SCREENSHOTS / "settings-mode-phone.png")
+    live = new_page()
+    create_room(live, "pilzwanderung", "Cleo")
+    expect(live.locator("#game-title")).to_have_attribute("title", "Live · Pilzwanderung")

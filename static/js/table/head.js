@@ -5,11 +5,14 @@
 import { t } from "../i18n.js";
 import { h } from "../ui.js";
 import { byId, patch, setText } from "./draw.js";
-import { gameTitle, isMyTurn, isOffline, shell } from "./shell.js";
+import { gameTitle, isMyTurn, isOffline, roomMode, shell } from "./shell.js";
 
 export function renderHead() {
   const title = gameTitle() ?? t("table.loading");
   setText(byId("game-title"), title);
+  // How the room plays, where a pointer rests on the name; the settings and the join card
+  // say it in words (the head bar has no room for it beside the seats).
+  byId("game-title").title = roomMode();
   const mine = isMyTurn() && !isOffline();
   const prefix = mine ? `▶ ${t("banner.your_turn")} · ` : "";
   document.title = `${prefix}${title} — Kartenrunde`;

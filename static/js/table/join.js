@@ -7,7 +7,7 @@ import { t } from "../i18n.js";
 import { api, asApiError, fill, h, knownName, storedName, storeName, toast } from "../ui.js";
 import { endTable } from "./notice.js";
 import { render } from "./render.js";
-import { gameTitle, shell } from "./shell.js";
+import { gameTitle, roomMode, shell } from "./shell.js";
 
 /** @type {() => void} opens the room's socket once joined (the entry's, from joinTable) */
 let connect = () => {};
@@ -102,6 +102,7 @@ export function drawNamePrompt(board) {
         "form",
         { onsubmit: submit },
         h("h2", { id: "join-title" }, t("join.title", { game: gameTitle() })),
+        h("p", { class: "join-mode", "data-testid": "join-mode" }, roomMode()),
         h("p", {}, t(free ? "join.lead" : "join.full")),
         h("div", { class: "field" }, h("label", { for: "join-name" }, t("name.label")), input),
         h(

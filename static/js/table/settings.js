@@ -10,7 +10,7 @@ import { fill, h, toast } from "../ui.js";
 import { dropConfirming } from "./confirm.js";
 import { byId, redraw } from "./draw.js";
 import { render } from "./render.js";
-import { confirmsMoves, shell } from "./shell.js";
+import { confirmsMoves, gameTitle, roomMode, shell } from "./shell.js";
 
 /** Drawn when the dialog opens and when the language or the browser's permission changes;
  * otherwise each control shows what it was set to (a redraw would take its focus). */
@@ -52,6 +52,7 @@ function settings() {
       help ? h("span", { class: "field-help" }, help) : null,
     );
   return [
+    h("p", { class: "muted", "data-testid": "settings-mode" }, `${gameTitle()}: ${roomMode()}`),
     languageChoice(),
     check("pref-sound", "sound", t("settings.sound"), t("settings.sound_help"), (input) =>
       setPref("sound", input.checked),

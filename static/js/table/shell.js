@@ -153,6 +153,31 @@ export function gameTitle() {
   return shell.info ? localized(shell.info.title) : shell.room.game;
 }
 
+/** How the room plays, in words: "Turn-based: 2 days a move · Short game", "Live · Standard". */
+export function roomMode() {
+  const room = shell.room;
+  if (!room) return "";
+  const days = room.move_days;
+  const pace = !room.turn_based
+    ? t("mode.live")
+    : t("mode.turn_based", {
+        days:
+          days == null ? t("turn.no_limit") : t(days === 1 ? "mode.day" : "mode.days", { n: days }),
+      });
+  return `${pace} · ${variantName()}`;
+}
+
+/** The room's variant: its preset's name, else "Standard" or "Custom" by its options. */
+function variantName() {
+  const { room, info } = shell;
+  const preset = info?.presets.find((each) => each.name === room?.preset);
+  if (preset) return localized(preset.label);
+  const standard = (info?.options ?? []).every(
+    (option) => room?.options[option.name] === option.default,
+  );
+  return t(standard ? "home.standard" : "home.custom");
+}
+
 export function isMyTurn() {
   const state = shell.state;
   return Boolean(state && !state.result && state.seat !== null && state.to_move === state.seat);
