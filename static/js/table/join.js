@@ -26,7 +26,7 @@ export async function joinTable(open) {
   } else watch();
 }
 
-/** A spectator who gave no name: the socket alone (the chat asks a name to write). */
+/** A spectator who gave no name: the socket alone (the server refuses their chat lines). */
 function watch() {
   shell.seat = null;
   toast(t("table.spectator_note"), "info");
