@@ -81,6 +81,13 @@ const STRINGS = {
     "me.sign_out_all": "Sign out everywhere",
     "me.sign_out_all_confirm":
       "Sign out every device? This browser stays signed in with a new secret.",
+    "me.sign_out_last":
+      'This is your only device. Signed out, your seats, games and record are lost for good: nobody can bring them back. To keep them, cancel and use "Show link" to sign in on another device first. Sign out anyway?',
+    "me.sign_out_this":
+      "Sign this browser out? It can no longer play your seats; your other devices keep them.",
+    "me.sign_out_other": "Sign out {device}? It can no longer play your seats.",
+    "me.signed_out": "{device} is signed out.",
+    "me.signed_out_this": "This browser is signed out: here you start as a new player.",
     "gone.player_title": "This player cannot be shown",
     "gone.player_text": "There is no such player here, or you have not played together yet.",
     "gone.link_title": "This sign-in link no longer works",
@@ -580,6 +587,13 @@ const STRINGS = {
     "me.sign_out_all": "Überall abmelden",
     "me.sign_out_all_confirm":
       "Alle Geräte abmelden? Dieser Browser bleibt mit einem neuen Geheimnis angemeldet.",
+    "me.sign_out_last":
+      'Das ist dein einziges Gerät. Abgemeldet sind deine Plätze, Partien und deine Bilanz für immer verloren: niemand kann sie zurückholen. Um sie zu behalten, brich ab und melde erst mit "Link zeigen" ein anderes Gerät an. Trotzdem abmelden?',
+    "me.sign_out_this":
+      "Diesen Browser abmelden? Er kann deine Plätze nicht mehr spielen; deine anderen Geräte behalten sie.",
+    "me.sign_out_other": "{device} abmelden? Es kann deine Plätze nicht mehr spielen.",
+    "me.signed_out": "{device} ist abgemeldet.",
+    "me.signed_out_this": "Dieser Browser ist abgemeldet: hier beginnst du als neue Person.",
     "gone.player_title": "Diese Person lässt sich nicht zeigen",
     "gone.player_text": "Es gibt sie hier nicht, oder ihr habt noch nicht zusammen gespielt.",
     "gone.link_title": "Dieser Anmeldelink gilt nicht mehr",

@@ -3,7 +3,7 @@ same player, and both devices play the same seat."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Dialog, Page, expect
 
 from tests.browser.conftest import NewPage, screenshot
 from tests.browser.layout import SIZES
@@ -60,9 +60,29 @@ def test_a_phone_signed_in_by_link_plays_the_same_seat(new_page: NewPage) -> Non
     devices.filter(has_text="this device").get_by_role("button", name="Name it").click()
     expect(devices.filter(has_text="this device")).to_contain_text("Anna's phone")
     expect(phone.locator("#me-name")).to_have_value("Anna")
+    # Issue 54, point 2: a sign-out asks first and says what is lost; cancelled, nothing is.
+    questions: list[str] = []
+
+    def answer(dialog: Dialog, accept: bool) -> None:
+        questions.append(dialog.message)
+        (dialog.accept if accept else dialog.dismiss)()
+
+    desk_row = devices.filter(has_not_text="this device")
+    phone.once("dialog", lambda dialog: answer(dialog, False))
+    desk_row.get_by_role("button", name="Sign out").click()
+    expect(devices).to_have_count(2)
+    phone.once("dialog", lambda dialog: answer(dialog, True))
+    desk_row.get_by_role("button", name="Sign out").click()
+    expect(devices).to_have_count(1)
+    expect(phone.locator(".toast").last).to_contain_text("is signed out.")
+    phone.once("dialog", lambda dialog: answer(dialog, False))
+    devices.get_by_role("button", name="Sign out").click()
+    expect(devices).to_have_count(1)  # the only device, kept
+    assert questions[0].endswith("It can no longer play your seats."), questions
+    assert "your only device" in questions[2] and "lost for good" in questions[2], questions
     phone.fill("#me-name", "Anna B.")
     phone.get_by_role("button", name="Save name").click()
-    expect(phone.locator(".toast")).to_contain_text("Name saved")
+    expect(phone.locator(".toast").last).to_contain_text("Name saved")
     for scheme in ("light", "dark"):
         phone.emulate_media(color_scheme=scheme)
         screenshot(phone, f"me-devices-{scheme}")
@@ -101,6 +121,7 @@ def test_a_phone_signed_out_from_the_desk_is_told_and_reconnects_no_more(
     desk.reload()
     desk.wait_for_selector("body[data-ready]")
     other = desk.locator("#devices li").filter(has_not_text="this device")
+    desk.once("dialog", lambda dialog: dialog.accept())  # "Sign out Chrome on Linux? ..."
     other.get_by_role("button", name="Sign out").click()
     expect(desk.locator("#devices li")).to_have_count(1)
     expect(phone.locator("#board h1")).to_have_text("This device was signed out")

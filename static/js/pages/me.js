@@ -87,12 +87,27 @@ document.getElementById("name-form").addEventListener("submit", async (event) =>
   }
 });
 
+/** Asks first, saying what is lost: on the only device, every seat, game and record for
+ * good (a link from "Show link" keeps them on another device first). */
 async function signOut(device) {
+  const label = device.name ?? device.label;
+  const question =
+    devices.length === 1
+      ? t("me.sign_out_last")
+      : device.this_device
+        ? t("me.sign_out_this")
+        : t("me.sign_out_other", { device: label });
+  if (!confirm(question)) return;
   try {
     await api(`/api/me/devices/${device.id}`, { method: "DELETE" });
   } catch (error) {
     toast(errorText(error.code, error.message));
+    return;
   }
+  toast(
+    device.this_device ? t("me.signed_out_this") : t("me.signed_out", { device: label }),
+    "info",
+  );
   await load();
 }
 
