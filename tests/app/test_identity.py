@@ -280,6 +280,30 @@ def test_a_device_of_another_player_cannot_be_named(table: Table) -> None:
     assert devices(table, ada)[0]["name"] is None
 
 
+def test_an_oversized_device_name_is_refused_before_it_is_read(table: Table) -> None:
+    _, (ada, _bo) = table.seated_room("expeditionen", preset="short")
+    (device,) = devices(table, ada)
+    path = f"/api/me/devices/{device['id']}/name"
+    response = call(table, "PUT", path, ada, json={"name": "x" * 2_000_000})
+    assert response.status_code == 413
+    assert devices(table, ada)[0]["name"] is None
+
+
+def test_a_flood_of_device_names_overwrites_one_field_and_stores_nothing_more(
+    table: Table,
+) -> None:
+    """What one client can make the server do with it: one row's name, again and again."""
+    _, (ada, _bo) = table.seated_room("expeditionen", preset="short")
+    (device,) = devices(table, ada)
+    path = f"/api/me/devices/{device['id']}/name"
+    before = stored_players_and_devices(table)
+    for number in range(200):
+        response = call(table, "PUT", path, ada, json={"name": f"phone {number}"})
+        assert response.status_code == 204
+    assert stored_players_and_devices(table) == before
+    assert devices(table, ada)[0]["name"] == "phone 199"
+
+
 @pytest.mark.parametrize(
     "body",
     [{"name": ""}, {"name": "x" * 25}, {"name": "a\nb"}, {"name": 5}, {}, {"name": "a", "x": 1}],
