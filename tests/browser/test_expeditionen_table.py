@@ -223,11 +223,13 @@ def test_reload_mid_match_restores_the_seat(duel: Duel) -> None:
 
 
 def test_a_friend_may_just_watch_while_a_seat_is_free(new_page: NewPage) -> None:
-    anna, cleo = new_page(), new_page()
+    anna, cleo = new_page(), new_page(viewport=SIZES["landscape"])
     url = create_room(anna, "expeditionen", "Anna")
     cleo.goto(url)
     expect(cleo.locator("#join-name")).to_be_visible()
-    cleo.get_by_role("button", name="Just watch").click()  # no name typed
+    just_watch = cleo.get_by_role("button", name="Just watch")
+    expect(just_watch).to_be_in_viewport(ratio=1)  # a phone on its side: the card's buttons
+    just_watch.click()  # no name typed
     expect(cleo.locator(".seats")).to_contain_text("You are watching")
     expect(anna.locator("#board")).to_contain_text("Waiting for a second player")
     expect(cleo.locator(".seat.is-free")).to_have_count(1)
